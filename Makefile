@@ -1,0 +1,62 @@
+# smc-linux: the top-level build. See README.md.
+#
+#   make            install missing packages, build the module and the userspace
+#   make check      host unit tests, harness self-tests and the VM selftests
+#   make vm-test T='socket/*'   only the VM selftests whose names match
+#   make demo       boot a VM and move data over AF_SMC with a real program
+#   make bench      SMC vs TCP benchmarks (not part of check)
+#   make install    the tools, the preload library and the man pages
+
+BUILD ?= $(CURDIR)/build
+export BUILD
+KVER = $(shell scripts/kernel-version)
+KDIR = /usr/src/linux-headers-$(KVER)
+IMAGE = $(BUILD)/kernel-image/$(KVER)/root
+CMAKE_BUILD = $(BUILD)/cmake
+PREFIX ?= /usr/local
+
+.PHONY: all deps kernel userspace guest check vm-test demo bench install clean
+
+all: kernel userspace guest
+
+# Idempotent: quick when nothing is missing, so every target can depend on it.
+deps:
+	@scripts/install-deps
+
+kernel: deps
+	@test -f $(KDIR)/Makefile || { echo "make: kernel headers $(KDIR) missing (make deps)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel modules
+	@mkdir -p $(BUILD)/kernel
+	cp kernel/af_smc.ko $(BUILD)/kernel/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
+	cp vm/selftest/warn_module/warn_on_load.ko $(BUILD)/kernel/
+	@scripts/check-vermagic $(BUILD)/kernel/af_smc.ko $(IMAGE)
+
+userspace: deps
+	cmake -S . -B $(CMAKE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(CMAKE_BUILD) -j$$(nproc)
+
+# The install tree that vm/initramfs puts at /smc in the guest.
+guest: userspace
+	rm -rf $(BUILD)/guest
+	cmake --install $(CMAKE_BUILD) --prefix $(BUILD)/guest >/dev/null
+
+check: all
+	scripts/check
+
+vm-test: all
+	scripts/check --vm-only $(if $(T),'$(T)')
+
+demo: all
+	scripts/demo
+
+bench: all
+	scripts/bench
+
+install: userspace
+	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX) --component tools
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module clean
+	rm -rf $(CMAKE_BUILD) $(BUILD)/guest $(BUILD)/kernel $(BUILD)/vm
