@@ -4,7 +4,6 @@
 #   make check      host unit tests, harness self-tests and the VM selftests
 #   make vm-test T='socket/*'   only the VM selftests whose names match
 #   make demo       boot a VM and move data over AF_SMC with a real program
-#   make bench      SMC vs TCP benchmarks (not part of check)
 #   make install    the tools, the preload library and the man pages
 
 BUILD ?= $(CURDIR)/build
@@ -15,7 +14,7 @@ IMAGE = $(BUILD)/kernel-image/$(KVER)/root
 CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
-.PHONY: all deps kernel userspace guest check vm-test demo bench install clean
+.PHONY: all deps kernel userspace guest check vm-test demo install clean
 
 all: kernel userspace guest
 
@@ -49,9 +48,6 @@ vm-test: all
 
 demo: all
 	scripts/demo
-
-bench: all
-	scripts/bench
 
 install: userspace
 	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX) --component tools
