@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: the PF_SMC family, its struct protos and its proto_ops.
+ *
+ * socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or SMCPROTO_SMC6) makes an smc
+ * sock plus its clcsock, a TCP socket of the matching address family. The
+ * proto_ops below decide per call whether the socket runs over the clcsock
+ * (fallback, for now always) or over SMC (not implemented yet).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/socket.h>
+#include <net/sock.h>
+
+#include "smc.h"
+
+/*
+ * Both protos pin the module from sk_alloc() to the final sk_free(), so
+ * a sock that outlives its struct socket (or leaks) keeps af_smc loaded
+ * instead of running freed code. Each has its own slab cache, named as
+ * in /proc/slabinfo.
+ */
+struct proto smc_proto = {
+	.name		= "SMC",
+	.owner		= THIS_MODULE,
+	.keepalive	= smc_keepalive,
+	.release_cb	= smc_release_cb,
+	.obj_size	= sizeof(struct smc_sock),
+};
+
+struct proto smc_proto6 = {
+	.name		= "SMC6",
+	.owner		= THIS_MODULE,
+	.keepalive	= smc_keepalive,
+	.release_cb	= smc_release_cb,
+	.obj_size	= sizeof(struct smc_sock),
+};
+
+static const struct proto_ops smc_ops;
+
+static void smc_sk_destruct(struct sock *sk)
+{
+	WARN_ON_ONCE(smc_sk(sk)->clcsock);
+	/* The netns is still pinned here: __sk_destruct() drops it after us. */
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
+	atomic_dec(&smc_live_socks);
+}
+
+/* An unattached smc sock; undo with sk_free() until smc_sock_init(). */
+struct sock *smc_sk_alloc(struct net *net, int protocol, int kern)
+{
+	struct proto *prot;
+
+	prot = protocol == SMCPROTO_SMC6 ? &smc_proto6 : &smc_proto;
+	return sk_alloc(net, PF_SMC, GFP_KERNEL, prot, kern);
+}
+
+/* Ties sk to sock; from here on sock's release frees it. Cannot fail. */
+void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
+{
+	struct smc_sock *smc = smc_sk(sk);
+
+	sock_init_data(sock, sk);
+	sk->sk_protocol = protocol;
+	sk->sk_state = SMC_INIT;
+	sk->sk_destruct = smc_sk_destruct;
+	/* No SMC data path exists yet: every socket carries TCP. */
+	smc->use_fallback = true;
+	/* The "sockets" column of the SMC/SMC6 rows of /proc/net/protocols. */
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
+	atomic_inc(&smc_live_socks);
+}
+
+static int smc_create(struct net *net, struct socket *sock, int protocol,
+		      int kern)
+{
+	struct socket *clcsock;
+	struct sock *sk;
+	int rc;
+
+	if (sock->type != SOCK_STREAM)
+		return -ESOCKTNOSUPPORT;
+	if (protocol != SMCPROTO_SMC && protocol != SMCPROTO_SMC6)
+		return -EPROTONOSUPPORT;
+
+	/* The steps that can fail come first, so no half-made sock exists. */
+	rc = smc_clcsock_create(net, protocol, kern, &clcsock);
+	if (rc)
+		return rc;
+	sk = smc_sk_alloc(net, protocol, kern);
+	if (!sk) {
+		sock_release(clcsock);
+		return -ENOMEM;
+	}
+
+	sock->ops = &smc_ops;
+	sock->state = SS_UNCONNECTED;
+	smc_sock_init(sock, sk, protocol);
+	smc_sockopts_inherit(sk, clcsock->sk);
+	smc_clcsock_attach(smc_sk(sk), clcsock, NULL);
+	return 0;
+}
+
+const struct net_proto_family smc_family = {
+	.family	= PF_SMC,
+	.owner	= THIS_MODULE,
+	.create	= smc_create,
+};
+
+/*
+ * Runs once the last file reference is gone, so no other call on this
+ * socket is in progress and none can start.
+ */
+static int smc_release(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+
+	if (!sk)
+		return 0;
+	if (smc_sk(sk)->clcsock)
+		smc_clcsock_release(smc_sk(sk));
+	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
+	sock_orphan(sk);
+	sock->sk = NULL;
+	sock_put(sk);		/* the reference sock_init_data() set up */
+	return 0;
+}
+
+/* Reached only if a later change clears use_fallback and misses an op. */
+static int smc_no_smc_path(void)
+{
+	WARN_ON_ONCE(1);
+	return -EOPNOTSUPP;
+}
+
+/* Addresses always belong to the clcsock, whatever carries the data. */
+static int smc_bind(struct socket *sock, struct sockaddr *addr, int alen)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	smc_clcsock_prepare(smc, sock);
+	return smc->clcsock->ops->bind(smc->clcsock, addr, alen);
+}
+
+static int smc_getname(struct socket *sock, struct sockaddr *addr, int peer)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	return smc->clcsock->ops->getname(smc->clcsock, addr, peer);
+}
+
+static int smc_gettstamp(struct socket *sock, void __user *userstamp,
+			 bool timeval, bool time32)
+{
+	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+
+	if (!clcsock->ops->gettstamp)
+		return -ENOIOCTLCMD;
+	return clcsock->ops->gettstamp(clcsock, userstamp, timeval, time32);
+}
+
+static int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
+		       int flags)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_connect(smc, sock, addr, alen, flags);
+}
+
+static int smc_listen(struct socket *sock, int backlog)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_listen(smc, sock, backlog);
+}
+
+static int smc_accept(struct socket *sock, struct socket *newsock, int flags,
+		      bool kern)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_accept(smc, sock, newsock, flags, kern);
+}
+
+static __poll_t smc_poll(struct file *file, struct socket *sock,
+			 poll_table *wait)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	/*
+	 * Pollers always wait on our own socket's queue, never on the
+	 * clcsock's, and smc_clcsock.c forwards every clcsock wakeup here.
+	 * Waiting on the clcsock's queue (what tcp_poll() would register)
+	 * would work for select/poll, and even for epoll as long as the
+	 * clcsock stays the data carrier, since eventpoll_release() removes
+	 * epoll's entries before our release frees the clcsock. But epoll
+	 * and io_uring register once, at EPOLL_CTL_ADD: a socket that later
+	 * switches between clcsock and SMC would keep its waiters on the
+	 * wrong queue. Our own queue is also where fasync (O_ASYNC) and
+	 * busy-poll users look.
+	 */
+	sock_poll_wait(file, sock, wait);
+	if (!smc_use_fallback(smc))
+		return EPOLLERR;
+	return smc_fb_poll(smc, file);
+}
+
+static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_ioctl(smc, cmd, arg);
+}
+
+static int smc_shutdown(struct socket *sock, int how)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_shutdown(smc, how);
+}
+
+static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_sendmsg(smc, sock, msg, len);
+}
+
+static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		       int flags)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_recvmsg(smc, sock, msg, len, flags);
+}
+
+static ssize_t smc_sendpage(struct socket *sock, struct page *page,
+			    int offset, size_t size, int flags)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_sendpage(smc, sock, page, offset, size, flags);
+}
+
+static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (!smc_use_fallback(smc))
+		return smc_no_smc_path();
+	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);
+}
+
+static void smc_splice_eof(struct socket *sock)
+{
+	struct smc_sock *smc = smc_sk(sock->sk);
+
+	if (smc_use_fallback(smc))
+		smc_fb_splice_eof(smc);
+}
+
+/* The same ops serve both protocols; the clcsock knows the address family. */
+static const struct proto_ops smc_ops = {
+	.family		= PF_SMC,
+	/* Each open socket pins the module: rmmod fails while one exists. */
+	.owner		= THIS_MODULE,
+	.release	= smc_release,
+	.bind		= smc_bind,
+	.connect	= smc_connect,
+	.socketpair	= sock_no_socketpair,
+	.accept		= smc_accept,
+	.getname	= smc_getname,
+	.poll		= smc_poll,
+	.ioctl		= smc_ioctl,
+	.gettstamp	= smc_gettstamp,
+	.listen		= smc_listen,
+	.shutdown	= smc_shutdown,
+	.setsockopt	= smc_setsockopt,
+	.getsockopt	= smc_getsockopt,
+	.sendmsg	= smc_sendmsg,
+	.recvmsg	= smc_recvmsg,
+	.mmap		= sock_no_mmap,
+	.sendpage	= smc_sendpage,
+	.splice_read	= smc_splice_read,
+	.splice_eof	= smc_splice_eof,
+	.set_rcvlowat	= smc_set_rcvlowat,
+};
