@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# topology.sh: the network set-ups of the selftests (busybox ash). Source it;
+# it needs iproute2's ip (and rdma for the rxe helpers) and root.
+#
+#   topo_check_netns      print why namespaces cannot be used here; 1 if so
+#   topo_netns_pair       namespaces smc-ns1 and smc-ns2 joined by a veth pair:
+#                           smc-ns1: veth1 10.43.1.1/24 fd43:1::1/64
+#                           smc-ns2: veth2 10.43.1.2/24 fd43:1::2/64
+#                         IPv6 without DAD; returns once both ends are up
+#   topo_netns_rxe        a soft-RoCE device on each veth end: rxe1 on veth1
+#                         (in smc-ns1), rxe2 on veth2 (in smc-ns2); returns
+#                         once both ports are ACTIVE
+#   topo_vm_rxe           for --vms N runs: rxe0 on eth0 of every VM (the
+#                         others through smc-vm-exec); returns once all ACTIVE
+#   topo_cleanup          remove everything the above create (idempotent)
+#
+# Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
+# functions print what went wrong on stderr and return 1 on failure; they
+# wait on conditions (link state, port state), not for fixed times.
+
+TOPO_NS1=smc-ns1
+TOPO_NS2=smc-ns2
+TOPO_IP4_1=10.43.1.1
+TOPO_IP4_2=10.43.1.2
+TOPO_IP6_1=fd43:1::1
+TOPO_IP6_2=fd43:1::2
+# How long a link or port may take to come up (TCG is slow).
+TOPO_WAIT=${TOPO_WAIT:-30}
+
+_topo_err() {
+	echo "topology: $*" >&2
+	return 1
+}
+
+# _topo_wait SECONDS COMMAND...: poll COMMAND until it succeeds.
+_topo_wait() {
+	_topo_tries=$(($1 * 20))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		_topo_tries=$((_topo_tries - 1))
+		[ $_topo_tries -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+topo_check_netns() {
+	command -v ip >/dev/null 2>&1 || { echo "no ip command (iproute2)"; return 1; }
+	[ "$(id -u)" = 0 ] || { echo "network namespaces need root"; return 1; }
+	[ -e /proc/self/ns/net ] || { echo "the kernel has no network namespaces"; return 1; }
+	return 0
+}
+
+_topo_link_up() {
+	ip -n "$1" link show "$2" | grep -q 'state UP'
+}
+
+topo_netns_pair() {
+	topo_cleanup
+	ip netns add $TOPO_NS1 || _topo_err "cannot create namespace $TOPO_NS1" || return 1
+	ip netns add $TOPO_NS2 || _topo_err "cannot create namespace $TOPO_NS2" || return 1
+	# Created in place in both namespaces: no name clash with the host's links.
+	ip link add veth1 netns $TOPO_NS1 type veth peer name veth2 netns $TOPO_NS2 ||
+		_topo_err "cannot create the veth pair (is the veth module loaded?)" || return 1
+	for _topo_i in 1 2; do
+		_topo_ns=smc-ns$_topo_i
+		if [ $_topo_i = 1 ]; then
+			_topo_ip4=$TOPO_IP4_1 _topo_ip6=$TOPO_IP6_1
+		else
+			_topo_ip4=$TOPO_IP4_2 _topo_ip6=$TOPO_IP6_2
+		fi
+		ip -n "$_topo_ns" link set lo up &&
+			ip -n "$_topo_ns" addr add "$_topo_ip4/24" dev "veth$_topo_i" &&
+			ip -n "$_topo_ns" -6 addr add "$_topo_ip6/64" dev "veth$_topo_i" nodad &&
+			ip -n "$_topo_ns" link set "veth$_topo_i" up ||
+			_topo_err "cannot configure veth$_topo_i in $_topo_ns" || return 1
+	done
+	# The carrier of a veth end is up only once both ends are.
+	_topo_wait "$TOPO_WAIT" _topo_link_up $TOPO_NS1 veth1 &&
+		_topo_wait "$TOPO_WAIT" _topo_link_up $TOPO_NS2 veth2 ||
+		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
+}
+
+_topo_port_active() {
+	# $1: namespace or "" for the current one; $2: rdma device
+	if [ -n "$1" ]; then
+		ip netns exec "$1" rdma link show "$2/1" | grep -q 'state ACTIVE'
+	else
+		rdma link show "$2/1" | grep -q 'state ACTIVE'
+	fi
+}
+
+topo_netns_rxe() {
+	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
+	for _topo_i in 1 2; do
+		_topo_ns=smc-ns$_topo_i
+		ip netns exec "$_topo_ns" rdma link add "rxe$_topo_i" type rxe netdev "veth$_topo_i" ||
+			_topo_err "cannot add rxe$_topo_i on veth$_topo_i in $_topo_ns (rdma_rxe loaded?)" ||
+			return 1
+	done
+	for _topo_i in 1 2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "smc-ns$_topo_i" "rxe$_topo_i" ||
+			_topo_err "rxe$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
+# The shell command a peer VM runs: add rxe0 on eth0 and wait until ACTIVE.
+_topo_vm_rxe_script="rdma link add rxe0 type rxe netdev eth0 || exit 1
+n=$((TOPO_WAIT * 20))
+until rdma link show rxe0/1 | grep -q 'state ACTIVE'; do
+	n=\$((n - 1)); [ \$n -gt 0 ] || { echo 'rxe0 not ACTIVE'; exit 1; }
+	sleep 0.05
+done"
+
+topo_vm_rxe() {
+	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || _topo_err "topo_vm_rxe needs --vms 2 or more" || return 1
+	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
+	rdma link add rxe0 type rxe netdev eth0 ||
+		_topo_err "cannot add rxe0 on eth0 (rdma_rxe loaded?)" || return 1
+	_topo_i=1
+	while [ $_topo_i -lt "$SMC_VM_COUNT" ]; do
+		smc-vm-exec "$_topo_i" "$_topo_vm_rxe_script" >&2 ||
+			_topo_err "cannot set up rxe0 on VM $_topo_i" || return 1
+		_topo_i=$((_topo_i + 1))
+	done
+	_topo_wait "$TOPO_WAIT" _topo_port_active "" rxe0 ||
+		_topo_err "rxe0 did not become ACTIVE within $TOPO_WAIT s" || return 1
+}
+
+topo_cleanup() {
+	if command -v rdma >/dev/null 2>&1; then
+		# rxe devices first: they hold references to the links under them.
+		for _topo_i in 1 2; do
+			ip netns exec "smc-ns$_topo_i" rdma link delete "rxe$_topo_i" 2>/dev/null
+		done
+		rdma link delete rxe0 2>/dev/null
+		_topo_i=1
+		while [ $_topo_i -lt "${SMC_VM_COUNT:-1}" ]; do
+			smc-vm-exec "$_topo_i" 'rdma link delete rxe0 2>/dev/null; true' >/dev/null 2>&1
+			_topo_i=$((_topo_i + 1))
+		done
+	fi
+	# Deleting a namespace deletes its veth end, and with it the peer.
+	ip netns del $TOPO_NS1 2>/dev/null
+	ip netns del $TOPO_NS2 2>/dev/null
+	return 0
+}

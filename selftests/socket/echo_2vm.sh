@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# socket/echo_2vm.sh [BYTES]: smc-echo between two VMs over the test network
+# (eth0, 10.43.0.x): the client on VM 0 (here), the server on VM 1 (started
+# through smc-vm-exec), default 16M, on TCP first (the reference), then on
+# AF_SMC. Besides the client's own checks, the server's checksum of what it
+# echoed must equal the client's checksum of what it sent.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+
+bytes=${1:-16M}
+server_ip=10.43.0.2
+ECHO=$here/../tools/smc-echo
+PROBE=$here/../tools/smc-sockprobe
+
+[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs two VMs (vm/run --vms 2)"
+command -v smc-vm-exec >/dev/null || tap_skip_all "no smc-vm-exec (not in a test VM)"
+
+label() {
+	case "$1" in inet) echo "tcp ipv4" ;; smc) echo "smc ipv4" ;; esac
+}
+
+# vm1 SHELL-COMMAND: run it on VM 1 (its output comes back on stdout).
+vm1() {
+	smc-vm-exec 1 "$1"
+}
+
+vm_echo() {
+	fam=$1 port=$2
+	dir=/tmp/echo-2vm-$fam
+	probe=$("$PROBE" "$fam")
+	[ "$probe" = ok ] || tap_skip_case "$(label "$fam") sockets are not available on VM 0: $probe"
+
+	# The server runs detached on VM 1, its output in files there; the
+	# agent returns once the starting shell is done.
+	vm1 "rm -rf $dir && mkdir -p $dir && ( \"\$SMC_SELFTESTS/tools/smc-echo\" -s -f $fam \
+-a $server_ip -p $port -r $dir/ready -t 600 >$dir/log 2>&1 & echo \$! >$dir/pid; wait \$!; \
+echo \$? >$dir/rc ) </dev/null >/dev/null 2>&1 &" ||
+		{ tap_fail "cannot start the server on VM 1"; return 1; }
+	# Wait on VM 1 for the server to listen, or to have exited.
+	if ! vm1 "n=0; until [ -e $dir/ready ] || [ -e $dir/rc ]; do n=\$((n + 1)); \
+[ \$n -lt 1200 ] || exit 1; sleep 0.05; done; [ -e $dir/ready ]"; then
+		vm1 "cat $dir/log"
+		tap_fail "the $(label "$fam") server on VM 1 did not start"
+		return 1
+	fi
+	"$ECHO" -c -f "$fam" -a $server_ip -p "$port" -n "$bytes" -w 10 >"$TMPDIR/client" 2>&1
+	client_rc=$?
+	sed 's/^/client: /' "$TMPDIR/client"
+	# The server ends after its one connection; a failed client may leave it
+	# waiting, so stop it then.
+	[ $client_rc = 0 ] || vm1 "kill \$(cat $dir/pid) 2>/dev/null; true"
+	vm1 "n=0; until [ -e $dir/rc ]; do n=\$((n + 1)); [ \$n -lt 600 ] || break; sleep 0.05; done; \
+cat $dir/log; exit \$(cat $dir/rc 2>/dev/null || echo 124)" >"$TMPDIR/server"
+	server_rc=$?
+	sed 's/^/server (VM 1): /' "$TMPDIR/server"
+	[ $client_rc = 0 ] || tap_fail "client failed with status $client_rc"
+	[ $server_rc = 0 ] || tap_fail "server failed with status $server_rc"
+	sent=$(sed -n 's/^sent .*checksum=\([0-9a-f]*\).*/\1/p' "$TMPDIR/client")
+	echoed=$(sed -n 's/^connection .*checksum=\([0-9a-f]*\).*/\1/p' "$TMPDIR/server")
+	[ -n "$sent" ] && [ "$sent" = "$echoed" ] ||
+		tap_fail "server echoed checksum '$echoed', client sent '$sent'"
+	vm1 "rm -rf $dir"
+}
+
+case_size=${bytes}iB
+case "$bytes" in *[!0-9KMG]*|*[0-9]) case_size="$bytes bytes" ;; esac
+tap_case "tcp ipv4 vm0 -> vm1 $case_size" 300 vm_echo inet 4380
+tap_case "smc ipv4 vm0 -> vm1 $case_size" 300 vm_echo smc 4381
+tap_done

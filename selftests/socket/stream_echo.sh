@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# socket/stream_echo.sh MODE [BYTES]: a bulk stream echoed and verified by
+# smc-echo (default 64M), on TCP (the reference) and on AF_SMC, IPv4 and IPv6.
+#   MODE loopback  server and client in this namespace, over lo
+#   MODE netns     server in smc-ns1, client in smc-ns2, over a veth pair
+# The client checks every byte, the count and the checksum; the script also
+# requires the server's checksum of what it echoed to equal what was sent.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+
+mode=$1
+bytes=${2:-64M}
+case "$mode" in
+loopback|netns) ;;
+*) echo "usage: $0 loopback|netns [BYTES]" >&2; exit 2 ;;
+esac
+case "$bytes" in
+*[KMG]) size=${bytes}iB ;;
+*) size="$bytes bytes" ;;
+esac
+
+# The installed layout has tools/ beside the areas; otherwise use PATH.
+tools=$here/../tools
+[ -x "$tools/smc-echo" ] || tools=$(dirname "$(command -v smc-echo || echo ./smc-echo)")
+ECHO=$tools/smc-echo
+PROBE=$tools/smc-sockprobe
+[ -x "$ECHO" ] && [ -x "$PROBE" ] || tap_skip_all "smc-echo or smc-sockprobe not found"
+
+label() {
+	case "$1" in
+	inet) echo "tcp ipv4" ;; inet6) echo "tcp ipv6" ;;
+	smc) echo "smc ipv4" ;; smc6) echo "smc ipv6" ;;
+	esac
+}
+
+# The value of "KEY=" in the line of FILE that starts with PREFIX.
+field() {
+	sed -n "s/^$2.* $3=\([^ ]*\).*/\1/p" "$1" | head -n 1
+}
+
+gone() {
+	! tap_alive "$1"
+}
+
+server_ready_or_gone() {
+	[ -s "$1" ] || ! tap_alive "$2"
+}
+
+# echo_case FAMILY SERVER_ADDR [NAMESPACE_SERVER NAMESPACE_CLIENT]
+echo_case() {
+	fam=$1 addr=$2
+	run_server='' run_client=''
+	[ -z "$3" ] || run_server="ip netns exec $3"
+	[ -z "$4" ] || run_client="ip netns exec $4"
+	# Only a family missing here altogether is a reason to skip; one that
+	# works here but not inside a namespace is a failure.
+	probe=$("$PROBE" "$fam")
+	[ "$probe" = ok ] || tap_skip_case "$(label "$fam") sockets are not available here: $probe"
+
+	ready=$TMPDIR/ready-$fam
+	rm -f "$ready"
+	$run_server "$ECHO" -s -f "$fam" -a "$addr" -r "$ready" -t 600 >"$TMPDIR/server-$fam" 2>&1 &
+	server=$!
+	tap_wait_for 60 server_ready_or_gone "$ready" "$server"
+	if [ ! -s "$ready" ]; then
+		cat "$TMPDIR/server-$fam"
+		tap_fail "the $(label "$fam") echo server did not start"
+		return 1
+	fi
+	$run_client "$ECHO" -c -f "$fam" -a "$addr" -p "$(cat "$ready")" -n "$bytes" \
+		>"$TMPDIR/client-$fam" 2>&1
+	client_rc=$?
+	# After the client's EOF the server finishes its only connection.
+	tap_wait_for 30 gone "$server"
+	wait "$server"
+	server_rc=$?
+	sed 's/^/server: /' "$TMPDIR/server-$fam"
+	sed 's/^/client: /' "$TMPDIR/client-$fam"
+	[ $client_rc = 0 ] || tap_fail "client failed with status $client_rc"
+	[ $server_rc = 0 ] || tap_fail "server failed with status $server_rc"
+	sent=$(field "$TMPDIR/client-$fam" sent checksum)
+	echoed=$(field "$TMPDIR/server-$fam" connection checksum)
+	[ -n "$sent" ] && [ "$sent" = "$echoed" ] ||
+		tap_fail "server echoed checksum '$echoed', client sent '$sent'"
+}
+
+case "$mode" in
+loopback)
+	for fam in inet smc; do
+		tap_case "$(label $fam) loopback $size" 300 echo_case $fam 127.0.0.1
+	done
+	for fam in inet6 smc6; do
+		tap_case "$(label $fam) loopback $size" 300 echo_case $fam ::1
+	done
+	;;
+netns)
+	reason=$(topo_check_netns) || tap_skip_all "$reason"
+	tap_at_exit topo_cleanup
+	set_up() {
+		topo_netns_pair || tap_fail "could not set up the namespaces"
+	}
+	tap_case "namespaces $TOPO_NS1 and $TOPO_NS2 joined by a veth pair" 120 set_up
+	for fam in inet smc; do
+		tap_case "$(label $fam) netns veth $size" 300 \
+			echo_case $fam "$TOPO_IP4_1" "$TOPO_NS1" "$TOPO_NS2"
+	done
+	for fam in inet6 smc6; do
+		tap_case "$(label $fam) netns veth $size" 300 \
+			echo_case $fam "$TOPO_IP6_1" "$TOPO_NS1" "$TOPO_NS2"
+	done
+	;;
+esac
+tap_done
