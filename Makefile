@@ -38,7 +38,7 @@ userspace: deps
 # The install tree that vm/initramfs puts at /smc in the guest.
 guest: userspace
 	rm -rf $(BUILD)/guest
-	cmake --install $(CMAKE_BUILD) --prefix $(BUILD)/guest >/dev/null
+	cmake --install $(CMAKE_BUILD) --prefix $(BUILD)/guest --strip >/dev/null
 
 check: all
 	scripts/check

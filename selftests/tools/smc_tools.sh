@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/smc_tools.sh: smcss, smc_pnet, smcd and smcr against the kernel.
+#   - every tool either works or says in one line that the SMC module (its
+#     sock_diag or generic netlink part) is not there, and exits 1;
+#   - wrong command lines end with status 2 and one line on stderr;
+#   - smcss shows held listening and connected AF_SMC sockets, in text and
+#     JSON, and honours -l and -a;
+#   - smc_pnet adds, shows, deletes and flushes entries; smcd ueid adds and
+#     deletes User EIDs; changes are refused to an unprivileged user;
+#   - smcd stats reset makes the next stats start from zero.
+# Cases whose kernel part is missing are skipped with the reason.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+
+PROBE=$here/smc-sockprobe
+[ -x "$PROBE" ] || PROBE=$(command -v smc-sockprobe)
+for t in smcss smc_pnet smcd smcr; do
+	command -v $t >/dev/null || tap_skip_all "$t is not installed"
+done
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+[ "$("$PROBE" smc 2>/dev/null)" = ok ] || tap_skip_all "no AF_SMC in this kernel"
+
+out=$TMPDIR/out
+err=$TMPDIR/err
+export XDG_RUNTIME_DIR="$TMPDIR/xdg"
+mkdir -p "$XDG_RUNTIME_DIR"
+
+# run STATUS CMD...: CMD must exit with STATUS; stdout in $out, stderr in $err.
+run() {
+	want=$1
+	shift
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	[ $rc = "$want" ] && return 0
+	tap_fail "'$*' exited $rc, not $want"
+	sed 's/^/# stdout: /' "$out"
+	sed 's/^/# stderr: /' "$err"
+	return 1
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+has() {
+	grep -q -- "$1" "$out" && return 0
+	tap_fail "output lacks '$1'"
+	sed 's/^/# stdout: /' "$out"
+	return 1
+}
+one_line_error() {
+	[ "$(lines "$err")" = 1 ] || tap_fail "stderr is not one line: $(cat "$err")"
+	[ -s "$out" ] && tap_fail "stdout not empty: $(cat "$out")"
+	return 0
+}
+
+# Which parts of SMC the kernel offers.
+smcss >/dev/null 2>&1 && have_diag=1 || have_diag=
+smcd info >/dev/null 2>&1 && have_gen=1 || have_gen=
+smc_pnet >/dev/null 2>&1 && have_pnet=1 || have_pnet=
+tap_diag "sock_diag: ${have_diag:-no}, SMC_GEN_NETLINK: ${have_gen:-no}, SMC_PNETID: ${have_pnet:-no}"
+
+# A part that is missing is reported cleanly.
+missing_parts() {
+	if [ -z "$have_diag" ]; then
+		run 1 smcss -a && one_line_error
+		grep -q "SMC module not loaded" "$err" || tap_fail "smcss: $(cat "$err")"
+	fi
+	if [ -z "$have_gen" ]; then
+		for cmd in "smcd info" "smcr device" "smcd linkgroup" "smcr stats" "smcd ueid"; do
+			# shellcheck disable=SC2086
+			run 1 $cmd && one_line_error
+			grep -q "SMC module not loaded" "$err" || tap_fail "$cmd: $(cat "$err")"
+		done
+	fi
+	if [ -z "$have_pnet" ]; then
+		run 1 smc_pnet && one_line_error
+		grep -q "SMC module not loaded" "$err" || tap_fail "smc_pnet: $(cat "$err")"
+	fi
+	return 0
+}
+tap_case "a missing SMC part is one line and status 1" 60 missing_parts
+
+usage_errors() {
+	for cmd in "smcss -x" "smcss -l -a" "smcss -R -D" "smc_pnet -a NET1" "smc_pnet -a N -I lo -P 3" \
+		"smcd bogus" "smcr seid" "smcd ueid add lower" "smcr linkgroup show zz" "smcd stats nope"; do
+		# shellcheck disable=SC2086
+		run 2 $cmd && one_line_error
+	done
+	run 0 smcd help && has "Usage: smcd"
+	run 0 smcr device help && has "Usage: smcr device"
+	run 0 smcss --version && has "smcss (smc-linux)"
+}
+tap_case "usage errors are one line and status 2; help works" 60 usage_errors
+
+# Hold AF_SMC sockets: a listener (IPv4) and a connected pair (IPv6).
+hold() {
+	"$PROBE" -H "$1" -r "$TMPDIR/$1.$2" "$2" >/dev/null 2>&1 &
+	tap_wait_for 20 test -e "$TMPDIR/$1.$2" || tap_fail "smc-sockprobe -H $1 $2 did not start"
+}
+
+smcss_sockets() {
+	[ -n "$have_diag" ] || tap_skip_case "the kernel has no sock_diag handler for AF_SMC"
+	hold listen smc
+	hold connected smc6
+	run 0 smcss -l || return 1
+	has "^LISTEN .* 127\.0\.0\.1:"
+	grep -q "^ACTIVE" "$out" && tap_fail "smcss -l shows an ACTIVE socket"
+	run 0 smcss -a || return 1
+	has "^LISTEN" && has "^ACTIVE .*::1:"
+	run 0 smcss || return 1
+	grep -q "^LISTEN" "$out" && tap_fail "plain smcss shows listening sockets"
+	has "^ACTIVE"
+	run 0 smcss -a -j || return 1
+	has '"state":"LISTEN"' && has '"address":"::1"'
+	run 0 smcss -d || return 1
+	has "Shutd"
+}
+tap_case "smcss shows held AF_SMC sockets" 120 smcss_sockets
+
+pnet_table() {
+	[ -n "$have_pnet" ] || tap_skip_case "the kernel has no SMC_PNETID family"
+	run 0 smc_pnet -f || return 1
+	run 0 smc_pnet -a selftest1 -I lo || return 1
+	run 0 smc_pnet || return 1
+	has "^SELFTEST1 lo n/a n/a$"
+	run 0 smc_pnet -s SELFTEST1 -j || return 1
+	has '"pnetid":"SELFTEST1","interface":"lo"'
+	run 1 smc_pnet -a SELFTEST2 -I lo && one_line_error
+	run 1 su -s /bin/sh nobody -c "smc_pnet -a SELFTEST3 -I lo" && one_line_error
+	grep -q "CAP_NET_ADMIN" "$err" || tap_fail "unprivileged add: $(cat "$err")"
+	run 0 smc_pnet -d SELFTEST1 || return 1
+	run 1 smc_pnet -d SELFTEST1 && one_line_error
+	run 0 smc_pnet || return 1
+	[ -s "$out" ] && tap_fail "table not empty after delete: $(cat "$out")"
+	return 0
+}
+tap_case "smc_pnet add, show, delete" 120 pnet_table
+
+ueids() {
+	[ -n "$have_gen" ] || tap_skip_case "the kernel has no SMC_GEN_NETLINK family"
+	run 0 smcd ueid flush || return 1
+	run 0 smcd ueid add SELFTEST.EID-1 || return 1
+	run 0 smcr ueid || return 1
+	has "^SELFTEST.EID-1$"
+	run 1 smcd ueid add SELFTEST.EID-1 && one_line_error
+	run 1 su -s /bin/sh nobody -c "smcd ueid add OTHER" && one_line_error
+	run 0 smcd ueid del SELFTEST.EID-1 || return 1
+	run 1 smcd ueid del SELFTEST.EID-1 && one_line_error
+	run 0 smcd -j ueid && has "^\[\]$"
+}
+tap_case "smcd ueid add, show, delete" 120 ueids
+
+info_devices() {
+	[ -n "$have_gen" ] || tap_skip_case "the kernel has no SMC_GEN_NETLINK family"
+	run 0 smcd info && has "^SMC Version:" && has "^RoCE:"
+	run 0 smcr -j info && has '"kernel":{"smc_version":'
+	run 0 smcr -d device && has "^Net-Dev"
+	run 0 smcd device && has "^FID"
+	run 0 smcr linkgroup link-show && has "^LG-ID"
+	run 0 smcd -j linkgroup && has "^\["
+}
+tap_case "smcd/smcr info, device, linkgroup" 120 info_devices
+
+stats_reset() {
+	[ -n "$have_gen" ] || tap_skip_case "the kernel has no SMC_GEN_NETLINK family"
+	run 0 smcd stats reset || return 1
+	run 0 smcd stats || return 1
+	has "Total connections handled  *0$"
+	# A new connection (falling back to TCP over loopback) counts again.
+	hold connected smc
+	run 0 smcd -d stats || return 1
+	grep -q "Total connections handled  *0$" "$out" && tap_fail "the new connection is not counted"
+	run 0 smcd -a stats json && has '"SMCD":{"SMC_INT_TX_BUF_8K":'
+	[ "$(stat -c %a "$XDG_RUNTIME_DIR/smc-tools")" = 700 ] ||
+		tap_fail "snapshot directory is not private"
+	return 0
+}
+tap_case "smcd stats reset starts from zero" 120 stats_reset
+
+tap_done

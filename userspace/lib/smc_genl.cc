@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "smc_genl.h"
+
+#include <cerrno>
+
+#include <linux/smc.h>
+
+#include "smc_decode.h"
+
+namespace smc {
+
+Error explain_open_error(Error e, const std::string &family)
+{
+	if (e.code == ENOENT) {
+		e.message = "SMC module not loaded (the kernel has no generic netlink family " +
+			    family + ")";
+		return e;
+	}
+	return explain_genl_error(std::move(e), family);
+}
+
+Error explain_genl_error(Error e, const std::string &family)
+{
+	switch (e.code) {
+	case EPERM:
+	case EACCES:
+		e.message = "permission denied: needs CAP_NET_ADMIN";
+		break;
+	case EOPNOTSUPP:
+		e.message = "operation not supported by this kernel's " + family;
+		break;
+	default:
+		break;
+	}
+	return e;
+}
+
+Result<SmcGenl> SmcGenl::open(nl::TransportFactory &factory)
+{
+	auto f = nl::GenlFamily::open(factory, SMC_GENL_FAMILY_NAME, SMC_GENL_FAMILY_VERSION);
+	if (!f)
+		return explain_open_error(f.error(), SMC_GENL_FAMILY_NAME);
+	return SmcGenl(std::move(*f));
+}
+
+Result<std::vector<nl::GenlMessage>> SmcGenl::dump(std::uint8_t cmd)
+{
+	auto r = family_.dump(cmd);
+	if (!r)
+		return explain_genl_error(r.error(), family_.name());
+	return r;
+}
+
+Result<std::vector<nl::GenlMessage>> SmcGenl::execute(std::uint8_t cmd, const nl::AttrFiller &fill)
+{
+	return family_.execute(cmd, fill);
+}
+
+Result<SysInfo> SmcGenl::sys_info()
+{
+	auto r = dump(SMC_NETLINK_GET_SYS_INFO);
+	if (!r)
+		return r.error();
+	return decode_sys_info(*r);
+}
+
+Result<std::vector<Device>> SmcGenl::devices(Tech tech)
+{
+	auto r = dump(tech == Tech::smcd ? SMC_NETLINK_GET_DEV_SMCD : SMC_NETLINK_GET_DEV_SMCR);
+	if (!r)
+		return r.error();
+	return decode_devices(*r, tech);
+}
+
+Result<std::vector<LinkGroupR>> SmcGenl::linkgroups_r(bool with_links)
+{
+	auto r = dump(with_links ? SMC_NETLINK_GET_LINK_SMCR : SMC_NETLINK_GET_LGR_SMCR);
+	if (!r)
+		return r.error();
+	return decode_linkgroups_r(*r);
+}
+
+Result<std::vector<LinkGroupD>> SmcGenl::linkgroups_d()
+{
+	auto r = dump(SMC_NETLINK_GET_LGR_SMCD);
+	if (!r)
+		return r.error();
+	return decode_linkgroups_d(*r);
+}
+
+Result<Stats> SmcGenl::stats()
+{
+	auto fallback = dump(SMC_NETLINK_GET_FBACK_STATS);
+	if (!fallback)
+		return fallback.error();
+	auto stats = dump(SMC_NETLINK_GET_STATS);
+	if (!stats)
+		return stats.error();
+	return decode_stats(*stats, *fallback);
+}
+
+Result<std::vector<std::string>> SmcGenl::ueids()
+{
+	auto r = dump(SMC_NETLINK_DUMP_UEID);
+	if (!r)
+		return r.error();
+	return decode_ueids(*r);
+}
+
+namespace {
+
+nl::AttrFiller eid_attr(const std::string &eid)
+{
+	return [eid](nl::AttrWriter &w) { w.put_str(SMC_NLA_EID_TABLE_ENTRY, eid); };
+}
+
+} // namespace
+
+Result<void> SmcGenl::add_ueid(const std::string &ueid)
+{
+	auto r = execute(SMC_NETLINK_ADD_UEID, eid_attr(ueid));
+	if (r)
+		return {};
+	Error e = r.error();
+	switch (e.code) {
+	case EEXIST: e.message = "the User EID is already defined"; break;
+	case ERANGE: e.message = "the User EID table is full (at most " +
+				 std::to_string(SMC_MAX_UEID) + " entries)"; break;
+	case EINVAL: e.message = "the kernel rejected the User EID"; break;
+	case ENOMEM: e.message = "the kernel ran out of memory"; break;
+	default: return explain_genl_error(e, family_.name());
+	}
+	return e;
+}
+
+Result<bool> SmcGenl::remove_ueid(const std::string &ueid)
+{
+	auto r = execute(SMC_NETLINK_REMOVE_UEID, eid_attr(ueid));
+	if (r)
+		return false;
+	Error e = r.error();
+	if (e.code == EAGAIN)
+		return true;
+	if (e.code == ENOENT) {
+		e.message = "the User EID is not defined";
+		return e;
+	}
+	return explain_genl_error(e, family_.name());
+}
+
+Result<void> SmcGenl::flush_ueids()
+{
+	auto r = execute(SMC_NETLINK_FLUSH_UEID);
+	if (!r)
+		return explain_genl_error(r.error(), family_.name());
+	return {};
+}
+
+Result<SeidInfo> SmcGenl::seid()
+{
+	auto r = dump(SMC_NETLINK_DUMP_SEID);
+	if (!r)
+		return r.error();
+	return decode_seid(*r);
+}
+
+Result<void> SmcGenl::enable_seid()
+{
+	auto r = execute(SMC_NETLINK_ENABLE_SEID);
+	if (!r)
+		return explain_genl_error(r.error(), family_.name());
+	return {};
+}
+
+Result<void> SmcGenl::disable_seid()
+{
+	auto r = execute(SMC_NETLINK_DISABLE_SEID);
+	if (r)
+		return {};
+	Error e = r.error();
+	if (e.code == ENOENT) {
+		e.message = "the System EID cannot be disabled while no User EID is defined";
+		return e;
+	}
+	return explain_genl_error(e, family_.name());
+}
+
+} // namespace smc

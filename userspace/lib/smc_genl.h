@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The SMC_GEN_NETLINK family: queries and table changes, with the kernel's
+// error codes turned into messages a user can act on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "genl.h"
+#include "smc_model.h"
+
+namespace smc {
+
+// Messages for errors every family shares: missing privilege, unknown
+// command; and, when opening, a missing family (module not loaded).
+Error explain_genl_error(Error e, const std::string &family);
+Error explain_open_error(Error e, const std::string &family);
+
+class SmcGenl {
+public:
+	static Result<SmcGenl> open(nl::TransportFactory &factory);
+
+	Result<SysInfo> sys_info();
+	Result<std::vector<Device>> devices(Tech tech);
+	Result<std::vector<LinkGroupR>> linkgroups_r(bool with_links);
+	Result<std::vector<LinkGroupD>> linkgroups_d();
+	Result<Stats> stats();
+
+	Result<std::vector<std::string>> ueids();
+	// ueid is already validated and padded (see eid.h).
+	Result<void> add_ueid(const std::string &ueid);
+	// True when the kernel re-enabled the System EID because the last
+	// User EID went away.
+	Result<bool> remove_ueid(const std::string &ueid);
+	Result<void> flush_ueids();
+
+	Result<SeidInfo> seid();
+	Result<void> enable_seid();
+	Result<void> disable_seid();
+
+private:
+	explicit SmcGenl(nl::GenlFamily family) : family_(std::move(family)) {}
+	Result<std::vector<nl::GenlMessage>> dump(std::uint8_t cmd);
+	Result<std::vector<nl::GenlMessage>> execute(std::uint8_t cmd, const nl::AttrFiller &fill = {});
+	nl::GenlFamily family_;
+};
+
+} // namespace smc
