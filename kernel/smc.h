@@ -4,20 +4,23 @@
  *
  * Shared definitions of the module. Every AF_SMC socket is a struct
  * smc_sock that owns an internal kernel TCP socket, the "clcsock". The
- * SMC handshake (CLC) will run over the clcsock; until it exists, and
- * whenever it decides against SMC, the socket runs in fallback mode and
- * every byte travels over the clcsock.
+ * SMC handshake (CLC) runs over the clcsock once TCP is connected; when
+ * it decides against SMC, the socket runs in fallback mode and every
+ * byte travels over the clcsock.
  *
  * Lock order, outermost first:
- *   smc->sk lock (lock_sock)  ->  clcsock->sk lock (lock_sock)
- *     ->  clcsock->sk->sk_callback_lock (bh)
+ *   listening smc->sk lock  ->  smc->sk lock (lock_sock)
+ *     ->  clcsock->sk lock (lock_sock)
+ *       ->  clcsock->sk->sk_callback_lock (bh)
  * Callbacks of the clcsock run in softirq and take only the last one.
  */
 #ifndef _SMC_H
 #define _SMC_H
 
 #include <linux/atomic.h>
+#include <linux/list.h>
 #include <linux/net.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 
 #include <smc/af_smc.h>		/* SMCPROTO_SMC, SMCPROTO_SMC6 */
@@ -43,6 +46,38 @@ struct smc_clcsk_cbs {
 	void (*error_report)(struct sock *sk);
 };
 
+/*
+ * Where a socket is in connection set-up (smc->hs_state). Data calls
+ * wait while it is TCP or CLC (see smc_hs_settle()), so nothing the user
+ * sends or reads can mix with the CLC messages on the clcsock.
+ *
+ *   NONE --connect--> TCP --TCP up, peer has SMC--> CLC --decided--> DONE
+ *                      |  `-TCP up, peer without SMC option---------> DONE
+ *                      `--TCP failed--> NONE
+ *
+ * A listener stays NONE; its children are CLC from their creation until
+ * the listener queues them for accept(), DONE from then on. A socket
+ * that must not use SMC (TCP_FASTOPEN) goes from NONE to DONE at once.
+ */
+enum smc_hs_state {
+	SMC_HS_NONE,
+	SMC_HS_TCP,
+	SMC_HS_CLC,
+	SMC_HS_DONE,
+};
+
+/*
+ * What a listening smc sock keeps, all under its socket lock (lock_sock),
+ * since every user runs in process context: accept(), the listen work and
+ * the children's handshake work.
+ */
+struct smc_listen_state {
+	struct work_struct	accept_work;	/* takes new clcsock children */
+	struct list_head	hs_children;	/* children in their handshake */
+	struct list_head	ready;		/* children waiting for accept() */
+	unsigned int		pending;	/* entries on both lists */
+};
+
 struct smc_sock {
 	struct sock		sk;	/* first: sk_alloc() makes us */
 	/*
@@ -60,6 +95,22 @@ struct smc_sock {
 	 */
 	bool			use_fallback;
 	unsigned long		flags;	/* SMC_F_*, atomic bitops */
+	int			hs_state;	/* enum smc_hs_state, cmpxchg */
+	/*
+	 * Why this socket fell back (SMC_CLC_DECL_*, 0 while it has not)
+	 * and the code of the Decline the peer sent (0 if none), the two
+	 * numbers sock_diag reports. Written once, before hs_state becomes
+	 * DONE.
+	 */
+	u32			fallback_rsn;
+	u32			peer_diagnosis;
+	/* The CLC handshake of a connecting socket or accepted child. */
+	struct work_struct	hs_work;
+	/* A child: its listener (a reference is held) and its list entry. */
+	struct smc_sock		*listener;
+	struct list_head	child_entry;
+	/* Only for a listening socket. */
+	struct smc_listen_state	ls;
 };
 
 enum smc_sock_flags {
@@ -68,6 +119,19 @@ enum smc_sock_flags {
 	 * to the clcsock (see smc_sockopt.c).
 	 */
 	SMC_F_SOCKOPTS_DIRTY,
+	/*
+	 * The socket is being closed (or its listener is): a CLC wait in
+	 * progress ends now. Waiters sleep on the clcsock's wait queue.
+	 */
+	SMC_F_HS_ABORT,
+	/* The handshake aborted the TCP connection (smc_hs_fail()). */
+	SMC_F_HS_FAILED,
+	/*
+	 * Listening with the SMC handshake: new connections go through
+	 * smc_listen.c before accept() sees them. Set and cleared under the
+	 * socket lock; read locklessly by the clcsock callbacks and poll.
+	 */
+	SMC_F_LISTENER,
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
@@ -80,8 +144,23 @@ static inline bool smc_use_fallback(const struct smc_sock *smc)
 	return READ_ONCE(smc->use_fallback);
 }
 
+static inline int smc_hs_state(const struct smc_sock *smc)
+{
+	return smp_load_acquire(&smc->hs_state);
+}
+
+/* Whether data calls may go ahead: no handshake is in progress. */
+static inline bool smc_hs_settled(const struct smc_sock *smc)
+{
+	int hs = smc_hs_state(smc);
+
+	return hs == SMC_HS_NONE || hs == SMC_HS_DONE;
+}
+
 /* smc_main.c */
 extern atomic_t smc_live_socks;
+extern struct workqueue_struct *smc_hs_wq;	/* CLC handshakes */
+extern struct workqueue_struct *smc_accept_wq;	/* listeners' accept work */
 
 /* smc_socket.c */
 extern struct proto smc_proto;
@@ -89,6 +168,33 @@ extern struct proto smc_proto6;
 extern const struct net_proto_family smc_family;
 struct sock *smc_sk_alloc(struct net *net, int protocol, int kern);
 void smc_sock_init(struct socket *sock, struct sock *sk, int protocol);
+
+/* smc_handshake.c: the connecting side and what both sides share */
+void smc_hs_init(struct smc_sock *smc);
+void smc_hs_tcp_progress(struct smc_sock *smc, const struct sock *clcsk);
+int smc_hs_connect(struct smc_sock *smc, struct socket *sock,
+		   struct sockaddr *addr, int alen, int flags);
+int smc_hs_settle(struct smc_sock *smc, long timeo);
+void smc_hs_force_fallback(struct smc_sock *smc, u32 reason);
+void smc_hs_abort_wait(struct smc_sock *smc);
+void smc_hs_cancel(struct smc_sock *smc);
+void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
+void smc_hs_finish(struct smc_sock *smc);
+void smc_hs_fail(struct smc_sock *smc, int err);
+
+/* smc_listen.c: the listening side */
+void smc_listen_init(struct smc_sock *smc);
+int smc_listen_start(struct smc_sock *smc, struct socket *sock, int backlog);
+int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
+		      int flags);
+__poll_t smc_listen_poll(struct smc_sock *smc);
+void smc_listen_kick(struct smc_sock *smc);
+void smc_listen_stop(struct smc_sock *smc);
+
+static inline bool smc_is_smc_listener(const struct smc_sock *smc)
+{
+	return test_bit(SMC_F_LISTENER, &smc->flags);
+}
 
 /* smc_clcsock.c */
 int smc_clcsock_create(struct net *net, int protocol, int kern,
@@ -99,6 +205,7 @@ void smc_clcsock_release(struct smc_sock *smc);
 void smc_clcsock_prepare(struct smc_sock *smc, struct socket *sock);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_consumed_error(struct smc_sock *smc, long rc);
+void smc_clcsock_detach(struct smc_sock *smc);
 
 /* smc_fallback.c: the socket calls, carried out over the clcsock */
 int smc_fb_connect(struct smc_sock *smc, struct socket *sock,
@@ -130,5 +237,6 @@ void smc_keepalive(struct sock *sk, int valbool);
 void smc_release_cb(struct sock *sk);
 void smc_sockopts_push(struct smc_sock *smc);
 void smc_sockopts_inherit(struct sock *sk, const struct sock *clcsk);
+bool smc_sockopt_forces_fallback(int level, int optname);
 
 #endif /* _SMC_H */

@@ -57,8 +57,11 @@ static struct smc_sock *smc_clcsk_owner(const struct sock *clcsk)
 						     SK_USER_DATA_NOCOPY);
 }
 
-static int smc_state_of(int tcp_state)
+static int smc_state_of(const struct smc_sock *smc, int tcp_state)
 {
+	/* Connected TCP is not yet a connected socket during the handshake. */
+	if (!smc_hs_settled(smc) && tcp_state != TCP_CLOSE)
+		return SMC_INIT;
 	switch (tcp_state) {
 	case TCP_LISTEN:
 		return SMC_LISTEN;
@@ -86,7 +89,8 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 
 	if (err)
 		WRITE_ONCE(smc->sk.sk_err, err);
-	WRITE_ONCE(smc->sk.sk_state, smc_state_of(inet_sk_state_load(clcsk)));
+	WRITE_ONCE(smc->sk.sk_state,
+		   smc_state_of(smc, inet_sk_state_load(clcsk)));
 }
 
 /*
@@ -104,7 +108,15 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 	smc = smc_clcsk_owner(clcsk);
 	if (smc) {
 		smc->clcsk_cb.data_ready(clcsk);
-		smc->sk.sk_data_ready(&smc->sk);
+		/*
+		 * On a listening clcsock this means a new connection: an SMC
+		 * listener takes it through its handshake first and wakes
+		 * accept() only when it is ready.
+		 */
+		if (smc_is_smc_listener(smc))
+			smc_listen_kick(smc);
+		else
+			smc->sk.sk_data_ready(&smc->sk);
 	}
 	read_unlock_bh(&clcsk->sk_callback_lock);
 }
@@ -143,6 +155,7 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 		 * reports the new state before it calls sk_error_report, and
 		 * a poller woken here must already read SO_ERROR right.
 		 */
+		smc_hs_tcp_progress(smc, clcsk);
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.state_change(clcsk);
 		smc->sk.sk_state_change(&smc->sk);
@@ -216,12 +229,20 @@ void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock,
 	write_unlock_bh(&clcsk->sk_callback_lock);
 }
 
-/* Give the clcsock back its own callbacks; no wrapper sees smc after. */
-static void smc_clcsock_detach(struct smc_sock *smc)
+/*
+ * Give the clcsock back its own callbacks; no wrapper sees smc after.
+ * Doing it twice is harmless: release detaches before it waits for a
+ * handshake work, and again on its way out.
+ */
+void smc_clcsock_detach(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 
 	write_lock_bh(&clcsk->sk_callback_lock);
+	if (smc_clcsk_owner(clcsk) != smc) {
+		write_unlock_bh(&clcsk->sk_callback_lock);
+		return;
+	}
 	clcsk->sk_data_ready = smc->clcsk_cb.data_ready;
 	clcsk->sk_write_space = smc->clcsk_cb.write_space;
 	clcsk->sk_state_change = smc->clcsk_cb.state_change;

@@ -15,6 +15,7 @@
 #include <net/sock.h>
 
 #include "smc.h"
+#include "smc_clc_io.h"
 
 int smc_fb_connect(struct smc_sock *smc, struct socket *sock,
 		   struct sockaddr *addr, int alen, int flags)
@@ -70,6 +71,10 @@ int smc_fb_accept(struct smc_sock *lsmc, struct socket *sock,
 
 	nsmc = smc_sk(nsk);
 	smc_sock_init(newsock, nsk, protocol);
+	/* A TCP-only listener's children are TCP, for the listener's reason. */
+	smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?: SMC_CLC_DECL_PEERNOSMC,
+			    0);
+	nsmc->hs_state = SMC_HS_DONE;
 	/* What TCP copied from the listener into the child, show on ours. */
 	smc_sockopts_inherit(nsk, nclc->sk);
 	smc_clcsock_attach(nsmc, nclc, &lsmc->clcsk_cb);

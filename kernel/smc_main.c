@@ -11,8 +11,11 @@
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <linux/workqueue.h>
+#include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_clc_io.h"
 
 /*
  * Live smc socks (allocated and not yet destructed). Every sock also pins
@@ -21,13 +24,29 @@
  */
 atomic_t smc_live_socks = ATOMIC_INIT(0);
 
+/*
+ * Handshakes sleep in bounded CLC waits, so each needs its own worker;
+ * listeners' accept work gets a queue of its own so that it is never
+ * stuck behind them.
+ */
+struct workqueue_struct *smc_hs_wq;
+struct workqueue_struct *smc_accept_wq;
+
 static int __init smc_init(void)
 {
 	int rc;
 
+	smc_clc_io_init();
+	rc = -ENOMEM;
+	smc_hs_wq = alloc_workqueue("af_smc_hs", WQ_UNBOUND, 0);
+	if (!smc_hs_wq)
+		goto out;
+	smc_accept_wq = alloc_workqueue("af_smc_accept", 0, 0);
+	if (!smc_accept_wq)
+		goto out_hs_wq;
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
-		goto out;
+		goto out_accept_wq;
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
@@ -37,12 +56,18 @@ static int __init smc_init(void)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
 		goto out_proto6;
 	}
+	/* From here on TCP puts the SMC option into SYNs we ask it to. */
+	static_branch_inc(&tcp_have_smc);
 	return 0;
 
 out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
 	proto_unregister(&smc_proto);
+out_accept_wq:
+	destroy_workqueue(smc_accept_wq);
+out_hs_wq:
+	destroy_workqueue(smc_hs_wq);
 out:
 	return rc;
 }
@@ -57,6 +82,14 @@ static void __exit smc_exit(void)
 	 * the leftover objects.
 	 */
 	WARN_ON_ONCE(atomic_read(&smc_live_socks));
+	static_branch_dec(&tcp_have_smc);
+	/*
+	 * A work item may still be returning from the sock_put() that freed
+	 * the last sock (and so allowed this unload); destroying the queues
+	 * waits for it.
+	 */
+	destroy_workqueue(smc_accept_wq);
+	destroy_workqueue(smc_hs_wq);
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
 }

@@ -5,16 +5,21 @@
  * socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or SMCPROTO_SMC6) makes an smc
  * sock plus its clcsock, a TCP socket of the matching address family. The
  * proto_ops below decide per call whether the socket runs over the clcsock
- * (fallback, for now always) or over SMC (not implemented yet).
+ * (fallback) or over SMC (no data path yet), and hold data calls back
+ * while the SMC handshake (smc_handshake.c, smc_listen.c) is deciding.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/net.h>
+#include <asm/ioctls.h>
+#include <linux/sockios.h>
 #include <linux/socket.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_clc_io.h"
 
 /*
  * Both protos pin the module from sk_alloc() to the final sk_free(), so
@@ -68,6 +73,8 @@ void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 	sk->sk_destruct = smc_sk_destruct;
 	/* No SMC data path exists yet: every socket carries TCP. */
 	smc->use_fallback = true;
+	smc_hs_init(smc);
+	smc_listen_init(smc);
 	/* The "sockets" column of the SMC/SMC6 rows of /proc/net/protocols. */
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	atomic_inc(&smc_live_socks);
@@ -119,8 +126,11 @@ static int smc_release(struct socket *sock)
 
 	if (!sk)
 		return 0;
-	if (smc_sk(sk)->clcsock)
+	if (smc_sk(sk)->clcsock) {
+		smc_listen_stop(smc_sk(sk));
+		smc_hs_cancel(smc_sk(sk));
 		smc_clcsock_release(smc_sk(sk));
+	}
 	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
 	sock_orphan(sk);
 	sock->sk = NULL;
@@ -148,6 +158,9 @@ static int smc_getname(struct socket *sock, struct sockaddr *addr, int peer)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
+	/* TCP has no peer before the connection is up; nor do we. */
+	if (peer && !smc_hs_settled(smc))
+		return -ENOTCONN;
 	return smc->clcsock->ops->getname(smc->clcsock, addr, peer);
 }
 
@@ -168,7 +181,7 @@ static int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
-	return smc_fb_connect(smc, sock, addr, alen, flags);
+	return smc_hs_connect(smc, sock, addr, alen, flags);
 }
 
 static int smc_listen(struct socket *sock, int backlog)
@@ -177,7 +190,7 @@ static int smc_listen(struct socket *sock, int backlog)
 
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
-	return smc_fb_listen(smc, sock, backlog);
+	return smc_listen_start(smc, sock, backlog);
 }
 
 static int smc_accept(struct socket *sock, struct socket *newsock, int flags,
@@ -185,6 +198,8 @@ static int smc_accept(struct socket *sock, struct socket *newsock, int flags,
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
+	if (smc_is_smc_listener(smc))
+		return smc_listen_accept(smc, newsock, flags);
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_accept(smc, sock, newsock, flags, kern);
@@ -208,6 +223,11 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	 * busy-poll users look.
 	 */
 	sock_poll_wait(file, sock, wait);
+	if (smc_is_smc_listener(smc))
+		return smc_listen_poll(smc);
+	/* Connecting, as TCP in SYN_SENT: nothing to report yet. */
+	if (!smc_hs_settled(smc))
+		return 0;
 	if (!smc_use_fallback(smc))
 		return EPOLLERR;
 	return smc_fb_poll(smc, file);
@@ -217,6 +237,10 @@ static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
+	/* The clcsock's queues hold CLC bytes now, none of the user's. */
+	if (!smc_hs_settled(smc) &&
+	    (cmd == SIOCINQ || cmd == SIOCOUTQ || cmd == SIOCOUTQNSD))
+		return put_user(0, (int __user *)arg);
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_ioctl(smc, cmd, arg);
@@ -225,16 +249,36 @@ static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 static int smc_shutdown(struct socket *sock, int how)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
+	int rc;
 
+	if (smc_hs_state(smc) == SMC_HS_CLC) {
+		/* As TCP's shutdown of a connecting socket: give up. */
+		smc_hs_abort_wait(smc);
+		flush_work(&smc->hs_work);
+	}
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
-	return smc_fb_shutdown(smc, how);
+	rc = smc_fb_shutdown(smc, how);
+	/* SHUT_RD ends a TCP listener; ours must stop with it. */
+	if (smc_is_smc_listener(smc) &&
+	    inet_sk_state_load(smc->clcsock->sk) != TCP_LISTEN)
+		smc_listen_stop(smc);
+	return rc;
 }
 
 static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
+	int rc;
 
+	/* TCP Fast Open carries data in the SYN: no room for SMC. */
+	if ((msg->msg_flags & MSG_FASTOPEN) &&
+	    smc_hs_state(smc) == SMC_HS_NONE)
+		smc_hs_force_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
+	rc = smc_hs_settle(smc, sock_sndtimeo(sock->sk,
+					      msg->msg_flags & MSG_DONTWAIT));
+	if (rc)
+		return rc;
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_sendmsg(smc, sock, msg, len);
@@ -244,7 +288,11 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
+	int rc;
 
+	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, flags & MSG_DONTWAIT));
+	if (rc)
+		return rc;
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_recvmsg(smc, sock, msg, len, flags);
@@ -254,7 +302,11 @@ static ssize_t smc_sendpage(struct socket *sock, struct page *page,
 			    int offset, size_t size, int flags)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
+	int rc;
 
+	rc = smc_hs_settle(smc, sock_sndtimeo(sock->sk, flags & MSG_DONTWAIT));
+	if (rc)
+		return rc;
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_sendpage(smc, sock, page, offset, size, flags);
@@ -265,7 +317,13 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 			       unsigned int flags)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(sock->file->f_flags & O_NONBLOCK);
+	int rc;
 
+	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, nonblock));
+	if (rc)
+		return rc;
 	if (!smc_use_fallback(smc))
 		return smc_no_smc_path();
 	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);

@@ -27,11 +27,15 @@
 #include <net/sock.h>
 
 #include "smc.h"
+#include "smc_clc_io.h"
+
+static void smc_sockopt_fallback(struct smc_sock *smc);
 
 int smc_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen)
 {
 	struct socket *clcsock = smc_sk(sock->sk)->clcsock;
+	int rc;
 
 	/* Not routed here on 6.1 (see above); kept right should that change. */
 	if (level == SOL_SOCKET)
@@ -45,8 +49,45 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 		return -EOPNOTSUPP;
 	if (!clcsock->ops->setsockopt)
 		return -EOPNOTSUPP;
-	return clcsock->ops->setsockopt(clcsock, level, optname, optval,
-					optlen);
+	rc = clcsock->ops->setsockopt(clcsock, level, optname, optval, optlen);
+	if (!rc && smc_sockopt_forces_fallback(level, optname))
+		smc_sockopt_fallback(smc_sk(sock->sk));
+	return rc;
+}
+
+/*
+ * TCP Fast Open puts data into the SYN, before SMC could be negotiated,
+ * so a socket that enables it is TCP only (as with Linux's SMC).
+ */
+bool smc_sockopt_forces_fallback(int level, int optname)
+{
+	if (level != SOL_TCP)
+		return false;
+	return optname == TCP_FASTOPEN || optname == TCP_FASTOPEN_CONNECT ||
+	       optname == TCP_FASTOPEN_KEY ||
+	       optname == TCP_FASTOPEN_NO_COOKIE;
+}
+
+/*
+ * Before connect or listen, the socket simply never offers SMC. A
+ * listener stops offering it in SYN-ACKs; its later children fall back
+ * for this reason instead of "peer has no SMC". A connected socket has
+ * decided already and keeps its decision.
+ */
+static void smc_sockopt_fallback(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+
+	lock_sock(&smc->sk);
+	if (smc_is_smc_listener(smc)) {
+		smc->fallback_rsn = SMC_CLC_DECL_OPTUNSUPP;
+		lock_sock(clcsk);
+		WRITE_ONCE(tcp_sk(clcsk)->syn_smc, false);
+		release_sock(clcsk);
+	} else if (smc_hs_state(smc) == SMC_HS_NONE) {
+		smc_hs_force_fallback(smc, SMC_CLC_DECL_OPTUNSUPP);
+	}
+	release_sock(&smc->sk);
 }
 
 /*

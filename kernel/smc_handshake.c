@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: the SMC handshake of a connecting socket, and the parts of it
+ * both sides share.
+ *
+ * A connect first makes the clcsock's TCP connection, with the SMC
+ * experimental option in the SYN (tcp_sock.syn_smc; TCP clears it when
+ * the SYN-ACK comes back without the option). When TCP is up, the
+ * clcsock's state_change callback (smc_hs_tcp_progress()) decides in
+ * softirq: a peer without the option means plain TCP at once; otherwise
+ * the CLC exchange runs in a work item on smc_hs_wq, so no thread that
+ * asked not to block ever waits for it, and every wait in it is bounded
+ * (SMC_CLC_WAIT_TIME per message).
+ *
+ * The user sees TCP's semantics throughout: the socket is "connecting"
+ * until the handshake is decided (connect() gives EALREADY, poll() no
+ * POLLOUT, data calls wait or give EAGAIN), and the TCP part of every
+ * answer (EINPROGRESS, ECONNREFUSED, EISCONN, ...) comes from the clcsock
+ * itself. A handshake that cannot end in SMC or in a clean fallback
+ * (garbage from the peer, a silent peer, a reset) aborts the TCP
+ * connection with an error the application reads like any TCP error.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "smc.h"
+#include "smc_clc_io.h"
+#include "smc_offer.h"
+
+static void smc_connect_work(struct work_struct *work);
+
+void smc_hs_init(struct smc_sock *smc)
+{
+	smc->hs_state = SMC_HS_NONE;
+	INIT_WORK(&smc->hs_work, smc_connect_work);
+	INIT_LIST_HEAD(&smc->child_entry);
+}
+
+/* Record the decision for TCP; publish it with smc_hs_finish(). */
+void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
+{
+	WRITE_ONCE(smc->use_fallback, true);
+	smc->fallback_rsn = reason;
+	smc->peer_diagnosis = peer_diag;
+}
+
+/*
+ * A socket that must not try SMC at all (TCP_FASTOPEN, ...), decided
+ * before it connects or listens. Later calls find no handshake to wait
+ * for. Called with the socket not yet connecting (hs NONE).
+ */
+void smc_hs_force_fallback(struct smc_sock *smc, u32 reason)
+{
+	smc_hs_set_fallback(smc, reason, 0);
+	cmpxchg(&smc->hs_state, SMC_HS_NONE, SMC_HS_DONE);
+}
+
+/*
+ * The handshake is decided: let waiting calls go on. Process context;
+ * the fields set before are visible to whoever sees DONE.
+ */
+void smc_hs_finish(struct smc_sock *smc)
+{
+	smp_store_release(&smc->hs_state, SMC_HS_DONE);
+	smc_clcsock_sync(smc);
+	smc->sk.sk_state_change(&smc->sk);
+}
+
+/*
+ * The handshake failed in a way that leaves no usable stream: reset the
+ * TCP connection and leave err where the application will read it
+ * (SO_ERROR, the pending connect(), the next data call).
+ */
+void smc_hs_fail(struct smc_sock *smc, int err)
+{
+	WRITE_ONCE(smc->use_fallback, true);
+	set_bit(SMC_F_HS_FAILED, &smc->flags);
+	tcp_abort(smc->clcsock->sk, err);
+}
+
+/*
+ * Called by the clcsock's state_change callback (softirq, clcsk's
+ * callback lock held), before TCP's own callback wakes a connect()
+ * waiting in the clcsock: by then the handshake state must say whether
+ * data may flow.
+ */
+void smc_hs_tcp_progress(struct smc_sock *smc, const struct sock *clcsk)
+{
+	int state = inet_sk_state_load(clcsk);
+
+	if (READ_ONCE(smc->hs_state) != SMC_HS_TCP || state == TCP_SYN_SENT)
+		return;
+	if (state == TCP_CLOSE) {
+		/* Refused or timed out: the clcsock reports it. */
+		cmpxchg(&smc->hs_state, SMC_HS_TCP, SMC_HS_NONE);
+		return;
+	}
+	if (cmpxchg(&smc->hs_state, SMC_HS_TCP, SMC_HS_CLC) != SMC_HS_TCP)
+		return;
+	if (!READ_ONCE(tcp_sk(clcsk)->syn_smc)) {
+		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
+		smp_store_release(&smc->hs_state, SMC_HS_DONE);
+		return;
+	}
+	sock_hold(&smc->sk);	/* dropped by the work, or by smc_hs_cancel() */
+	queue_work(smc_hs_wq, &smc->hs_work);
+}
+
+/*
+ * The client's CLC exchange. 0 when decided (the decision is in smc), or
+ * a negative errno to abort the connection with.
+ */
+static int smc_connect_clc(struct smc_sock *smc)
+{
+	struct smc_clc_msg *msg;
+	u32 code;
+	int rc;
+
+	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	code = smc_offer_propose(smc, &msg->proposal);
+	if (code) {
+		/* The peer waits for a Proposal; tell it why none comes. */
+		rc = smc_clc_send_decline(smc, code, SMC_CLC_V2);
+		if (!rc)
+			smc_hs_set_fallback(smc, code, 0);
+		goto out;
+	}
+	rc = smc_clc_send(smc, msg);
+	if (rc)
+		goto out;
+	rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
+	if (rc)
+		goto out;
+	if (msg->hdr.type == SMC_CLC_DECLINE)
+		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
+				    msg->decline.diagnosis);
+	else
+		rc = -EPROTO;	/* nothing else answers a Proposal */
+out:
+	kfree(msg);
+	return rc;
+}
+
+static void smc_connect_work(struct work_struct *work)
+{
+	struct smc_sock *smc = container_of(work, struct smc_sock, hs_work);
+	int rc;
+
+	rc = smc_connect_clc(smc);
+	if (rc)
+		smc_hs_fail(smc, -rc);
+	smc_hs_finish(smc);
+	sock_put(&smc->sk);
+}
+
+/*
+ * Wait until no handshake is in progress. 0 when settled, -EAGAIN when
+ * timeo runs out (at once for a non-blocking call), or the signal errno.
+ */
+int smc_hs_settle(struct smc_sock *smc, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *sk = &smc->sk;
+	int rc = 0;
+
+	if (smc_hs_settled(smc))
+		return 0;
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!smc_hs_settled(smc)) {
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+		timeo = wait_woken(&wait, TASK_INTERRUPTIBLE, timeo);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return rc;
+}
+
+/*
+ * After the handshake of our own connect() ended: 0, or the error that
+ * aborted it, consumed as TCP's connect() consumes sk_err.
+ */
+static int smc_connect_result(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	int err;
+
+	if (!test_bit(SMC_F_HS_FAILED, &smc->flags))
+		return 0;
+	lock_sock(clcsk);
+	err = sock_error(clcsk) ?: -ECONNABORTED;
+	/* As TCP leaves a socket whose connect failed. */
+	smc->clcsock->state = SS_UNCONNECTED;
+	release_sock(clcsk);
+	smc_clcsock_consumed_error(smc, err);
+	return err;
+}
+
+int smc_hs_connect(struct smc_sock *smc, struct socket *sock,
+		   struct sockaddr *addr, int alen, int flags)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	bool started = false;
+	long timeo;
+	int rc;
+
+	switch (smc_hs_state(smc)) {
+	case SMC_HS_DONE:
+		/* Decided: TCP's answers (0 once after EINPROGRESS, EISCONN). */
+		return smc_fb_connect(smc, sock, addr, alen, flags);
+	case SMC_HS_CLC:
+		if (flags & O_NONBLOCK)
+			return -EALREADY;
+		goto wait;
+	case SMC_HS_NONE:
+		if (inet_sk_state_load(clcsk) == TCP_CLOSE) {
+			WRITE_ONCE(tcp_sk(clcsk)->syn_smc, true);
+			started = cmpxchg(&smc->hs_state, SMC_HS_NONE,
+					  SMC_HS_TCP) == SMC_HS_NONE;
+		}
+		break;
+	default:	/* TCP: the clcsock knows what a repeated connect says */
+		break;
+	}
+
+	rc = smc_fb_connect(smc, sock, addr, alen, flags);
+	if (rc == -EINPROGRESS || rc == -EALREADY)
+		return rc;
+	if (rc) {
+		/* TCP failed or refused the call: nothing is in progress. */
+		if (inet_sk_state_load(clcsk) != TCP_SYN_SENT)
+			cmpxchg(&smc->hs_state, SMC_HS_TCP, SMC_HS_NONE);
+		return rc;
+	}
+	/* TCP is connected; smc_hs_tcp_progress() took it from here. */
+	if (smc_hs_settled(smc))
+		return smc_connect_result(smc);
+	if (flags & O_NONBLOCK)
+		return started ? -EINPROGRESS : -EALREADY;
+wait:
+	timeo = sock_sndtimeo(&smc->sk, flags & O_NONBLOCK);
+	rc = smc_hs_settle(smc, timeo);
+	if (rc == -EAGAIN)
+		return -EINPROGRESS;	/* SO_SNDTIMEO ran out, as in TCP */
+	if (rc)
+		return rc;
+	return smc_connect_result(smc);
+}
+
+/*
+ * Release of a socket whose handshake may be running: end its CLC waits
+ * and wait for the work, which then no longer touches the clcsock. The
+ * clcsock's callbacks are detached first, so no new work can be queued.
+ */
+void smc_hs_cancel(struct smc_sock *smc)
+{
+	smc_hs_abort_wait(smc);
+	smc_clcsock_detach(smc);
+	if (cancel_work_sync(&smc->hs_work))
+		sock_put(&smc->sk);	/* the reference of the queued work */
+}
+
+/* Make a CLC wait of smc's handshake end now. */
+void smc_hs_abort_wait(struct smc_sock *smc)
+{
+	set_bit(SMC_F_HS_ABORT, &smc->flags);
+	/*
+	 * The waiter is on the clcsock's queue with woken_wake_function, and
+	 * the flag is set before this wakeup, so it cannot sleep past it.
+	 */
+	wake_up_interruptible_all(sk_sleep(smc->clcsock->sk));
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: the listening side of the SMC handshake.
+ *
+ * A listening smc sock listens on its clcsock with the SMC option offered
+ * in SYN-ACKs. Each connection TCP completes is taken off the clcsock by
+ * the listener's accept work (smc_accept_wq), wrapped in a new smc sock
+ * (a "child", with no struct socket yet) and, if the client offered SMC,
+ * given its own CLC handshake work (smc_hs_wq). accept() only ever sees
+ * children whose handshake is decided, from the listener's "ready" list,
+ * so one slow or hostile client delays nobody else, and a non-blocking
+ * accept() never waits for a handshake.
+ *
+ * Ownership: a child in its handshake belongs to its work, which either
+ * moves it to "ready" or destroys it; a ready child belongs to the
+ * listener until accept() grafts it onto a struct socket. Every child
+ * holds a reference on its listener until then. Both lists and "pending"
+ * are under the listener's socket lock.
+ *
+ * Backlog: the listener takes connections off the clcsock while fewer
+ * than backlog + 1 are pending here (TCP's own accept queue limit), so a
+ * listener that nobody accepts from stops completing connections as a
+ * TCP listener would; TCP's queue on the clcsock holds the next ones.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "smc.h"
+#include "smc_clc_io.h"
+#include "smc_offer.h"
+
+static void smc_listen_accept_work(struct work_struct *work);
+
+void smc_listen_init(struct smc_sock *smc)
+{
+	INIT_WORK(&smc->ls.accept_work, smc_listen_accept_work);
+	INIT_LIST_HEAD(&smc->ls.hs_children);
+	INIT_LIST_HEAD(&smc->ls.ready);
+	smc->ls.pending = 0;
+}
+
+/* Look at the clcsock's accept queue soon. Any context. */
+void smc_listen_kick(struct smc_sock *lsmc)
+{
+	sock_hold(&lsmc->sk);
+	if (!queue_work(smc_accept_wq, &lsmc->ls.accept_work))
+		sock_put(&lsmc->sk);
+}
+
+/*
+ * Free a child that never reached accept(). Its TCP connection is reset,
+ * as TCP resets the connections a closed listener leaves unaccepted.
+ */
+static void smc_child_destroy(struct smc_sock *nsmc)
+{
+	struct smc_sock *lsmc = nsmc->listener;
+
+	tcp_abort(nsmc->clcsock->sk, ECONNABORTED);
+	smc_clcsock_release(nsmc);
+	sock_set_flag(&nsmc->sk, SOCK_DEAD);
+	WRITE_ONCE(nsmc->sk.sk_state, SMC_CLOSED);
+	nsmc->listener = NULL;
+	sock_put(&nsmc->sk);	/* the reference sock_init_data() set up */
+	sock_put(&lsmc->sk);
+}
+
+/*
+ * The server's CLC exchange. 0 when decided (the decision is in nsmc),
+ * or a negative errno: then the connection is dropped.
+ */
+static int smc_listen_clc(struct smc_sock *nsmc)
+{
+	struct smc_clc_msg *msg;
+	u32 code;
+	int rc;
+
+	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
+	if (rc)
+		goto out;
+	switch (msg->hdr.type) {
+	case SMC_CLC_DECLINE:
+		/* A client with nothing to propose says so instead. */
+		smc_hs_set_fallback(nsmc, SMC_CLC_DECL_PEERDECL,
+				    msg->decline.diagnosis);
+		break;
+	case SMC_CLC_PROPOSAL:
+		code = smc_offer_answer(nsmc, &msg->proposal);
+		rc = smc_clc_send_decline(nsmc, code, msg->hdr.version);
+		if (!rc)
+			smc_hs_set_fallback(nsmc, code, 0);
+		break;
+	default:
+		rc = -EPROTO;
+	}
+out:
+	kfree(msg);
+	return rc;
+}
+
+/* A child is decided: hand it to accept(), or drop it. */
+static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
+{
+	struct smc_sock *lsmc = nsmc->listener;
+	struct sock *lsk = &lsmc->sk;
+	bool keep;
+
+	if (!rc)
+		smc_hs_finish(nsmc);
+	lock_sock(lsk);
+	list_del_init(&nsmc->child_entry);
+	keep = !rc && smc_is_smc_listener(lsmc);
+	if (keep)
+		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);
+	else
+		lsmc->ls.pending--;
+	release_sock(lsk);
+	if (keep) {
+		lsk->sk_data_ready(lsk);	/* accept() and pollers */
+		return;
+	}
+	if (rc)
+		pr_debug("dropped a connection in its handshake: %d\n", rc);
+	if (smc_is_smc_listener(lsmc))
+		smc_listen_kick(lsmc);		/* room for the next one */
+	smc_child_destroy(nsmc);
+}
+
+static void smc_listen_child_work(struct work_struct *work)
+{
+	struct smc_sock *nsmc = container_of(work, struct smc_sock, hs_work);
+
+	smc_listen_child_done(nsmc, smc_listen_clc(nsmc));
+}
+
+/*
+ * Take one connection off the listening clcsock and start its handshake.
+ * Listener locked. 0, -EAGAIN when none is waiting, or another error.
+ */
+static int smc_listen_take_one(struct smc_sock *lsmc)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct smc_sock *nsmc;
+	struct socket *nclc;
+	struct sock *nsk;
+	int rc;
+
+	/* Allocate first: a connection taken off TCP must not be lost. */
+	nsk = smc_sk_alloc(sock_net(lsk), lsk->sk_protocol,
+			   !lsk->sk_net_refcnt);
+	if (!nsk)
+		return -ENOMEM;
+	rc = kernel_accept(lsmc->clcsock, &nclc, O_NONBLOCK);
+	if (rc) {
+		sk_free(nsk);
+		return rc;
+	}
+	nsmc = smc_sk(nsk);
+	smc_sock_init(NULL, nsk, lsk->sk_protocol);
+	nsk->sk_uid = lsk->sk_uid;
+	smc_sockopts_inherit(nsk, nclc->sk);
+	smc_clcsock_attach(nsmc, nclc, &lsmc->clcsk_cb);
+	sock_hold(lsk);
+	nsmc->listener = lsmc;
+	lsmc->ls.pending++;
+
+	if (!READ_ONCE(tcp_sk(nclc->sk)->syn_smc)) {
+		/* No SMC option from the client, or none offered by us. */
+		smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?:
+				    SMC_CLC_DECL_PEERNOSMC, 0);
+		nsmc->hs_state = SMC_HS_DONE;
+		smc_clcsock_sync(nsmc);
+		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);
+		lsk->sk_data_ready(lsk);
+		return 0;
+	}
+	nsmc->hs_state = SMC_HS_CLC;
+	smc_clcsock_sync(nsmc);
+	INIT_WORK(&nsmc->hs_work, smc_listen_child_work);
+	list_add_tail(&nsmc->child_entry, &lsmc->ls.hs_children);
+	queue_work(smc_hs_wq, &nsmc->hs_work);
+	return 0;
+}
+
+static void smc_listen_accept_work(struct work_struct *work)
+{
+	struct smc_sock *lsmc = container_of(work, struct smc_sock,
+					     ls.accept_work);
+	struct sock *lsk = &lsmc->sk;
+	int rc = 0;
+
+	lock_sock(lsk);
+	while (!rc && smc_is_smc_listener(lsmc) &&
+	       lsmc->ls.pending <= READ_ONCE(lsk->sk_max_ack_backlog))
+		rc = smc_listen_take_one(lsmc);
+	release_sock(lsk);
+	if (rc && rc != -EAGAIN)
+		pr_debug("listener could not take a connection: %d\n", rc);
+	sock_put(lsk);	/* the reference of smc_listen_kick() */
+}
+
+int smc_listen_start(struct smc_sock *smc, struct socket *sock, int backlog)
+{
+	struct sock *sk = &smc->sk;
+	struct sock *clcsk = smc->clcsock->sk;
+	bool smc_ok;
+	int rc;
+
+	lock_sock(sk);
+	/* A socket that connected, or must not use SMC, listens as TCP. */
+	smc_ok = smc_hs_state(smc) == SMC_HS_NONE;
+	if (smc_ok && inet_sk_state_load(clcsk) == TCP_CLOSE)
+		WRITE_ONCE(tcp_sk(clcsk)->syn_smc, true);
+	rc = smc_fb_listen(smc, sock, backlog);
+	if (!rc && smc_ok) {
+		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
+		set_bit(SMC_F_LISTENER, &smc->flags);
+		/* A smaller backlog than before needs nothing; a larger one
+		 * may let queued connections in.
+		 */
+		smc_listen_kick(smc);
+	}
+	release_sock(sk);
+	return rc;
+}
+
+int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
+		      int flags)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct sock *lsk = &lsmc->sk;
+	struct smc_sock *nsmc = NULL;
+	long timeo;
+	int rc = 0;
+
+	lock_sock(lsk);
+	timeo = sock_rcvtimeo(lsk, flags & O_NONBLOCK);
+	add_wait_queue(sk_sleep(lsk), &wait);
+	for (;;) {
+		if (!smc_is_smc_listener(lsmc)) {
+			rc = -EINVAL;	/* as TCP, once it stopped listening */
+			break;
+		}
+		nsmc = list_first_entry_or_null(&lsmc->ls.ready,
+						struct smc_sock, child_entry);
+		if (nsmc) {
+			list_del_init(&nsmc->child_entry);
+			lsmc->ls.pending--;
+			break;
+		}
+		if (!timeo) {
+			rc = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			rc = sock_intr_errno(timeo);
+			break;
+		}
+		sk_wait_event(lsk, &timeo,
+			      !list_empty(&lsmc->ls.ready) ||
+			      !smc_is_smc_listener(lsmc), &wait);
+	}
+	remove_wait_queue(sk_sleep(lsk), &wait);
+	release_sock(lsk);
+	if (rc)
+		return rc;
+
+	smc_listen_kick(lsmc);	/* room for one more */
+	sock_graft(&nsmc->sk, newsock);
+	newsock->state = SS_CONNECTED;
+	nsmc->listener = NULL;
+	sock_put(lsk);
+	smc_clcsock_prepare(nsmc, newsock);
+	smc_clcsock_sync(nsmc);
+	return 0;
+}
+
+__poll_t smc_listen_poll(struct smc_sock *smc)
+{
+	return list_empty_careful(&smc->ls.ready) ? 0 : EPOLLIN | EPOLLRDNORM;
+}
+
+/*
+ * Stop taking connections: on close, and when shutdown() ended the
+ * clcsock's listening. Children in their handshake are told to end it
+ * and destroy themselves; ready ones are destroyed here.
+ */
+void smc_listen_stop(struct smc_sock *lsmc)
+{
+	struct sock *lsk = &lsmc->sk;
+	struct smc_sock *nsmc, *tmp;
+	LIST_HEAD(ready);
+
+	lock_sock(lsk);
+	if (!test_and_clear_bit(SMC_F_LISTENER, &lsmc->flags)) {
+		release_sock(lsk);
+		return;
+	}
+	list_for_each_entry_safe(nsmc, tmp, &lsmc->ls.ready, child_entry) {
+		list_move_tail(&nsmc->child_entry, &ready);
+		lsmc->ls.pending--;
+	}
+	list_for_each_entry(nsmc, &lsmc->ls.hs_children, child_entry)
+		smc_hs_abort_wait(nsmc);
+	release_sock(lsk);
+	lsk->sk_state_change(lsk);	/* accept() waiters: EINVAL */
+
+	list_for_each_entry_safe(nsmc, tmp, &ready, child_entry) {
+		list_del_init(&nsmc->child_entry);
+		smc_child_destroy(nsmc);
+	}
+	if (cancel_work_sync(&lsmc->ls.accept_work))
+		sock_put(lsk);
+}
