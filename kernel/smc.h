@@ -162,7 +162,19 @@ extern atomic_t smc_live_socks;
 extern struct workqueue_struct *smc_hs_wq;	/* CLC handshakes */
 extern struct workqueue_struct *smc_accept_wq;	/* listeners' accept work */
 
+/*
+ * Every smc sock from smc_sock_init() until it is released or, for a
+ * child that was never accepted, destroyed; on sk_node. sock_diag reads
+ * it. The lock is only ever taken in process context.
+ */
+struct smc_sock_list {
+	rwlock_t		lock;
+	struct hlist_head	head;
+};
+
 /* smc_socket.c */
+extern struct smc_sock_list smc_sock_list;
+void smc_sock_list_del(struct sock *sk);
 extern struct proto smc_proto;
 extern struct proto smc_proto6;
 extern const struct net_proto_family smc_family;
@@ -226,6 +238,10 @@ ssize_t smc_fb_splice_read(struct smc_sock *smc, struct socket *sock,
 			   loff_t *ppos, struct pipe_inode_info *pipe,
 			   size_t len, unsigned int flags);
 void smc_fb_splice_eof(struct smc_sock *smc);
+
+/* smc_diag.c */
+int smc_diag_init(void);
+void smc_diag_exit(void);
 
 /* smc_sockopt.c */
 int smc_setsockopt(struct socket *sock, int level, int optname,

@@ -60,6 +60,7 @@ static void smc_child_destroy(struct smc_sock *nsmc)
 {
 	struct smc_sock *lsmc = nsmc->listener;
 
+	smc_sock_list_del(&nsmc->sk);
 	tcp_abort(nsmc->clcsock->sk, ECONNABORTED);
 	smc_clcsock_release(nsmc);
 	sock_set_flag(&nsmc->sk, SOCK_DEAD);

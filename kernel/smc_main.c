@@ -56,10 +56,15 @@ static int __init smc_init(void)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
 		goto out_proto6;
 	}
+	rc = smc_diag_init();
+	if (rc)
+		goto out_sock;
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_sock:
+	sock_unregister(PF_SMC);
 out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
@@ -74,6 +79,7 @@ out:
 
 static void __exit smc_exit(void)
 {
+	smc_diag_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
 	sock_unregister(PF_SMC);
 	/*

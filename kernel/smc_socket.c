@@ -45,6 +45,26 @@ struct proto smc_proto6 = {
 
 static const struct proto_ops smc_ops;
 
+struct smc_sock_list smc_sock_list = {
+	.lock = __RW_LOCK_UNLOCKED(smc_sock_list.lock),
+};
+
+/* sk_add_node() and sk_del_node_init() hold and drop a reference. */
+static void smc_sock_list_add(struct sock *sk)
+{
+	write_lock(&smc_sock_list.lock);
+	sk_add_node(sk, &smc_sock_list.head);
+	write_unlock(&smc_sock_list.lock);
+}
+
+/* Before the clcsock goes: sock_diag readers use it under the lock. */
+void smc_sock_list_del(struct sock *sk)
+{
+	write_lock(&smc_sock_list.lock);
+	sk_del_node_init(sk);
+	write_unlock(&smc_sock_list.lock);
+}
+
 static void smc_sk_destruct(struct sock *sk)
 {
 	WARN_ON_ONCE(smc_sk(sk)->clcsock);
@@ -78,6 +98,7 @@ void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 	/* The "sockets" column of the SMC/SMC6 rows of /proc/net/protocols. */
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	atomic_inc(&smc_live_socks);
+	smc_sock_list_add(sk);
 }
 
 static int smc_create(struct net *net, struct socket *sock, int protocol,
@@ -126,6 +147,7 @@ static int smc_release(struct socket *sock)
 
 	if (!sk)
 		return 0;
+	smc_sock_list_del(sk);
 	if (smc_sk(sk)->clcsock) {
 		smc_listen_stop(smc_sk(sk));
 		smc_hs_cancel(smc_sk(sk));

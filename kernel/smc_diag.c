@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: sock_diag for AF_SMC (NETLINK_SOCK_DIAG, SOCK_DIAG_BY_FAMILY).
+ *
+ * Answers the dump requests of smcss and of any tool written for Linux's
+ * smc_diag module, in the same format (uapi/linux/smc_diag.h): one
+ * struct smc_diag_msg per socket of the requester's network namespace,
+ * addresses and ports taken from the clcsock, then the attributes.
+ *
+ * Sockets are found on smc_sock_list (smc_socket.c). A socket leaves the
+ * list, under the list's write lock, before its clcsock is released, so
+ * a dump holding the read lock may read every socket's clcsock. Nothing
+ * here sleeps under that lock. A dump too large for one message resumes
+ * by position (cb->args[0]); sockets opened or closed between the parts
+ * may be missed or seen twice, as with TCP's inet_diag.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet_diag.h>
+#include <linux/sock_diag.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include <linux/smc_diag.h>
+
+#include "smc.h"
+
+static u8 smc_diag_mode(const struct smc_sock *smc)
+{
+	/* Undecided sockets and listeners count as SMC, as Linux's do. */
+	if (smc_hs_state(smc) == SMC_HS_DONE && smc_use_fallback(smc))
+		return SMC_DIAG_MODE_FALLBACK_TCP;
+	return SMC_DIAG_MODE_SMCR;
+}
+
+/* What shutdown() ended: ours for SMC, the clcsock's when it carries data. */
+static u8 smc_diag_shutdown(const struct smc_sock *smc)
+{
+	const struct sock *sk = smc_use_fallback(smc) ? smc->clcsock->sk :
+							&smc->sk;
+
+	return READ_ONCE(sk->sk_shutdown) & SHUTDOWN_MASK;
+}
+
+static void smc_diag_fill_id(const struct smc_sock *smc,
+			     struct inet_diag_sockid *id)
+{
+	const struct sock *clcsk = smc->clcsock->sk;
+
+	id->idiag_sport = htons(clcsk->sk_num);
+	id->idiag_dport = clcsk->sk_dport;
+	id->idiag_if = clcsk->sk_bound_dev_if;
+	sock_diag_save_cookie((struct sock *)&smc->sk, id->idiag_cookie);
+	if (smc->sk.sk_protocol == SMCPROTO_SMC) {
+		id->idiag_src[0] = clcsk->sk_rcv_saddr;
+		id->idiag_dst[0] = clcsk->sk_daddr;
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		memcpy(id->idiag_src, &clcsk->sk_v6_rcv_saddr,
+		       sizeof(clcsk->sk_v6_rcv_saddr));
+		memcpy(id->idiag_dst, &clcsk->sk_v6_daddr,
+		       sizeof(clcsk->sk_v6_daddr));
+#endif
+	}
+}
+
+static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
+			 struct netlink_callback *cb,
+			 const struct smc_diag_req *req)
+{
+	struct user_namespace *user_ns = sk_user_ns(NETLINK_CB(cb->skb).sk);
+	struct smc_diag_fallback fallback;
+	struct sock *sk = &smc->sk;
+	struct smc_diag_msg *r;
+	struct nlmsghdr *nlh;
+
+	nlh = nlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			cb->nlh->nlmsg_type, sizeof(*r), NLM_F_MULTI);
+	if (!nlh)
+		return -EMSGSIZE;
+	r = nlmsg_data(nlh);
+	memset(r, 0, sizeof(*r));
+	r->diag_family = PF_SMC;
+	r->diag_state = READ_ONCE(sk->sk_state);
+	r->diag_mode = smc_diag_mode(smc);
+	r->diag_shutdown = smc_diag_shutdown(smc);
+	smc_diag_fill_id(smc, &r->id);
+	r->diag_uid = from_kuid_munged(user_ns, sock_i_uid(sk));
+	r->diag_inode = sock_i_ino(sk);
+
+	if ((req->diag_ext & (1 << (SMC_DIAG_SHUTDOWN - 1))) &&
+	    nla_put_u8(skb, SMC_DIAG_SHUTDOWN, r->diag_shutdown))
+		goto cancel;
+	/* Always, as Linux sends it: zeros until the socket has fallen back. */
+	fallback.reason = smc->fallback_rsn;
+	fallback.peer_diagnosis = smc->peer_diagnosis;
+	if (nla_put(skb, SMC_DIAG_FALLBACK, sizeof(fallback), &fallback))
+		goto cancel;
+	nlmsg_end(skb, nlh);
+	return 0;
+
+cancel:
+	nlmsg_cancel(skb, nlh);
+	return -EMSGSIZE;
+}
+
+static int smc_diag_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct smc_diag_req *req = nlmsg_data(cb->nlh);
+	struct net *net = sock_net(skb->sk);
+	long skip = cb->args[0], pos = 0;
+	struct sock *sk;
+
+	read_lock(&smc_sock_list.lock);
+	sk_for_each(sk, &smc_sock_list.head) {
+		/* Not yet given its clcsock (it is listed just before). */
+		if (!net_eq(sock_net(sk), net) || !READ_ONCE(smc_sk(sk)->clcsock))
+			continue;
+		if (pos++ < skip)
+			continue;
+		if (smc_diag_fill(skb, smc_sk(sk), cb, req)) {
+			pos--;
+			break;
+		}
+	}
+	read_unlock(&smc_sock_list.lock);
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+static int smc_diag_handler_dump(struct sk_buff *skb, struct nlmsghdr *h)
+{
+	struct net *net = sock_net(skb->sk);
+	struct netlink_dump_control c = {
+		.dump = smc_diag_dump,
+		.min_dump_alloc = SKB_WITH_OVERHEAD(32768),
+	};
+
+	if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+		return -EINVAL;
+	/* Like Linux's smc_diag: dumps only, no single-socket lookups. */
+	if (!(h->nlmsg_flags & NLM_F_DUMP))
+		return 0;
+	if (nlmsg_len(h) < sizeof(struct smc_diag_req))
+		return -EINVAL;
+	return netlink_dump_start(net->diag_nlsk, skb, h, &c);
+}
+
+static const struct sock_diag_handler smc_diag_handler = {
+	.family = AF_SMC,
+	.dump = smc_diag_handler_dump,
+};
+
+int smc_diag_init(void)
+{
+	int rc = sock_diag_register(&smc_diag_handler);
+
+	if (rc == -EBUSY)
+		pr_err("sock_diag for AF_SMC is taken, most likely by the kernel's smc_diag module\n");
+	return rc;
+}
+
+void smc_diag_exit(void)
+{
+	sock_diag_unregister(&smc_diag_handler);
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* smcdiag.c: a minimal sock_diag reader for AF_SMC (see smcdiag.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "smcdiag.h"
+
+static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
+{
+	const struct smc_diag_msg *m = NLMSG_DATA(nlh);
+	const struct rtattr *a = (const void *)(m + 1);
+	int len = (int)nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*m));
+
+	memset(s, 0, sizeof(*s));
+	s->inode = m->diag_inode;
+	s->uid = m->diag_uid;
+	s->state = m->diag_state;
+	s->mode = m->diag_mode;
+	s->shutdown = m->diag_shutdown;
+	s->sport = ntohs(m->id.idiag_sport);
+	s->dport = ntohs(m->id.idiag_dport);
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (a->rta_type == SMC_DIAG_FALLBACK &&
+		    RTA_PAYLOAD(a) >= sizeof(struct smc_diag_fallback)) {
+			const struct smc_diag_fallback *f = RTA_DATA(a);
+
+			s->has_fallback = true;
+			s->reason = f->reason;
+			s->peer_diagnosis = f->peer_diagnosis;
+		}
+	}
+}
+
+int sd_dump(struct sd_sock *out, int max)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct smc_diag_req req;
+	} q = {
+		.nlh = {
+			.nlmsg_len = sizeof(q),
+			.nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+			.nlmsg_seq = 1,
+		},
+		.req = { .diag_family = AF_SMC,
+			 .diag_ext = 1 << (SMC_DIAG_SHUTDOWN - 1) },
+	};
+	static char buf[65536];
+	int fd, n = 0, rc = 0, done = 0;
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &q, sizeof(q), 0) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	while (!done) {
+		ssize_t len = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (len < 0) {
+			rc = -errno;
+			goto out;
+		}
+		for (h = (void *)buf; NLMSG_OK(h, (size_t)len); h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = 1;
+				break;
+			}
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(h);
+
+				rc = e->error ? e->error : -EPROTO;
+				goto out;
+			}
+			if (n < max)
+				sd_parse(h, &out[n]);
+			n++;
+		}
+	}
+	rc = n;
+out:
+	close(fd);
+	return rc;
+}
+
+int sd_find_fd(int fd, struct sd_sock *res)
+{
+	static struct sd_sock all[4096];
+	struct stat st;
+	int n, i;
+
+	if (fstat(fd, &st))
+		return -errno;
+	n = sd_dump(all, 4096);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && i < 4096; i++) {
+		if (all[i].inode == st.st_ino) {
+			*res = all[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
