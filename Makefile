@@ -29,6 +29,8 @@ kernel: deps
 	cp kernel/af_smc.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
 	cp vm/selftest/warn_module/warn_on_load.ko $(BUILD)/kernel/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake modules
+	cp selftests/handshake/smc_badpeer.ko $(BUILD)/kernel/
 	@scripts/check-vermagic $(BUILD)/kernel/af_smc.ko $(IMAGE)
 
 userspace: deps
