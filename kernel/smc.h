@@ -104,6 +104,8 @@ struct smc_sock {
 	 */
 	u32			fallback_rsn;
 	u32			peer_diagnosis;
+	/* The error a failed handshake ended the connection with. */
+	int			hs_err;
 	/* The CLC handshake of a connecting socket or accepted child. */
 	struct work_struct	hs_work;
 	/* A child: its listener (a reference is held) and its list entry. */

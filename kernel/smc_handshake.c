@@ -79,8 +79,14 @@ void smc_hs_finish(struct smc_sock *smc)
 void smc_hs_fail(struct smc_sock *smc, int err)
 {
 	WRITE_ONCE(smc->use_fallback, true);
+	smc->hs_err = err;
 	set_bit(SMC_F_HS_FAILED, &smc->flags);
 	tcp_abort(smc->clcsock->sk, err);
+	/*
+	 * The clcsock may have reported (and so cleared) an error of its own
+	 * to our CLC read already; the application gets ours.
+	 */
+	WRITE_ONCE(smc->sk.sk_err, err);
 }
 
 /*
@@ -138,11 +144,24 @@ static int smc_connect_clc(struct smc_sock *smc)
 	rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
 	if (rc)
 		goto out;
-	if (msg->hdr.type == SMC_CLC_DECLINE)
+	switch (msg->hdr.type) {
+	case SMC_CLC_DECLINE:
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
 				    msg->decline.diagnosis);
-	else
+		break;
+	case SMC_CLC_ACCEPT:
+		/*
+		 * A valid answer, but this side cannot run SMC connections
+		 * yet: say so and keep the TCP connection.
+		 */
+		rc = smc_clc_send_decline(smc, SMC_CLC_DECL_INTERR,
+					  msg->hdr.version);
+		if (!rc)
+			smc_hs_set_fallback(smc, SMC_CLC_DECL_INTERR, 0);
+		break;
+	default:
 		rc = -EPROTO;	/* nothing else answers a Proposal */
+	}
 out:
 	kfree(msg);
 	return rc;
@@ -199,8 +218,9 @@ static int smc_connect_result(struct smc_sock *smc)
 
 	if (!test_bit(SMC_F_HS_FAILED, &smc->flags))
 		return 0;
+	err = -smc->hs_err;
 	lock_sock(clcsk);
-	err = sock_error(clcsk) ?: -ECONNABORTED;
+	sock_error(clcsk);	/* reported now, like TCP's connect() does */
 	/* As TCP leaves a socket whose connect failed. */
 	smc->clcsock->state = SS_UNCONNECTED;
 	release_sock(clcsk);

@@ -16,6 +16,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_ism.h"
 
 /*
  * Live smc socks (allocated and not yet destructed). Every sock also pins
@@ -59,10 +60,15 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_sock;
+	rc = smc_loopback_init();
+	if (rc)
+		goto out_diag;
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_diag:
+	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
 out_proto6:
@@ -80,6 +86,7 @@ out:
 static void __exit smc_exit(void)
 {
 	smc_diag_exit();
+	smc_loopback_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
 	sock_unregister(PF_SMC);
 	/*

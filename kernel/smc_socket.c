@@ -252,7 +252,12 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 		return 0;
 	if (!smc_use_fallback(smc))
 		return EPOLLERR;
-	return smc_fb_poll(smc, file);
+	/*
+	 * Our sk_err mirrors the clcsock's, and also holds the error of a
+	 * failed handshake, which TCP never saw.
+	 */
+	return smc_fb_poll(smc, file) |
+	       (READ_ONCE(sock->sk->sk_err) ? EPOLLERR : 0);
 }
 
 static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)

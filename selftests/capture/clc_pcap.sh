@@ -1,24 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# selftests/capture/clc_pcap.sh CLIENT_MODULE SERVER_MODULE
+# selftests/capture/clc_pcap.sh CLIENT_MODULE SERVER_MODULE [ism]
 #
 # Runs on the host. Boots two VMs with a capture of VM 0's eth0 (vm/run
 # --pcap), makes one AF_SMC connection from VM 0 (module CLIENT_MODULE) to
 # VM 1 (SERVER_MODULE), each "ours" or "intree", echoes data over it, and
 # then asks tshark, a decoder we did not write, what went over the wire:
 #   - the SYN and the SYN-ACK carry the SMC experimental option (ExID E2D4);
-#   - the CLC messages decode as SMC with no malformed or expert warning,
-#     and the client's Decline says "no SMC device" (0x03030000): neither
-#     side has an SMC device, so both fall back to TCP;
+#   - the CLC messages decode as SMC with no malformed or expert warning;
+#   - without "ism": the client has no SMC device, so its only CLC message
+#     is a Decline saying so (0x03030000) and both sides fall back;
+#   - with "ism" (our module reloaded with loopback_ism=1 on both VMs): the
+#     client proposes SMC-Dv2 with its loopback device's GID and CHID and
+#     the system EID, and the server declines: a loopback device reaches
+#     no other machine (our server: 0x03030007, no SMC-Dv2 device; Linux
+#     6.1: 0x03030003, no ISMv2 hardware);
 #   - the echoed bytes went over the same TCP connection, after the CLC.
 # Prints TAP. Needs the built tree (make) and tshark.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
-client_mod=${1:-ours} server_mod=${2:-ours}
+client_mod=${1:-ours} server_mod=${2:-ours} ism=${3:-}
 build=${BUILD:-$top/build}
-out=$build/capture/$client_mod-$server_mod
+out=$build/capture/$client_mod-$server_mod${ism:+-$ism}
 port=4400 bytes=65536
 mkdir -p "$out"
 rm -f "$out/hs.pcap"
@@ -30,11 +35,16 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi
 finish() { echo "1..$n"; exit $failed; }
 
 echo "TAP version 13"
-echo "# capture: client module $client_mod on VM 0, server module $server_mod on VM 1"
+echo "# capture: client module $client_mod on VM 0, server module $server_mod on VM 1${ism:+, loopback ISM}"
 command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 # The guest side: the echo server on VM 1, the client here on VM 0.
-guest='
+reload='
+if grep -q "^af_smc " /proc/modules; then rmmod af_smc && insmod "$SMC_MODULE" loopback_ism=1 || exit 4; fi
+smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmod \"\$SMC_MODULE\" loopback_ism=1; fi" || exit 5
+'
+[ -n "$ism" ] || reload=
+guest=$reload'
 smc-vm-exec 1 "($SMC_SELFTESTS/tools/smc-echo -s -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 &) </dev/null >/dev/null 2>&1" || exit 2
 smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
 $SMC_SELFTESTS/tools/smc-echo -c -f smc -a 10.43.0.2 -p '$port' -n '$bytes' -w 10
@@ -55,25 +65,63 @@ echo "# SYN ExID: '$syn', SYN-ACK ExID: '$synack'"
 check "the SYN carries the SMC option (ExID 0xe2d4)" [ "$syn" = 0xe2d4 ]
 check "the SYN-ACK carries the SMC option (ExID 0xe2d4)" [ "$synack" = 0xe2d4 ]
 
+# TCP's own notes (a retransmission, the closing RST) are group Sequence.
 bad=$(tshark -r "$out/hs.pcap" -Y "$conn" -V 2>/dev/null |
-	grep -c -E 'Malformed|Expert Info \((Error|Warning)')
+	grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
 check "tshark finds nothing malformed on the connection ($bad reports)" [ "$bad" = 0 ]
 
 clc=$(fields smc -e ip.src -e _ws.col.Info -e smc.peer.diag.info -e smc.decline.os.type)
 echo "$clc" | sed 's/^/# clc: /'
-decl=$(awk -F'\t' '$1 == "10.43.0.1" && $2 ~ /Decline/' <<<"$clc" | head -n 1)
-check "the client sends a CLC Decline" [ -n "$decl" ]
-diag=$(cut -f3 <<<"$decl" | cut -d, -f1)
-check "its diagnosis is 0x03030000, no SMC device (got '$diag')" [ "$diag" = 0x03030000 ]
-others=$(awk -F'\t' '!($1 == "10.43.0.1" && $2 ~ /Decline/)' <<<"$clc" | grep -c .)
-check "no other CLC message: both sides fall back after it ($others others)" [ "$others" = 0 ]
+from_client=$(awk -F'\t' '$1 == "10.43.0.1"' <<<"$clc")
+from_server=$(awk -F'\t' '$1 == "10.43.0.2"' <<<"$clc")
+if [ -z "$ism" ] || [ "$client_mod" != ours ]; then
+	check "the client's one CLC message is a Decline" \
+		[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Decline <<<"$from_client"
+	diag=$(cut -f3 <<<"$from_client" | cut -d, -f1)
+	check "its diagnosis is 0x03030000, no SMC device (got '$diag')" [ "$diag" = 0x03030000 ]
+	check "the server sends no CLC message: both fall back" [ -z "$from_server" ]
+else
+	check "the client's one CLC message is a Proposal" \
+		[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Proposal <<<"$from_client"
+	prop=$(fields smc.proposal.smcv2.type -e smc.proposal.smc.version -e smc.proposal.smc.type \
+		-e smc.proposal.smcv2.type -e smc.proposal.smc.chid -e smc.proposal.ism.gid \
+		-e smc.proposal.smc.seid -e smc.proposal.sender.client.peer.id)
+	echo "# proposal (version, v1 type, v2 type, chid, ism gid, seid, peer id): $prop"
+	IFS=$'\t' read -r p_ver p_t1 p_t2 p_chid p_gid p_seid p_peer <<<"$prop"
+	check "it is SMCv2, v1 type none (2), v2 type SMC-D (1)" \
+		[ "$p_ver" = 2 ] && [ "$p_t1" = 2 ] && [ "$p_t2" = 1 ]
+	# The SMC-D area (v1 device) is empty; the one SMC-Dv2 entry follows.
+	check "the SMC-D area is zero, the SMC-Dv2 list has CHID 0xffff and a non-zero GID" \
+		[ "$p_chid" = 0x0000,0xffff ] && [ "${p_gid%%,*}" = 0x0000000000000000 ] &&
+		[ -n "${p_gid#*,}" ] && [ "${p_gid#*,}" != 0x0000000000000000 ]
+	check "it indicates the system EID" [ "$p_seid" = 1 ] || [ "$p_seid" = True ]
+	check "the server's one CLC message is a Decline" \
+		[ "$(grep -c . <<<"$from_server")" = 1 ] && grep -q Decline <<<"$from_server"
+	diag=$(cut -f3 <<<"$from_server" | cut -d, -f1)
+	echo "# server decline diagnosis: $diag"
+	if [ "$server_mod" = ours ]; then
+		check "its diagnosis is 0x03030007, no SMC-Dv2 device (got '$diag')" \
+			[ "$diag" = 0x03030007 ]
+	else
+		# Linux 6.1 on x86 has no SMC-Dv2 capable ISM hardware.
+		check "its diagnosis is 0x03030003, no ISMv2 support (got '$diag')" \
+			[ "$diag" = 0x03030003 ]
+	fi
+fi
 
 # Payload after the CLC: the echo's bytes, both ways, on this connection.
-decl_len=$(fields 'smc' -e tcp.len | head -n 1)
-up=$(fields 'ip.src == 10.43.0.1 && tcp.len > 0' -e tcp.len | awk '{s += $1} END {print s + 0}')
-down=$(fields 'ip.src == 10.43.0.2 && tcp.len > 0' -e tcp.len | awk '{s += $1} END {print s + 0}')
+# Stream bytes per direction: the highest relative sequence reached by a
+# data segment (retransmissions count once this way).
+decl_len=$(fields 'smc && ip.src == 10.43.0.1' -e tcp.len | awk '{s += $1} END {print s + 0}')
+srv_len=$(fields 'smc && ip.src == 10.43.0.2' -e tcp.len | awk '{s += $1} END {print s + 0}')
+stream_bytes() {
+	fields "ip.src == $1 && tcp.len > 0" -e tcp.seq -e tcp.len |
+		awk '{ e = $1 + $2 - 1; if (e > m) m = e } END { print m + 0 }'
+}
+up=$(stream_bytes 10.43.0.1)
+down=$(stream_bytes 10.43.0.2)
 echo "# payload: client to server $up bytes (CLC $decl_len), server to client $down bytes"
 check "the client's $bytes bytes follow the CLC on the same connection" \
 	[ "$up" = $((bytes + ${decl_len:-0})) ]
-check "the server's echo of $bytes bytes comes back on it" [ "$down" = $bytes ]
+check "the server's echo of $bytes bytes comes back on it" [ "$down" = $((bytes + srv_len)) ]
 finish

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: the list of ISM devices SMC-D may use.
+ *
+ * Devices register once and stay until unregistered; a connection holds a
+ * reference on its device for its whole life, and unregistering waits for
+ * the last one, so a device never disappears under a connection.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/wait_bit.h>
+
+#include "smc_ism.h"
+
+static LIST_HEAD(smc_ism_devices);
+static DEFINE_MUTEX(smc_ism_lock);
+
+int smc_ism_register(struct smc_ism_dev *dev)
+{
+	refcount_set(&dev->ref, 1);
+	mutex_lock(&smc_ism_lock);
+	list_add_tail(&dev->list, &smc_ism_devices);
+	mutex_unlock(&smc_ism_lock);
+	pr_info("ISM device %s: GID %016llx CHID %04x\n", dev->name, dev->gid,
+		dev->chid);
+	return 0;
+}
+
+void smc_ism_unregister(struct smc_ism_dev *dev)
+{
+	mutex_lock(&smc_ism_lock);
+	list_del_init(&dev->list);
+	mutex_unlock(&smc_ism_lock);
+	/* Connections still using it keep it until they end. */
+	if (!refcount_dec_and_test(&dev->ref))
+		wait_var_event(&dev->ref, !refcount_read(&dev->ref));
+}
+
+void smc_ism_put(struct smc_ism_dev *dev)
+{
+	if (refcount_dec_and_test(&dev->ref))
+		wake_up_var(&dev->ref);
+}
+
+struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid)
+{
+	struct smc_ism_dev *dev, *found = NULL;
+
+	mutex_lock(&smc_ism_lock);
+	list_for_each_entry(dev, &smc_ism_devices, list) {
+		/* A software device reaches only itself. */
+		if (dev->chid == chid && dev->gid == gid) {
+			refcount_inc(&dev->ref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&smc_ism_lock);
+	return found;
+}
+
+struct smc_ism_dev *smc_ism_first(void)
+{
+	struct smc_ism_dev *dev;
+
+	mutex_lock(&smc_ism_lock);
+	dev = list_first_entry_or_null(&smc_ism_devices, struct smc_ism_dev,
+				       list);
+	if (dev)
+		refcount_inc(&dev->ref);
+	mutex_unlock(&smc_ism_lock);
+	return dev;
+}

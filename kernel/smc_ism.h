@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * af_smc: the ISM device layer, what SMC-D needs from a device.
+ *
+ * An ISM device moves bytes into DMBs (direct memory buffers) that the
+ * owner of each DMB registered, and tells the owner when a write asked
+ * for a signal. SMC-D connections use nothing else, so a second device
+ * type (memory shared between VMs, say) is one more struct smc_ism_ops.
+ *
+ * A DMB is identified on its device by a 64-bit token, which the owner
+ * hands to its peer in the CLC handshake. A device reaches peers by GID;
+ * two devices can talk when their CHIDs match and the peer's GID is known
+ * to the device (for the loopback device: only itself).
+ */
+#ifndef _SMC_ISM_H
+#define _SMC_ISM_H
+
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+struct smc_ism_dev;
+
+/* The owner's handler of signalled writes; may run in any context. */
+typedef void (*smc_dmb_signal_t)(void *owner);
+
+struct smc_dmb {
+	u64		token;		/* set by register_dmb */
+	void		*cpu_addr;	/* the owner's view of the buffer */
+	u32		len;		/* asked for by the owner */
+};
+
+struct smc_ism_ops {
+	/* Allocate and register dmb->len bytes; signals go to handler(owner). */
+	int (*register_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
+			    smc_dmb_signal_t handler, void *owner);
+	/* No handler runs once this returns; the memory may outlive it. */
+	void (*unregister_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb);
+	/*
+	 * Copy len bytes into the DMB token of peer_gid at offset, then, if
+	 * signal, run its owner's handler. -ENOENT if the DMB is gone.
+	 */
+	int (*move_data)(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
+			 u32 offset, const void *data, u32 len, bool signal);
+	/*
+	 * Devices whose DMBs the peer's memory is: map the peer's DMB so the
+	 * sender writes into it directly ("nocopy"). NULL when unsupported.
+	 * The mapping keeps the memory alive until detach_dmb().
+	 */
+	void *(*attach_dmb)(struct smc_ism_dev *dev, u64 token, u32 *len);
+	void (*detach_dmb)(struct smc_ism_dev *dev, u64 token);
+};
+
+struct smc_ism_dev {
+	struct list_head		list;	/* smc_ism_devices */
+	const struct smc_ism_ops	*ops;
+	const char			*name;
+	u64				gid;
+	u16				chid;
+	refcount_t			ref;	/* held by each connection */
+};
+
+/* The virtual CHID of software ISM devices, as in Linux's loopback-ism. */
+#define SMC_ISM_CHID_LOOPBACK	0xffff
+
+int smc_ism_register(struct smc_ism_dev *dev);
+void smc_ism_unregister(struct smc_ism_dev *dev);
+/* The device with this CHID that can reach gid, with a reference; or NULL. */
+struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid);
+/* Any device, with a reference (the one a client offers); or NULL. */
+struct smc_ism_dev *smc_ism_first(void);
+void smc_ism_put(struct smc_ism_dev *dev);
+
+/* smc_loopback.c */
+int smc_loopback_init(void);
+void smc_loopback_exit(void);
+
+#endif
