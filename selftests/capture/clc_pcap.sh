@@ -45,9 +45,14 @@ smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmo
 '
 [ -n "$ism" ] || reload=
 guest=$reload'
-smc-vm-exec 1 "($SMC_SELFTESTS/tools/smc-echo -s -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 &) </dev/null >/dev/null 2>&1" || exit 2
+smc-vm-exec 1 "($SMC_SELFTESTS/tools/smc-echo -s -k 2 -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 &) </dev/null >/dev/null 2>&1" || exit 2
 smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
-$SMC_SELFTESTS/tools/smc-echo -c -f smc -a 10.43.0.2 -p '$port' -n '$bytes' -w 10
+$SMC_SELFTESTS/tools/smc-echo -c -f smc -a 10.43.0.2 -p '$port' -n '$bytes' -w 10 || exit 1
+# A second connection, held open: what each side says about it (diag).
+$SMC_SELFTESTS/tools/smc-fbprobe 10.43.0.2 '$port' 3 | sed "s/^/client-diag: /" &
+sleep 1.5
+smc-vm-exec 1 "smcss -a" | sed "s/^/server-smcss: /"
+wait
 '
 "$top/vm/run" --vms 2 --module "$client_mod" --peer-module "$server_mod" \
 	--timeout 300 --pcap "$out/hs.pcap" -- sh -c "$guest" >"$out/vm.log" 2>&1
@@ -56,7 +61,11 @@ sed 's/^/# vm: /' "$out/vm.log" | grep -v '^# vm: qemu-system' | tail -n 8
 check "AF_SMC echo of $bytes bytes from VM 0 to VM 1 succeeded (vm/run status $rc)" [ $rc = 0 ]
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
-conn="tcp.port == $port"
+# The wire checks look at the first connection, the echo; the second one
+# (held open for the diag checks below) repeats its handshake.
+stream=$(tshark -r "$out/hs.pcap" -Y "tcp.dstport == $port && tcp.flags.syn == 1" \
+	-T fields -e tcp.stream 2>/dev/null | head -n 1)
+conn="tcp.stream == ${stream:-0}"
 fields() { tshark -r "$out/hs.pcap" -Y "$conn && $1" -T fields "${@:2}" 2>/dev/null; }
 
 syn=$(fields 'tcp.flags.syn == 1 && tcp.flags.ack == 0' -e tcp.options.experimental.exid | head -n 1)
@@ -108,6 +117,22 @@ else
 			[ "$diag" = 0x03030003 ]
 	fi
 fi
+
+# The reasons each side keeps, read through sock_diag on each VM: the
+# client with our own reader (selftests/lib/smcdiag.c), the server with
+# smcss. Both work against either module, which share the ABI.
+client_diag=$(sed -n 's/^client-diag: mode [0-9]* fallback //p' "$out/vm.log")
+server_diag=$(awk '/^server-smcss: ACTIVE/ && $0 ~ /:'$port' / { print $NF }' "$out/vm.log")
+echo "# diag: client $client_diag, server $server_diag"
+if [ -z "$ism" ] || [ "$client_mod" != ours ]; then
+	want_client=0x03030000/0x00000000 want_server=0x05000000/0x03030000
+elif [ "$server_mod" = ours ]; then
+	want_client=0x05000000/0x03030007 want_server=0x03030007
+else
+	want_client=0x05000000/0x03030003 want_server=0x03030003
+fi
+check "the client fell back with $want_client (local/peer)" [ "$client_diag" = "$want_client" ]
+check "the server fell back with $want_server" [ "$server_diag" = "$want_server" ]
 
 # Payload after the CLC: the echo's bytes, both ways, on this connection.
 # Stream bytes per direction: the highest relative sequence reached by a

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc-fbprobe: connect an AF_SMC socket, exchange one byte with an echo
+ * server, print what sock_diag says about the socket, then keep the
+ * connection open for a while so the server side can be inspected too.
+ *
+ *	smc-fbprobe [-6] ADDR PORT HOLD_SECONDS
+ *
+ * Prints "mode M fallback 0xLOCAL/0xPEER" (mode as SMC_DIAG_MODE_*), and
+ * exits 0, or 1 with a message on stderr.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <smc/af_smc.h>
+
+#include "smcdiag.h"
+
+int main(int argc, char **argv)
+{
+	int v6 = argc > 1 && !strcmp(argv[1], "-6");
+	struct sockaddr_storage ss = { 0 };
+	struct sd_sock s;
+	socklen_t len;
+	char c = 'x';
+	int fd, rc;
+
+	if (argc != 4 + v6) {
+		fprintf(stderr, "usage: smc-fbprobe [-6] ADDR PORT HOLD_SECONDS\n");
+		return 2;
+	}
+	argv += v6;
+	if (v6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(atoi(argv[2]));
+		rc = inet_pton(AF_INET6, argv[1], &a->sin6_addr);
+		len = sizeof(*a);
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		a->sin_family = AF_INET;
+		a->sin_port = htons(atoi(argv[2]));
+		rc = inet_pton(AF_INET, argv[1], &a->sin_addr);
+		len = sizeof(*a);
+	}
+	if (rc != 1) {
+		fprintf(stderr, "smc-fbprobe: bad address %s\n", argv[1]);
+		return 2;
+	}
+	fd = socket(AF_SMC, SOCK_STREAM, v6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, len)) {
+		perror("smc-fbprobe: connect");
+		return 1;
+	}
+	if (write(fd, &c, 1) != 1 || read(fd, &c, 1) != 1) {
+		perror("smc-fbprobe: echo");
+		return 1;
+	}
+	rc = sd_find_fd(fd, &s);
+	if (rc) {
+		fprintf(stderr, "smc-fbprobe: sock_diag: %s\n", strerror(-rc));
+		return 1;
+	}
+	printf("mode %u fallback 0x%08x/0x%08x\n", s.mode, s.reason, s.peer_diagnosis);
+	fflush(stdout);
+	sleep(atoi(argv[3]));
+	close(fd);
+	return 0;
+}
