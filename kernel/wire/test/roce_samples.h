@@ -7,6 +7,7 @@
 #define SMC_ROCE_SAMPLES_H
 
 #include "smc_cdc.h"
+#include "smc_llc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +29,14 @@ enum smc_roce_sample_kind {
  */
 const char *smc_roce_sample(size_t i, uint8_t *buf, size_t *len,
 			    enum smc_roce_sample_kind *kind);
+
+/*
+ * The LLC samples as structs (one per type and form, canonical: entries past
+ * a count are zero): fill *m with sample i and return its name, or NULL if
+ * i is out of range.
+ */
+size_t smc_llc_sample_count(void);
+const char *smc_llc_sample(size_t i, struct smc_llc_msg *m);
 
 #ifdef __cplusplus
 }
