@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * On-wire layouts of the SMC CDC (Connection Data Control) message.
+ *
+ * Same rules as smc_clc_layout.h: byte arrays only, alignment 1, no padding,
+ * numbers read and written through smc_wire_get_be*() / smc_wire_put_be*();
+ * the structs exist so offsetof() names every field and sizes are asserted.
+ *
+ * Sources of the facts (see kernel/wire/README.md, "CDC"):
+ *   - RFC 7609 section 3.5 / appendix A ("RMBE control message"): the 44-byte
+ *     SMC-R CDC message sent as an RDMA SEND, big endian.
+ *   - Linux 6.1 net/smc/smc_cdc.h: struct smc_cdc_msg (SMC-R, 44 bytes,
+ *     network order) and struct smcd_cdc_msg (SMC-D, 32 bytes, written by the
+ *     sender into the first bytes of the peer's DMB element).
+ */
+#ifndef SMC_CDC_LAYOUT_H
+#define SMC_CDC_LAYOUT_H
+
+#include "smc_wire_types.h"
+
+/* SMC-R cursor, 8 bytes: reserved, wrap sequence, count (RFC 7609). */
+struct smc_cdc_wire_cursor {
+	uint8_t reserved[2];
+	uint8_t wrap[2];
+	uint8_t count[4];
+};
+
+/* SMC-R CDC message, 44 bytes: the payload of one RDMA SEND. */
+struct smc_cdc_wire_msg {
+	uint8_t type;			/* 0xFE */
+	uint8_t len;			/* 44 */
+	uint8_t seqno[2];		/* per-connection sequence number */
+	uint8_t token[4];		/* alert token of the receiver's RMBE */
+	struct smc_cdc_wire_cursor prod;	/* producer cursor */
+	struct smc_cdc_wire_cursor cons;	/* consumer cursor ("ack") */
+	uint8_t prod_flags;		/* SMC_CDC_PF_* */
+	uint8_t conn_state_flags;	/* SMC_CDC_CSF_* */
+	uint8_t reserved[18];
+};
+
+/*
+ * SMC-D cursor, 8 bytes. Linux packs wrap and count without the reserved
+ * halfword and puts the two flag bytes of the message into the cursor's
+ * last two bytes. The numbers are host order in Linux; Linux 6.1 has ISM
+ * devices only on s390 (big endian), so big endian it is here.
+ */
+struct smcd_cdc_wire_cursor {
+	uint8_t wrap[2];
+	uint8_t count[4];
+	uint8_t prod_flags;		/* meaningful in cons only */
+	uint8_t conn_state_flags;	/* meaningful in cons only */
+};
+
+/*
+ * SMC-D CDC message, 32 bytes, at offset 0 of the peer's DMB element (the
+ * data follows it). Linux writes the flags into cons and zeros into the
+ * flag bytes of prod, and reads the flags from cons only.
+ */
+struct smcd_cdc_wire_msg {
+	uint8_t type;			/* 0xFE */
+	uint8_t reserved1[7];
+	struct smcd_cdc_wire_cursor prod;
+	struct smcd_cdc_wire_cursor cons;
+	uint8_t reserved3[8];
+};
+
+/* Bits of prod_flags (MSB first, RFC 7609 "producer flags"). */
+#define SMC_CDC_PF_WRITE_BLOCKED	0x80
+#define SMC_CDC_PF_URG_DATA_PENDING	0x40
+#define SMC_CDC_PF_URG_DATA_PRESENT	0x20
+#define SMC_CDC_PF_CONS_CURS_UPD_REQ	0x10
+#define SMC_CDC_PF_FAILOVER_VALIDATION	0x08
+#define SMC_CDC_PF_RESERVED		0x07
+
+/* Bits of conn_state_flags (MSB first, "connection state flags"). */
+#define SMC_CDC_CSF_PEER_DONE_WRITING	0x80
+#define SMC_CDC_CSF_PEER_CONN_CLOSED	0x40
+#define SMC_CDC_CSF_PEER_CONN_ABORT	0x20
+#define SMC_CDC_CSF_RESERVED		0x1f
+
+#define SMC_CDC_SZ(t) (sizeof(struct t))
+#define SMC_CDC_OFF(t, m) (offsetof(struct t, m))
+
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smc_cdc_wire_cursor) == 8, "SMC-R cursor");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smc_cdc_wire_msg) == 44, "SMC-R CDC");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, seqno) == 2, "seqno");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, token) == 4, "token");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, prod) == 8, "prod");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, cons) == 16, "cons");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, prod_flags) == 24,
+		       "prod_flags");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, reserved) == 26,
+		       "reserved");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smcd_cdc_wire_cursor) == 8, "SMC-D cursor");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smcd_cdc_wire_msg) == 32, "SMC-D CDC");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, prod) == 8, "D prod");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, cons) == 16, "D cons");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, cons.prod_flags) == 22,
+		       "D flags");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, reserved3) == 24,
+		       "D reserved3");
+
+#endif /* SMC_CDC_LAYOUT_H */

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SMC-R LLC (Link Layer Control) messages, version 1: the typed host-order
+ * struct and its encoder/decoder. Every v1 LLC message is 44 bytes, sent as
+ * one RDMA SEND on a link of the link group (RFC 7609 section 3.4).
+ *
+ * Same contract as smc_clc.h: the decoder takes exactly one message and
+ * checks every count before it uses it; the encoder never writes past the
+ * capacity it is given; nothing allocates or keeps state. Layouts:
+ * smc_llc_layout.h. SMC-Rv2 LLC messages (types 0x21..0x29, 16-bit length)
+ * are recognised and refused with SMC_LLC_ERR_BAD_VERSION.
+ */
+#ifndef SMC_LLC_H
+#define SMC_LLC_H
+
+#include "smc_wire_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Message types (header byte 0, version 1). */
+#define SMC_LLC_CONFIRM_LINK		0x01
+#define SMC_LLC_ADD_LINK		0x02
+#define SMC_LLC_ADD_LINK_CONT		0x03
+#define SMC_LLC_DELETE_LINK		0x04
+#define SMC_LLC_CONFIRM_RKEY		0x06
+#define SMC_LLC_TEST_LINK		0x07
+#define SMC_LLC_CONFIRM_RKEY_CONT	0x08
+#define SMC_LLC_DELETE_RKEY		0x09
+
+#define SMC_LLC_MSG_LEN			44
+
+/* Sizes and limits of the fixed parts. */
+#define SMC_LLC_MAC_LEN			6
+#define SMC_LLC_GID_LEN			16
+#define SMC_LLC_LGR_ID_LEN		4	/* link_uid: link group id */
+#define SMC_LLC_TEST_DATA_LEN		16
+#define SMC_LLC_ADD_CONT_RKEYS		2	/* rkey pairs per ADD LINK CONT */
+#define SMC_LLC_RKEYS_PER_MSG		3	/* rtokens per CONFIRM RKEY (CONT) */
+#define SMC_LLC_DEL_RKEY_MAX		8	/* rkeys per DELETE RKEY */
+
+/* DELETE LINK reason codes (Linux 6.1 smc_llc.h). */
+#define SMC_LLC_DEL_LOST_PATH		0x00010000
+#define SMC_LLC_DEL_OP_INIT_TERM	0x00020000
+#define SMC_LLC_DEL_PROG_INIT_TERM	0x00030000
+#define SMC_LLC_DEL_PROT_VIOL		0x00040000
+#define SMC_LLC_DEL_NO_ASYM_NEEDED	0x00050000
+#define SMC_LLC_DEL_NOLNK		0x00100000	/* response: unknown link */
+#define SMC_LLC_DEL_NOLGR		0x00200000	/* response: unknown group */
+
+/* ADD LINK reject reason (header byte 2, low nibble). */
+#define SMC_LLC_REJ_RSN_NO_ALT_PATH	1
+
+/* Results. 0 is success; every failure has its own value. */
+enum smc_llc_err {
+	SMC_LLC_OK = 0,
+	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes */
+	SMC_LLC_ERR_TRAILING,		/* more than 44 bytes */
+	SMC_LLC_ERR_BAD_TYPE,		/* not a v1 LLC type this code knows */
+	SMC_LLC_ERR_BAD_VERSION,	/* an SMC-Rv2 LLC message (type 0x2X) */
+	SMC_LLC_ERR_BAD_LENGTH,		/* length byte is not 44 */
+	SMC_LLC_ERR_BAD_COUNT,		/* a count exceeds what fits the message */
+	SMC_LLC_ERR_NOSPACE,		/* encode: buffer too small or NULL */
+	SMC_LLC_ERR_INVAL,		/* NULL message, or a field too wide */
+	SMC_LLC_ERR__MAX
+};
+
+/* An RMB token: rkey and virtual address of an RMB on one link. */
+struct smc_llc_rtoken {
+	uint8_t link_id;
+	uint32_t rkey;
+	uint64_t vaddr;
+};
+
+/* One ADD LINK CONTINUATION entry: an RMB's rkey on the old and new link. */
+struct smc_llc_add_cont_rt {
+	uint32_t rkey;
+	uint32_t rkey_new;
+	uint64_t vaddr_new;
+};
+
+struct smc_llc_confirm_link {
+	uint8_t sender_mac[SMC_LLC_MAC_LEN];
+	uint8_t sender_gid[SMC_LLC_GID_LEN];
+	uint32_t sender_qpn;		/* 24 bits */
+	uint8_t link_num;
+	uint8_t link_uid[SMC_LLC_LGR_ID_LEN];
+	uint8_t max_links;
+	bool no_rmbe_eyec;		/* SMC_LLC_FLAG_NO_RMBE_EYEC, Linux sets it */
+};
+
+struct smc_llc_add_link {
+	uint8_t sender_mac[SMC_LLC_MAC_LEN];
+	uint8_t sender_gid[SMC_LLC_GID_LEN];
+	uint32_t sender_qpn;		/* 24 bits */
+	uint8_t link_num;
+	uint8_t qp_mtu;			/* 4 bits, IB MTU enum */
+	uint32_t initial_psn;		/* 24 bits */
+	bool rejected;			/* response: SMC_LLC_FLAG_ADD_LNK_REJ */
+	uint8_t reject_reason;		/* 4 bits, SMC_LLC_REJ_RSN_* */
+};
+
+/*
+ * num_rkeys counts the rkeys still to be sent, this message's included, so
+ * it may exceed 2; the message carries min(num_rkeys, 2) entries of rt[].
+ */
+struct smc_llc_add_link_cont {
+	uint8_t link_num;
+	uint8_t num_rkeys;
+	struct smc_llc_add_cont_rt rt[SMC_LLC_ADD_CONT_RKEYS];
+};
+
+struct smc_llc_delete_link {
+	uint8_t link_num;		/* 0 with all */
+	uint32_t reason;		/* SMC_LLC_DEL_* */
+	bool all;			/* SMC_LLC_FLAG_DEL_LINK_ALL */
+	bool orderly;			/* SMC_LLC_FLAG_DEL_LINK_ORDERLY */
+};
+
+/*
+ * rtoken[0] is the RMB on the link the message travels on (its link_id is
+ * not on the wire: that byte carries num_rkeys); rtoken[1..num_rkeys] are
+ * the same RMB on the other links. num_rkeys is at most 2.
+ */
+struct smc_llc_confirm_rkey {
+	uint8_t num_rkeys;
+	struct smc_llc_rtoken rtoken[SMC_LLC_RKEYS_PER_MSG];
+	bool negative;			/* response: SMC_LLC_FLAG_RKEY_NEG */
+	bool retry;			/* response: SMC_LLC_FLAG_RKEY_RETRY */
+};
+
+/* The message carries min(num_rkeys, 3) entries of rtoken[]. */
+struct smc_llc_confirm_rkey_cont {
+	uint8_t num_rkeys;
+	struct smc_llc_rtoken rtoken[SMC_LLC_RKEYS_PER_MSG];
+	bool negative;
+	bool retry;
+};
+
+/* num_rkeys is at most 8; rkey[num_rkeys..7] are not sent. */
+struct smc_llc_delete_rkey {
+	uint8_t num_rkeys;
+	uint8_t err_mask;		/* response: 0x80 >> i = rkey[i] failed */
+	uint32_t rkey[SMC_LLC_DEL_RKEY_MAX];
+	bool negative;			/* response: SMC_LLC_FLAG_RKEY_NEG */
+};
+
+struct smc_llc_test_link {
+	uint8_t user_data[SMC_LLC_TEST_DATA_LEN];
+};
+
+/* Any v1 LLC message; type selects the member. */
+struct smc_llc_msg {
+	uint8_t type;			/* SMC_LLC_CONFIRM_LINK.. */
+	bool response;			/* SMC_LLC_FLAG_RESP */
+	union {
+		struct smc_llc_confirm_link confirm_link;
+		struct smc_llc_add_link add_link;
+		struct smc_llc_add_link_cont add_link_cont;
+		struct smc_llc_delete_link delete_link;
+		struct smc_llc_confirm_rkey confirm_rkey;
+		struct smc_llc_confirm_rkey_cont confirm_rkey_cont;
+		struct smc_llc_delete_rkey delete_rkey;
+		struct smc_llc_test_link test_link;
+	};
+};
+
+/*
+ * true for the v1 types above. 0x05 (REQUEST ADD LINK) is only used in its
+ * SMC-Rv2 form 0x25; a CDC message has type 0xFE.
+ */
+static inline bool smc_llc_type_known(uint8_t type)
+{
+	return (type >= SMC_LLC_CONFIRM_LINK && type <= SMC_LLC_DELETE_RKEY &&
+		type != 0x05);
+}
+
+/*
+ * Decode exactly one message (len must be 44). *m is zeroed first on every
+ * call with a non-NULL m, so members other than the one of m->type, entries
+ * past a count, and everything on error are zero. Reserved bytes and flag
+ * bits that do not belong to the type are ignored, as Linux 6.1 does.
+ */
+enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
+				struct smc_llc_msg *m);
+
+/*
+ * Encode into buf: writes exactly 44 bytes, reserved parts zero, or, if cap
+ * is smaller or buf is NULL, nothing (SMC_LLC_ERR_NOSPACE). Values the wire
+ * cannot hold give the decoder's error: unknown type BAD_TYPE, a count over
+ * its limit BAD_COUNT, a 24-bit or 4-bit field too wide INVAL.
+ */
+enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
+				size_t cap);
+
+/* Short English text for an error value / a message type (never NULL). */
+const char *smc_llc_err_text(enum smc_llc_err err);
+const char *smc_llc_type_text(uint8_t type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SMC_LLC_H */

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * On-wire layouts of the SMC-R LLC (Link Layer Control) messages, version 1.
+ *
+ * Same rules as smc_clc_layout.h: byte arrays only, alignment 1, no padding,
+ * numbers big endian through smc_wire_get_be*() / smc_wire_put_be*().
+ * Every v1 LLC message is exactly 44 bytes: the payload of one RDMA SEND on
+ * the link, the same size as a CDC message (the type byte tells them apart).
+ *
+ * Sources of the facts (see kernel/wire/README.md, "LLC"):
+ *   - RFC 7609 section 3.4 / appendix A ("LLC messages").
+ *   - Linux 6.1 net/smc/smc_llc.c and smc_llc.h: struct smc_llc_hdr and the
+ *     struct smc_llc_msg_* of each type, the SMC_LLC_FLAG_* bits and the
+ *     DELETE LINK reason codes; the CONFIRM RKEY CONTINUATION layout from
+ *     older Linux (4.x; 6.1 no longer has the struct and never sends it).
+ */
+#ifndef SMC_LLC_LAYOUT_H
+#define SMC_LLC_LAYOUT_H
+
+#include "smc_wire_types.h"
+
+/* Header, 4 bytes. */
+struct smc_llc_wire_hdr {
+	uint8_t type;		/* version:4 | type:4; v1 types are 0x01..0x09 */
+	uint8_t length;		/* 44 */
+	uint8_t add_link_rej;	/* reserved:4 | add_link_rej_rsn:4 (ADD LINK) */
+	uint8_t flags;		/* SMC_LLC_FLAG_* */
+};
+
+/* CONFIRM LINK (0x01). */
+struct smc_llc_wire_confirm_link {
+	struct smc_llc_wire_hdr hd;
+	uint8_t sender_mac[6];
+	uint8_t sender_gid[16];
+	uint8_t sender_qp_num[3];
+	uint8_t link_num;
+	uint8_t link_uid[4];
+	uint8_t max_links;
+	uint8_t reserved[9];	/* SMC v2.1 puts max_conns in the first byte */
+};
+
+/* ADD LINK (0x02). */
+struct smc_llc_wire_add_link {
+	struct smc_llc_wire_hdr hd;
+	uint8_t sender_mac[6];
+	uint8_t reserved2[2];
+	uint8_t sender_gid[16];
+	uint8_t sender_qp_num[3];
+	uint8_t link_num;
+	uint8_t qp_mtu;		/* reserved:4 | qp_mtu:4 */
+	uint8_t initial_psn[3];
+	uint8_t reserved[8];
+};
+
+/* One rkey pair of ADD LINK CONTINUATION, 16 bytes. */
+struct smc_llc_wire_add_link_cont_rt {
+	uint8_t rmb_key[4];	/* rkey of the RMB on the existing link */
+	uint8_t rmb_key_new[4];	/* rkey of the same RMB on the new link */
+	uint8_t rmb_vaddr_new[8];
+};
+
+/* ADD LINK CONTINUATION (0x03). */
+struct smc_llc_wire_add_link_cont {
+	struct smc_llc_wire_hdr hd;
+	uint8_t link_num;
+	uint8_t num_rkeys;	/* rkeys still to send, this message's included */
+	uint8_t reserved2[2];
+	struct smc_llc_wire_add_link_cont_rt rt[2];
+	uint8_t reserved[4];
+};
+
+/* DELETE LINK (0x04). */
+struct smc_llc_wire_delete_link {
+	struct smc_llc_wire_hdr hd;
+	uint8_t link_num;
+	uint8_t reason[4];
+	uint8_t reserved[35];
+};
+
+/* One RMB token (rtoken), 13 bytes, packed. */
+struct smc_llc_wire_rtoken {
+	uint8_t link_id;	/* CONFIRM RKEY rtoken[0]: count of the others */
+	uint8_t rmb_key[4];
+	uint8_t rmb_vaddr[8];
+};
+
+/* CONFIRM RKEY (0x06). */
+struct smc_llc_wire_confirm_rkey {
+	struct smc_llc_wire_hdr hd;
+	struct smc_llc_wire_rtoken rtoken[3];
+	uint8_t reserved;
+};
+
+/* TEST LINK (0x07). */
+struct smc_llc_wire_test_link {
+	struct smc_llc_wire_hdr hd;
+	uint8_t user_data[16];	/* echoed in the response */
+	uint8_t reserved[24];
+};
+
+/* CONFIRM RKEY CONTINUATION (0x08). */
+struct smc_llc_wire_confirm_rkey_cont {
+	struct smc_llc_wire_hdr hd;
+	uint8_t num_rkeys;
+	struct smc_llc_wire_rtoken rtoken[3];
+};
+
+/* DELETE RKEY (0x09). */
+struct smc_llc_wire_delete_rkey {
+	struct smc_llc_wire_hdr hd;
+	uint8_t num_rkeys;
+	uint8_t err_mask;	/* response: bit 0x80 >> i = rkey[i] failed */
+	uint8_t reserved[2];
+	uint8_t rkey[8][4];
+	uint8_t reserved2[4];
+};
+
+/* Header flag bits. */
+#define SMC_LLC_FLAG_RESP		0x80	/* all types */
+#define SMC_LLC_FLAG_ADD_LNK_REJ	0x40	/* ADD LINK response */
+#define SMC_LLC_FLAG_DEL_LINK_ALL	0x40	/* DELETE LINK */
+#define SMC_LLC_FLAG_DEL_LINK_ORDERLY	0x20	/* DELETE LINK */
+#define SMC_LLC_FLAG_RKEY_NEG		0x20	/* (DELETE/CONFIRM) RKEY resp. */
+#define SMC_LLC_FLAG_RKEY_RETRY		0x10	/* CONFIRM RKEY response */
+#define SMC_LLC_FLAG_NO_RMBE_EYEC	0x03	/* CONFIRM LINK: no RMBE eyecatcher */
+
+/* Header byte 0 and 2 fields. */
+#define SMC_LLC_HDR_VERSION_SHIFT	4
+#define SMC_LLC_HDR_REJ_RSN_MASK	0x0f
+#define SMC_LLC_QP_MTU_MASK		0x0f
+
+#define SMC_LLC_SZ(t) (sizeof(struct t))
+#define SMC_LLC_OFF(t, m) (offsetof(struct t, m))
+
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_hdr) == 4, "LLC header");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_link) == 44,
+		       "CONFIRM LINK");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_confirm_link, link_uid) == 30,
+		       "CONFIRM LINK link_uid");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_add_link) == 44, "ADD LINK");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_add_link, sender_gid) == 12,
+		       "ADD LINK gid");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_add_link, initial_psn) == 33,
+		       "ADD LINK psn");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_add_link_cont_rt) == 16,
+		       "ADD LINK CONT rt");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_add_link_cont) == 44,
+		       "ADD LINK CONT");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_add_link_cont, rt) == 8,
+		       "ADD LINK CONT rt offset");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_delete_link) == 44,
+		       "DELETE LINK");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_delete_link, reason) == 5,
+		       "DELETE LINK reason");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_rtoken) == 13, "rtoken");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_rkey) == 44,
+		       "CONFIRM RKEY");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_test_link) == 44, "TEST LINK");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_rkey_cont) == 44,
+		       "CONFIRM RKEY CONT");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_delete_rkey) == 44,
+		       "DELETE RKEY");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_delete_rkey, rkey) == 8,
+		       "DELETE RKEY rkey");
+
+#endif /* SMC_LLC_LAYOUT_H */

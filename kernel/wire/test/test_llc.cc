@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+// SMC-R LLC v1 messages: layout, golden bytes of every type, round trips of
+// every sample, malformed input. Golden bytes are placed at literal offsets
+// from RFC 7609 / Linux 6.1 net/smc/smc_llc.c, not computed from
+// smc_llc_layout.h.
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "roce_samples.h"
+#include "smc_llc.h"
+#include "smc_llc_layout.h"
+
+#define SZ(t) sizeof(struct t)
+#define OFF(t, m) offsetof(struct t, m)
+
+static_assert(SZ(smc_llc_wire_hdr) == 4);
+static_assert(OFF(smc_llc_wire_hdr, flags) == 3);
+static_assert(SZ(smc_llc_wire_confirm_link) == 44);
+static_assert(OFF(smc_llc_wire_confirm_link, sender_mac) == 4);
+static_assert(OFF(smc_llc_wire_confirm_link, sender_gid) == 10);
+static_assert(OFF(smc_llc_wire_confirm_link, sender_qp_num) == 26);
+static_assert(OFF(smc_llc_wire_confirm_link, link_num) == 29);
+static_assert(OFF(smc_llc_wire_confirm_link, max_links) == 34);
+static_assert(SZ(smc_llc_wire_add_link) == 44);
+static_assert(OFF(smc_llc_wire_add_link, sender_qp_num) == 28);
+static_assert(OFF(smc_llc_wire_add_link, qp_mtu) == 32);
+static_assert(SZ(smc_llc_wire_add_link_cont) == 44);
+static_assert(OFF(smc_llc_wire_add_link_cont, num_rkeys) == 5);
+static_assert(OFF(smc_llc_wire_add_link_cont, rt[1].rmb_vaddr_new) == 32);
+static_assert(SZ(smc_llc_wire_delete_link) == 44);
+static_assert(SZ(smc_llc_wire_confirm_rkey) == 44);
+static_assert(OFF(smc_llc_wire_confirm_rkey, rtoken[1]) == 17);
+static_assert(OFF(smc_llc_wire_confirm_rkey, rtoken[2].rmb_vaddr) == 35);
+static_assert(SZ(smc_llc_wire_confirm_rkey_cont) == 44);
+static_assert(OFF(smc_llc_wire_confirm_rkey_cont, rtoken[0]) == 5);
+static_assert(SZ(smc_llc_wire_test_link) == 44);
+static_assert(OFF(smc_llc_wire_test_link, user_data) == 4);
+static_assert(SZ(smc_llc_wire_delete_rkey) == 44);
+static_assert(OFF(smc_llc_wire_delete_rkey, err_mask) == 5);
+static_assert(OFF(smc_llc_wire_delete_rkey, rkey[7]) == 36);
+static_assert(alignof(struct smc_llc_wire_confirm_rkey) == 1);
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+struct Img {
+	Bytes b;
+	Img(uint8_t type, uint8_t flags) : b(44, 0)
+	{
+		b[0] = type;
+		b[1] = 44;
+		b[3] = flags;
+	}
+	Img &at(size_t off, std::initializer_list<uint8_t> v)
+	{
+		for (uint8_t x : v)
+			b.at(off++) = x;
+		return *this;
+	}
+};
+
+smc_llc_msg Sample(const char *name)
+{
+	smc_llc_msg m;
+	for (size_t i = 0; i < smc_llc_sample_count(); i++)
+		if (std::string(smc_llc_sample(i, &m)) == name)
+			return m;
+	ADD_FAILURE() << "no sample " << name;
+	return smc_llc_msg{};
+}
+
+Bytes Enc(const smc_llc_msg &m)
+{
+	Bytes b(44, 0xcc);
+	EXPECT_EQ(smc_llc_encode(&m, b.data(), b.size()), SMC_LLC_OK);
+	return b;
+}
+
+smc_llc_err Dec(const Bytes &b, smc_llc_msg *m)
+{
+	// exactly sized heap copy, so ASan builds see any over-read
+	std::unique_ptr<uint8_t[]> p(new uint8_t[b.size() ? b.size() : 1]);
+	if (!b.empty())
+		std::memcpy(p.get(), b.data(), b.size());
+	return smc_llc_decode(p.get(), b.size(), m);
+}
+
+bool Same(const smc_llc_msg &a, const smc_llc_msg &b)
+{
+	// decoded structs are zeroed first, so bytewise compare is exact for
+	// messages built from zeroed structs too
+	return std::memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+void ExpectGolden(const char *name, const Bytes &golden)
+{
+	smc_llc_msg m = Sample(name);
+	Bytes wire = Enc(m);
+	ASSERT_EQ(wire.size(), golden.size());
+	for (size_t i = 0; i < wire.size(); i++)
+		EXPECT_EQ(wire[i], golden[i]) << name << " byte offset " << i;
+	smc_llc_msg back;
+	ASSERT_EQ(Dec(golden, &back), SMC_LLC_OK) << name;
+	EXPECT_TRUE(Same(back, m)) << name;
+}
+
+const std::initializer_list<uint8_t> kMac = {2, 0, 0, 0x0a, 0x0b, 0x0c};
+const std::initializer_list<uint8_t> kGid = {0, 0, 0, 0, 0, 0, 0, 0,
+					     0, 0, 0xff, 0xff, 192, 168, 10, 1};
+
+} // namespace
+
+TEST(LlcGolden, ConfirmLink)
+{
+	// flags: no-RMBE-eyecatcher bits 0x03; response adds 0x80
+	Img g(0x01, 0x03);
+	g.at(4, kMac).at(10, kGid).at(26, {0x00, 0x01, 0x23}).at(29, {1})
+	 .at(30, {0xde, 0xad, 0xbe, 0xef}).at(34, {2});
+	ExpectGolden("llc_confirm_link", g.b);
+	g.at(3, {0x83}).at(9, {0x0d}).at(25, {2}).at(26, {0x00, 0x04, 0x56});
+	ExpectGolden("llc_confirm_link_resp", g.b);
+}
+
+TEST(LlcGolden, AddLink)
+{
+	Img g(0x02, 0x00);
+	g.at(4, kMac).at(12, kGid).at(26, {11}).at(28, {0x00, 0x07, 0x89})
+	 .at(31, {2}).at(32, {0x03}).at(33, {0x65, 0x43, 0x21});
+	ExpectGolden("llc_add_link", g.b);
+	// rejected response: flags 0x80 | 0x40, reason in byte 2's low nibble
+	Img r(0x02, 0xc0);
+	r.at(2, {0x01});
+	ExpectGolden("llc_add_link_rej", r.b);
+}
+
+TEST(LlcGolden, AddLinkCont)
+{
+	Img g(0x03, 0x00);
+	g.at(4, {2, 3})
+	 .at(8, {0, 0, 0x11, 0x11, 0, 0, 0x21, 0x11, 0, 0, 0, 1, 0xc0, 0xde, 0, 0})
+	 .at(24, {0, 0, 0x12, 0x22, 0, 0, 0x22, 0x22, 0, 0, 0, 1, 0xc0, 0xdf, 0, 0});
+	ExpectGolden("llc_add_link_cont", g.b);
+	Img l(0x03, 0x80);
+	l.at(4, {2, 1})
+	 .at(8, {0, 0, 0x13, 0x33, 0, 0, 0x23, 0x33, 0, 0, 0, 1, 0xc0, 0xe0, 0, 0});
+	ExpectGolden("llc_add_link_cont_last", l.b);
+}
+
+TEST(LlcGolden, DeleteLink)
+{
+	// all 0x40 | orderly 0x20; reason at 5 (unaligned, packed)
+	Img a(0x04, 0x60);
+	a.at(5, {0x00, 0x03, 0x00, 0x00});
+	ExpectGolden("llc_delete_link_all", a.b);
+	Img o(0x04, 0x80);
+	o.at(4, {2}).at(5, {0x00, 0x01, 0x00, 0x00});
+	ExpectGolden("llc_delete_link_one", o.b);
+}
+
+TEST(LlcGolden, ConfirmRkey)
+{
+	// rtoken[0] at 4: its first byte is the count of further rtokens
+	Img g(0x06, 0x00);
+	g.at(4, {1, 0, 0, 0x3a, 0xaa, 0, 0, 0, 2, 0xbe, 0xef, 0, 0})
+	 .at(17, {2, 0, 0, 0x3b, 0xbb, 0, 0, 0, 2, 0xbe, 0xef, 0x80, 0});
+	ExpectGolden("llc_confirm_rkey", g.b);
+	g.at(4, {2}).at(30, {3, 0, 0, 0x3c, 0xcc, 0xff, 0xff, 0xff, 0xff, 0xff,
+			     0xff, 0xf0, 0x00});
+	ExpectGolden("llc_confirm_rkey_max", g.b);
+	// negative response with retry: 0x80 | 0x20 | 0x10
+	ExpectGolden("llc_confirm_rkey_neg", Img(0x06, 0xb0).b);
+}
+
+TEST(LlcGolden, ConfirmRkeyCont)
+{
+	Img g(0x08, 0x00);
+	g.at(4, {2})
+	 .at(5, {1, 0, 0, 0x4a, 0xaa, 0, 0, 0, 3, 0, 0, 0, 0})
+	 .at(18, {2, 0, 0, 0x4b, 0xbb, 0, 0, 0, 3, 0, 1, 0, 0});
+	ExpectGolden("llc_confirm_rkey_cont", g.b);
+}
+
+TEST(LlcGolden, DeleteRkey)
+{
+	Img g(0x09, 0x00);
+	g.at(4, {3}).at(8, {0, 0, 0x50, 0x01, 0, 0, 0x50, 0x02, 0, 0, 0x50, 0x03});
+	ExpectGolden("llc_delete_rkey", g.b);
+	Img r(0x09, 0xa0);
+	r.at(4, {8, 0x41});
+	for (uint8_t i = 0; i < 8; i++)
+		r.at(8 + 4 * i, {0, 0, 0x60, i});
+	ExpectGolden("llc_delete_rkey_resp", r.b);
+}
+
+TEST(LlcGolden, TestLink)
+{
+	Img g(0x07, 0x00);
+	const char *s = "SMC-R keepalive";
+	for (size_t i = 0; i < 15; i++)
+		g.b[4 + i] = uint8_t(s[i]);
+	ExpectGolden("llc_test_link", g.b);
+	g.b[3] = 0x80;
+	ExpectGolden("llc_test_link_resp", g.b);
+}
+
+class LlcSample : public testing::TestWithParam<size_t> {};
+
+TEST_P(LlcSample, RoundTripAndCanonical)
+{
+	smc_llc_msg m, back;
+	ASSERT_NE(smc_llc_sample(GetParam(), &m), nullptr);
+	Bytes w = Enc(m);
+	ASSERT_EQ(Dec(w, &back), SMC_LLC_OK);
+	EXPECT_TRUE(Same(back, m));
+	EXPECT_EQ(Enc(back), w);
+	EXPECT_EQ(w[0], m.type);
+	EXPECT_EQ(w[1], 44);
+	EXPECT_EQ(bool(w[3] & 0x80), m.response);
+}
+
+TEST_P(LlcSample, TruncatedTrailingAndCapacity)
+{
+	smc_llc_msg m, back;
+	ASSERT_NE(smc_llc_sample(GetParam(), &m), nullptr);
+	Bytes w = Enc(m);
+	for (size_t n = 0; n < w.size(); n++)
+		EXPECT_EQ(Dec(Bytes(w.begin(), w.begin() + n), &back),
+			  SMC_LLC_ERR_TRUNCATED) << n;
+	for (size_t extra : {1u, 4u, 100u}) {
+		Bytes more = w;
+		more.resize(w.size() + extra);
+		EXPECT_EQ(Dec(more, &back), SMC_LLC_ERR_TRAILING) << extra;
+	}
+	for (size_t cap = 0; cap < 44; cap++) {
+		Bytes b(64, 0x5a);
+		EXPECT_EQ(smc_llc_encode(&m, b.data(), cap), SMC_LLC_ERR_NOSPACE);
+		EXPECT_EQ(b, Bytes(64, 0x5a)) << "wrote with cap " << cap;
+	}
+	Bytes b(64, 0x5a);
+	ASSERT_EQ(smc_llc_encode(&m, b.data(), b.size()), SMC_LLC_OK);
+	EXPECT_EQ(Bytes(b.begin(), b.begin() + 44), w);
+	EXPECT_EQ(Bytes(b.begin() + 44, b.end()), Bytes(20, 0x5a));
+}
+
+// The bits an encoder can ever set for a type: OR over the encodings of
+// many decoded random messages of that type.
+Bytes UsedBits(uint8_t type)
+{
+	std::mt19937 rng(type);
+	Bytes used(44, 0);
+	for (int i = 0; i < 20000; i++) {
+		Bytes b(44);
+		for (auto &x : b)
+			x = uint8_t(rng());
+		b[0] = type;
+		b[1] = 44;
+		if (type == SMC_LLC_CONFIRM_RKEY)
+			b[4] = uint8_t(rng() % 3);
+		if (type == SMC_LLC_DELETE_RKEY)
+			b[4] = uint8_t(rng() % 9);
+		smc_llc_msg m;
+		if (Dec(b, &m) != SMC_LLC_OK)
+			continue;
+		Bytes w = Enc(m);
+		for (size_t j = 0; j < 44; j++)
+			used[j] |= w[j];
+	}
+	return used;
+}
+
+TEST_P(LlcSample, ReservedBitsAndBytesIgnored)
+{
+	// Linux 6.1 looks only at the named fields and flag bits of each type;
+	// set every other bit and the decoded struct must not change.
+	smc_llc_msg m, back;
+	ASSERT_NE(smc_llc_sample(GetParam(), &m), nullptr);
+	Bytes w = Enc(m), used = UsedBits(m.type), noisy = w;
+	for (size_t i = 2; i < 44; i++) {	// type and length are not reserved
+		// nor are the high bits of a count with a limit (LlcMalformed.Counts)
+		if (i == 4 && (m.type == SMC_LLC_CONFIRM_RKEY ||
+			       m.type == SMC_LLC_DELETE_RKEY))
+			continue;
+		noisy[i] |= uint8_t(~used[i]);
+	}
+	ASSERT_NE(noisy, w) << "every v1 LLC message has reserved bits";
+	ASSERT_EQ(Dec(noisy, &back), SMC_LLC_OK);
+	EXPECT_TRUE(Same(back, m));
+	EXPECT_EQ(Enc(back), w);
+}
+
+TEST(LlcReserved, WhatIsReserved)
+{
+	// spot checks of the masks above against the Linux 6.1 structs
+	Bytes cl = UsedBits(SMC_LLC_CONFIRM_LINK);
+	EXPECT_EQ(cl[2], 0x00);			// byte 2 unused outside ADD LINK
+	EXPECT_EQ(cl[3], 0x83);			// RESP | NO_RMBE_EYEC
+	EXPECT_EQ(cl[34], 0xff);		// max_links
+	EXPECT_EQ(cl[35], 0x00);		// reserved[9]
+	Bytes al = UsedBits(SMC_LLC_ADD_LINK);
+	EXPECT_EQ(al[2], 0x0f);			// reject reason nibble
+	EXPECT_EQ(al[3], 0xc0);			// RESP | REJ
+	EXPECT_EQ(al[10], 0x00);		// reserved2
+	EXPECT_EQ(al[32], 0x0f);		// qp_mtu nibble
+	Bytes dl = UsedBits(SMC_LLC_DELETE_LINK);
+	EXPECT_EQ(dl[3], 0xe0);			// RESP | ALL | ORDERLY
+	EXPECT_EQ(dl[9], 0x00);
+	Bytes cr = UsedBits(SMC_LLC_CONFIRM_RKEY);
+	EXPECT_EQ(cr[3], 0xb0);			// RESP | NEG | RETRY
+	EXPECT_EQ(cr[4], 0x03);			// count 0..2
+	EXPECT_EQ(cr[43], 0x00);
+	Bytes dr = UsedBits(SMC_LLC_DELETE_RKEY);
+	EXPECT_EQ(dr[3], 0xa0);			// RESP | NEG
+	EXPECT_EQ(dr[6], 0x00);
+	EXPECT_EQ(dr[39], 0xff);		// rkey[7]
+	EXPECT_EQ(dr[40], 0x00);
+	Bytes tl = UsedBits(SMC_LLC_TEST_LINK);
+	EXPECT_EQ(tl[3], 0x80);
+	EXPECT_EQ(tl[19], 0xff);
+	EXPECT_EQ(tl[20], 0x00);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, LlcSample,
+			 testing::Range<size_t>(0, smc_llc_sample_count()),
+			 [](const testing::TestParamInfo<size_t> &info) {
+				 smc_llc_msg m;
+				 return std::string(smc_llc_sample(info.param, &m));
+			 });
+
+TEST(LlcMalformed, TypesAndVersions)
+{
+	// bytes 4.. all zero: a valid body for every type
+	Bytes w = Enc(Sample("llc_delete_link_all"));
+	smc_llc_msg m;
+	for (unsigned t = 0; t < 256; t++) {
+		Bytes b = w;
+		b[0] = uint8_t(t);
+		smc_llc_err want = (t >> 4) == 2 ? SMC_LLC_ERR_BAD_VERSION :
+				   (t >= 1 && t <= 9 && t != 5) ? SMC_LLC_OK :
+				   SMC_LLC_ERR_BAD_TYPE;
+		EXPECT_EQ(Dec(b, &m), want) << "type " << t;
+		EXPECT_EQ(smc_llc_type_known(uint8_t(t)), want == SMC_LLC_OK);
+	}
+	// a CDC message is not an LLC message
+	Bytes cdc(44, 0);
+	cdc[0] = 0xfe;
+	cdc[1] = 44;
+	EXPECT_EQ(Dec(cdc, &m), SMC_LLC_ERR_BAD_TYPE);
+	for (unsigned l = 0; l < 256; l++) {
+		if (l == 44)
+			continue;
+		Bytes b = w;
+		b[1] = uint8_t(l);
+		EXPECT_EQ(Dec(b, &m), SMC_LLC_ERR_BAD_LENGTH) << l;
+	}
+	EXPECT_EQ(smc_llc_decode(nullptr, 44, &m), SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(smc_llc_decode(w.data(), 44, nullptr), SMC_LLC_ERR_INVAL);
+}
+
+TEST(LlcMalformed, Counts)
+{
+	smc_llc_msg m;
+	// CONFIRM RKEY: at most 2 further rtokens fit
+	Bytes b = Enc(Sample("llc_confirm_rkey"));
+	for (unsigned n = 0; n < 256; n++) {
+		b[4] = uint8_t(n);
+		EXPECT_EQ(Dec(b, &m), n <= 2 ? SMC_LLC_OK : SMC_LLC_ERR_BAD_COUNT) << n;
+	}
+	// DELETE RKEY: at most 8 (Linux clamps; this decoder refuses)
+	b = Enc(Sample("llc_delete_rkey"));
+	for (unsigned n = 0; n < 256; n++) {
+		b[4] = uint8_t(n);
+		EXPECT_EQ(Dec(b, &m), n <= 8 ? SMC_LLC_OK : SMC_LLC_ERR_BAD_COUNT) << n;
+	}
+	// remaining-count fields: any value, at most 2 / 3 entries used
+	b = Enc(Sample("llc_add_link_cont"));
+	b[5] = 200;
+	ASSERT_EQ(Dec(b, &m), SMC_LLC_OK);
+	EXPECT_EQ(m.add_link_cont.num_rkeys, 200);
+	EXPECT_EQ(m.add_link_cont.rt[1].rkey_new, 0x2222u);
+	b[5] = 1;			// the second entry is then not decoded
+	ASSERT_EQ(Dec(b, &m), SMC_LLC_OK);
+	EXPECT_EQ(m.add_link_cont.rt[1].rkey_new, 0u);
+	b = Enc(Sample("llc_confirm_rkey_cont"));
+	b[4] = 255;
+	b[31] = 7;
+	ASSERT_EQ(Dec(b, &m), SMC_LLC_OK);
+	EXPECT_EQ(m.confirm_rkey_cont.rtoken[2].link_id, 7);
+	// encoders refuse what the wire cannot hold, and write nothing
+	Bytes out(44, 0x5a);
+	m = Sample("llc_confirm_rkey");
+	m.confirm_rkey.num_rkeys = 3;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_COUNT);
+	m = Sample("llc_delete_rkey");
+	m.delete_rkey.num_rkeys = 9;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_COUNT);
+	m = Sample("llc_add_link");
+	m.add_link.sender_qpn = 0x1000000;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	m = Sample("llc_add_link");
+	m.add_link.qp_mtu = 16;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	m = Sample("llc_confirm_link");
+	m.confirm_link.sender_qpn = 0x1000000;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	m.type = 0x05;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_TYPE);
+	EXPECT_EQ(smc_llc_encode(nullptr, out.data(), 44), SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+}
+
+TEST(LlcMalformed, RandomBytesNeverCrashAndRoundTrip)
+{
+	std::mt19937 rng(7609);
+	size_t ok = 0;
+	for (int i = 0; i < 200000; i++) {
+		Bytes b(44);
+		for (auto &x : b)
+			x = uint8_t(rng());
+		b[0] = uint8_t(1 + rng() % 9);
+		b[1] = 44;
+		smc_llc_msg m, again;
+		if (Dec(b, &m) != SMC_LLC_OK)
+			continue;
+		ok++;
+		Bytes w = Enc(m);
+		ASSERT_EQ(Dec(w, &again), SMC_LLC_OK);
+		ASSERT_TRUE(Same(m, again));
+	}
+	EXPECT_GT(ok, 100000u);
+}
+
+TEST(LlcText, EveryValueNamed)
+{
+	for (int e = 0; e <= SMC_LLC_ERR__MAX; e++)
+		EXPECT_NE(smc_llc_err_text(smc_llc_err(e)), nullptr);
+	EXPECT_STREQ(smc_llc_err_text(SMC_LLC_OK), "ok");
+	EXPECT_STREQ(smc_llc_type_text(SMC_LLC_CONFIRM_LINK), "CONFIRM LINK");
+	EXPECT_STREQ(smc_llc_type_text(SMC_LLC_DELETE_RKEY), "DELETE RKEY");
+	EXPECT_STREQ(smc_llc_type_text(0x05), "unknown LLC type");
+	for (unsigned t = 1; t <= 9; t++) {
+		if (t != 5) {
+			EXPECT_STRNE(smc_llc_type_text(uint8_t(t)),
+				     "unknown LLC type");
+		}
+	}
+}
