@@ -25,6 +25,8 @@
 
 #include <smc/af_smc.h>		/* SMCPROTO_SMC, SMCPROTO_SMC6 */
 
+#include "smc_conn.h"
+
 /*
  * Values of smc->sk.sk_state. They are the numbers the in-tree smc module
  * reports through sock_diag, so tools read both implementations alike;
@@ -113,6 +115,8 @@ struct smc_sock {
 	struct list_head	child_entry;
 	/* Only for a listening socket. */
 	struct smc_listen_state	ls;
+	/* The SMC connection, once the handshake chose SMC. */
+	struct smc_conn		conn;
 };
 
 enum smc_sock_flags {
@@ -193,6 +197,7 @@ void smc_hs_force_fallback(struct smc_sock *smc, u32 reason);
 void smc_hs_abort_wait(struct smc_sock *smc);
 void smc_hs_cancel(struct smc_sock *smc);
 void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
+void smc_hs_set_smc(struct smc_sock *smc);
 void smc_hs_finish(struct smc_sock *smc);
 void smc_hs_fail(struct smc_sock *smc, int err);
 

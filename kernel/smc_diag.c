@@ -28,6 +28,8 @@
 
 static u8 smc_diag_mode(const struct smc_sock *smc)
 {
+	if (!smc_use_fallback(smc) && READ_ONCE(smc->conn.ism))
+		return SMC_DIAG_MODE_SMCD;
 	/* Undecided sockets and listeners count as SMC, as Linux's do. */
 	if (smc_hs_state(smc) == SMC_HS_DONE && smc_use_fallback(smc))
 		return SMC_DIAG_MODE_FALLBACK_TCP;
@@ -92,6 +94,22 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 	if ((req->diag_ext & (1 << (SMC_DIAG_SHUTDOWN - 1))) &&
 	    nla_put_u8(skb, SMC_DIAG_SHUTDOWN, r->diag_shutdown))
 		goto cancel;
+	if ((req->diag_ext & (1 << (SMC_DIAG_DMBINFO - 1))) &&
+	    r->diag_mode == SMC_DIAG_MODE_SMCD) {
+		struct smc_ism_dev *ism = READ_ONCE(smc->conn.ism);
+		struct smcd_diag_dmbinfo dinfo = {};
+
+		/* Registered devices outlive every connection on them. */
+		if (ism) {
+			dinfo.linkid = 0;
+			dinfo.peer_gid = smc->conn.peer_gid;
+			dinfo.my_gid = ism->gid;
+			dinfo.token = smc->conn.rmb.token;
+			dinfo.peer_token = smc->conn.peer_token;
+			if (nla_put(skb, SMC_DIAG_DMBINFO, sizeof(dinfo), &dinfo))
+				goto cancel;
+		}
+	}
 	/* Always, as Linux sends it: zeros until the socket has fallen back. */
 	fallback.reason = smc->fallback_rsn;
 	fallback.peer_diagnosis = smc->peer_diagnosis;

@@ -30,6 +30,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_ism.h"
 #include "smc_offer.h"
 
 static void smc_connect_work(struct work_struct *work);
@@ -117,12 +118,74 @@ void smc_hs_tcp_progress(struct smc_sock *smc, const struct sock *clcsk)
 	queue_work(smc_hs_wq, &smc->hs_work);
 }
 
+/* The handshake chose SMC: data calls now use smc->conn. */
+void smc_hs_set_smc(struct smc_sock *smc)
+{
+	smc->fallback_rsn = 0;
+	smc->peer_diagnosis = 0;
+	WRITE_ONCE(smc->use_fallback, false);
+}
+
+/* Decline after all and stay on TCP; 0, or the error sending it. */
+static int smc_connect_decline(struct smc_sock *smc, u32 code, u8 version)
+{
+	int rc = smc_clc_send_decline(smc, code, version);
+
+	if (!rc)
+		smc_hs_set_fallback(smc, code, 0);
+	return rc;
+}
+
+/*
+ * The server accepted our SMC-Dv2 Proposal over ism (our reference):
+ * check its Accept, make our DMB, attach the server's, and confirm.
+ * 0 when decided (SMC, or TCP after our Decline), else -errno.
+ */
+static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
+			    struct smc_clc_msg *msg)
+{
+	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	u8 eid[SMC_CLC_EID_LEN];
+	u64 token;
+	u8 class;
+	int rc;
+
+	if (ac->hdr.version != SMC_CLC_V2 || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
+	    ac->d.chid != ism->chid || ac->d.gid != ism->gid) {
+		smc_ism_put(ism);
+		return smc_connect_decline(smc, SMC_CLC_DECL_MODEUNSUPP,
+					   ac->hdr.version);
+	}
+	token = ac->d.token;
+	class = ac->d.dmbe_size;
+	memcpy(eid, ac->eid, sizeof(eid));
+	rc = smc_conn_create(smc, ism, ac->d.gid);
+	if (rc) {
+		smc_ism_put(ism);
+		return smc_connect_decline(smc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
+	}
+	rc = smc_conn_attach_peer(smc, token, class);
+	if (rc) {
+		smc_conn_destroy(smc);
+		return smc_connect_decline(smc, SMC_CLC_DECL_INTERR, SMC_CLC_V2);
+	}
+	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, ac);
+	rc = smc_clc_send(smc, msg);
+	if (rc) {
+		smc_conn_destroy(smc);
+		return rc;
+	}
+	smc_hs_set_smc(smc);
+	return 0;
+}
+
 /*
  * The client's CLC exchange. 0 when decided (the decision is in smc), or
  * a negative errno to abort the connection with.
  */
 static int smc_connect_clc(struct smc_sock *smc)
 {
+	struct smc_ism_dev *ism;
 	struct smc_clc_msg *msg;
 	u32 code;
 	int rc;
@@ -130,36 +193,30 @@ static int smc_connect_clc(struct smc_sock *smc)
 	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	code = smc_offer_propose(smc, &msg->proposal);
+	code = smc_offer_propose(smc, &msg->proposal, &ism);
 	if (code) {
 		/* The peer waits for a Proposal; tell it why none comes. */
-		rc = smc_clc_send_decline(smc, code, SMC_CLC_V2);
-		if (!rc)
-			smc_hs_set_fallback(smc, code, 0);
+		rc = smc_connect_decline(smc, code, SMC_CLC_V2);
 		goto out;
 	}
 	rc = smc_clc_send(smc, msg);
-	if (rc)
+	if (!rc)
+		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
+	if (rc) {
+		smc_ism_put(ism);
 		goto out;
-	rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
-	if (rc)
-		goto out;
+	}
 	switch (msg->hdr.type) {
 	case SMC_CLC_DECLINE:
+		smc_ism_put(ism);
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_ACCEPT:
-		/*
-		 * A valid answer, but this side cannot run SMC connections
-		 * yet: say so and keep the TCP connection.
-		 */
-		rc = smc_clc_send_decline(smc, SMC_CLC_DECL_INTERR,
-					  msg->hdr.version);
-		if (!rc)
-			smc_hs_set_fallback(smc, SMC_CLC_DECL_INTERR, 0);
+		rc = smc_connect_smcd(smc, ism, msg);
 		break;
 	default:
+		smc_ism_put(ism);
 		rc = -EPROTO;	/* nothing else answers a Proposal */
 	}
 out:

@@ -32,6 +32,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_ism.h"
 #include "smc_offer.h"
 
 static void smc_listen_accept_work(struct work_struct *work);
@@ -71,12 +72,61 @@ static void smc_child_destroy(struct smc_sock *nsmc)
 }
 
 /*
+ * We accept the peer's Proposal over ism (our reference): make our DMB,
+ * send the Accept, wait for the Confirm and attach the client's DMB.
+ * 0 when decided (SMC, or TCP after a Decline), else -errno.
+ */
+static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
+			   u64 peer_gid, struct smc_clc_msg *msg)
+{
+	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	u8 eid[SMC_CLC_EID_LEN];
+	int rc;
+
+	rc = smc_conn_create(nsmc, ism, peer_gid);
+	if (rc) {
+		smc_ism_put(ism);
+		rc = smc_clc_send_decline(nsmc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
+		if (!rc)
+			smc_hs_set_fallback(nsmc, SMC_CLC_DECL_MEM, 0);
+		return rc;
+	}
+	smc_offer_system_eid(eid);
+	smc_offer_fill_smcd(nsmc, SMC_CLC_ACCEPT, eid, ac);
+	rc = smc_clc_send(nsmc, msg);
+	if (!rc)
+		rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
+	if (rc)
+		goto fail;
+	if (msg->hdr.type == SMC_CLC_DECLINE) {
+		smc_conn_destroy(nsmc);
+		smc_hs_set_fallback(nsmc, SMC_CLC_DECL_PEERDECL,
+				    msg->decline.diagnosis);
+		return 0;
+	}
+	rc = -EPROTO;
+	if (msg->hdr.type != SMC_CLC_CONFIRM || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
+	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.ism->chid)
+		goto fail;
+	rc = smc_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
+	if (rc)
+		goto fail;
+	smc_hs_set_smc(nsmc);
+	return 0;
+fail:
+	smc_conn_destroy(nsmc);
+	return rc;
+}
+
+/*
  * The server's CLC exchange. 0 when decided (the decision is in nsmc),
  * or a negative errno: then the connection is dropped.
  */
 static int smc_listen_clc(struct smc_sock *nsmc)
 {
+	struct smc_ism_dev *ism;
 	struct smc_clc_msg *msg;
+	u64 peer_gid = 0;
 	u32 code;
 	int rc;
 
@@ -93,7 +143,11 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_PROPOSAL:
-		code = smc_offer_answer(nsmc, &msg->proposal);
+		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid);
+		if (!code) {
+			rc = smc_listen_smcd(nsmc, ism, peer_gid, msg);
+			break;
+		}
 		rc = smc_clc_send_decline(nsmc, code, msg->hdr.version);
 		if (!rc)
 			smc_hs_set_fallback(nsmc, code, 0);

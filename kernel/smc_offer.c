@@ -5,11 +5,13 @@
  * Both answers follow from the devices this host can use for SMC: ISM
  * devices for SMC-D, RoCE ports for SMC-R. A client with an ISM device
  * (smc_ism.h) proposes SMC-Dv2 over it; without one it has nothing to
- * propose and declines at once with "no SMC device", as Linux does. The
- * server cannot run SMC-D or SMC-R connections yet, so it declines every
- * Proposal, naming the kind of device the peer asked for.
+ * propose and declines at once with "no SMC device", as Linux does. A
+ * server accepts SMC-Dv2 over one of its ISM devices that the Proposal
+ * lists, with the same system EID; otherwise it declines, naming what the
+ * peer asked for. SMC-R has no device layer yet.
  */
 #include <linux/kernel.h>
+#include <linux/utsname.h>
 
 #include "smc.h"
 #include "smc_ism.h"
@@ -32,10 +34,12 @@ static void smc_offer_seid(u8 eid[SMC_CLC_EID_LEN])
 	memcpy(eid, text, n);
 }
 
-u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p)
+u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
+		      struct smc_ism_dev **ismp)
 {
 	struct smc_ism_dev *ism = smc_ism_first();
 
+	*ismp = NULL;
 	if (!ism)
 		return SMC_CLC_DECL_NOSMCDEV;
 	memset(p, 0, sizeof(*p));
@@ -58,11 +62,11 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p)
 	p->release = SMC_CLC_RELEASE_0;
 	p->seid = true;
 	smc_offer_seid(p->system_eid);
-	smc_ism_put(ism);
+	*ismp = ism;
 	return 0;
 }
 
-/* The SMC types a Proposal offers in v1 and in v2, as SMC_CLC_TYPE_*. */
+/* Whether a Proposal offers SMC-D or SMC-R, in v1 or in v2. */
 static bool smc_offer_wants_d(const struct smc_clc_proposal *p)
 {
 	if (p->hdr.version >= SMC_CLC_V2 &&
@@ -79,15 +83,85 @@ static bool smc_offer_wants_r(const struct smc_clc_proposal *p)
 	return smc_clc_smcr_indicated(p->hdr.typev1);
 }
 
-u32 smc_offer_answer(struct smc_sock *smc, const struct smc_clc_proposal *p)
+/* An SMC-Dv2 device of ours that the Proposal lists, or the decline code. */
+static u32 smc_offer_match_d2(const struct smc_clc_proposal *p,
+			      struct smc_ism_dev **ismp, u64 *peer_gid)
+{
+	u8 seid[SMC_CLC_EID_LEN];
+	int i;
+
+	if (p->hdr.version < SMC_CLC_V2 ||
+	    !smc_clc_smcd_indicated(p->hdr.typev2))
+		return SMC_CLC_DECL_NOSMCD2DEV;
+	/* User EIDs come with the UEID table; until then the system EID. */
+	if (!p->seid)
+		return SMC_CLC_DECL_NOSEID;
+	smc_offer_seid(seid);
+	if (memcmp(seid, p->system_eid, sizeof(seid)))
+		return SMC_CLC_DECL_NOSMCD2DEV;
+	for (i = 0; i < p->ism_gid_cnt; i++) {
+		*ismp = smc_ism_find(p->ism_dev[i].gid, p->ism_dev[i].chid);
+		if (*ismp) {
+			*peer_gid = p->ism_dev[i].gid;
+			return 0;
+		}
+	}
+	return SMC_CLC_DECL_NOSMCD2DEV;
+}
+
+u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
+		     struct smc_ism_dev **ismp, u64 *peer_gid)
 {
 	bool want_d = smc_offer_wants_d(p), want_r = smc_offer_wants_r(p);
+	u32 code;
 
-	if (want_d && !want_r)
-		return p->hdr.version >= SMC_CLC_V2 &&
-		       smc_clc_smcd_indicated(p->hdr.typev2) ?
-		       SMC_CLC_DECL_NOSMCD2DEV : SMC_CLC_DECL_NOSMCDDEV;
-	if (want_r && !want_d)
-		return SMC_CLC_DECL_NOSMCRDEV;
-	return SMC_CLC_DECL_NOSMCDEV;
+	*ismp = NULL;
+	if (want_d) {
+		code = smc_offer_match_d2(p, ismp, peer_gid);
+		if (!code)
+			return 0;
+		if (!want_r)
+			return p->hdr.version >= SMC_CLC_V2 &&
+			       smc_clc_smcd_indicated(p->hdr.typev2) ?
+			       code : SMC_CLC_DECL_NOSMCDDEV;
+	}
+	/* No SMC-R device layer yet. */
+	return want_d ? SMC_CLC_DECL_NOSMCDEV : SMC_CLC_DECL_NOSMCRDEV;
+}
+
+/*
+ * Fill an SMC-Dv2 Accept (server) or Confirm (client) for smc's SMC-D
+ * connection. Every connection is a first contact: there are no link
+ * groups to join yet.
+ */
+void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
+			 struct smc_clc_accept_confirm *ac)
+{
+	struct smc_conn *conn = &smc->conn;
+	const char *host = init_utsname()->nodename;
+	size_t n = strnlen(host, SMC_CLC_HOSTNAME_LEN);
+
+	memset(ac, 0, sizeof(*ac));
+	ac->hdr.type = type;
+	ac->hdr.version = SMC_CLC_V2;
+	ac->hdr.typev1 = SMC_CLC_TYPE_D;
+	ac->hdr.typev2 = SMC_CLC_FIRST_CONTACT;
+	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
+	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
+	ac->d.gid = conn->ism->gid;
+	ac->d.token = conn->rmb.token;
+	ac->d.dmbe_idx = 0;
+	ac->d.dmbe_size = smc_conn_size_class(conn);
+	ac->d.chid = conn->ism->chid;
+	memcpy(ac->eid, eid, SMC_CLC_EID_LEN);
+	ac->fce.os_type = SMC_CLC_OS_LINUX;
+	ac->fce.release = SMC_CLC_RELEASE_0;
+	memset(ac->fce.hostname, ' ', sizeof(ac->fce.hostname));
+	memcpy(ac->fce.hostname, host, n);
+}
+
+/* Our system EID, for the Accept's negotiated EID. */
+void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
+{
+	smc_offer_seid(eid);
 }

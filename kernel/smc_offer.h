@@ -10,16 +10,27 @@
 
 struct smc_sock;
 
-/*
- * Fill *p with a Proposal for smc's connection. 0 when there is something
- * to propose, else the SMC_CLC_DECL_* code to decline with instead.
- */
-u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p);
+struct smc_ism_dev;
 
 /*
- * The answer to a peer's Proposal: the SMC_CLC_DECL_* code of our
- * Decline. (Accepting comes with the first device layer.)
+ * Fill *p with a Proposal for smc's connection: 0 and, in *ism, the
+ * device offered (with a reference); else the SMC_CLC_DECL_* code to
+ * decline with instead.
  */
-u32 smc_offer_answer(struct smc_sock *smc, const struct smc_clc_proposal *p);
+u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
+		      struct smc_ism_dev **ism);
+
+/*
+ * The answer to a peer's Proposal: 0 and an ISM device of ours it listed
+ * (with a reference) with the peer's GID on it, or the SMC_CLC_DECL_*
+ * code of our Decline.
+ */
+u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
+		     struct smc_ism_dev **ism, u64 *peer_gid);
+
+/* An SMC-Dv2 Accept or Confirm (type) for smc's connection. */
+void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
+			 struct smc_clc_accept_confirm *ac);
+void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN]);
 
 #endif

@@ -95,6 +95,7 @@ void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 	smc->use_fallback = true;
 	smc_hs_init(smc);
 	smc_listen_init(smc);
+	smc_conn_init(&smc->conn);
 	/* The "sockets" column of the SMC/SMC6 rows of /proc/net/protocols. */
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	atomic_inc(&smc_live_socks);
@@ -151,6 +152,7 @@ static int smc_release(struct socket *sock)
 	if (smc_sk(sk)->clcsock) {
 		smc_listen_stop(smc_sk(sk));
 		smc_hs_cancel(smc_sk(sk));
+		smc_data_release(smc_sk(sk));
 		smc_clcsock_release(smc_sk(sk));
 	}
 	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
@@ -158,13 +160,6 @@ static int smc_release(struct socket *sock)
 	sock->sk = NULL;
 	sock_put(sk);		/* the reference sock_init_data() set up */
 	return 0;
-}
-
-/* Reached only if a later change clears use_fallback and misses an op. */
-static int smc_no_smc_path(void)
-{
-	WARN_ON_ONCE(1);
-	return -EOPNOTSUPP;
 }
 
 /* Addresses always belong to the clcsock, whatever carries the data. */
@@ -201,8 +196,7 @@ static int smc_connect(struct socket *sock, struct sockaddr *addr, int alen,
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
-	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+	/* Connected over SMC or not, the clcsock answers as TCP would. */
 	return smc_hs_connect(smc, sock, addr, alen, flags);
 }
 
@@ -210,8 +204,7 @@ static int smc_listen(struct socket *sock, int backlog)
 {
 	struct smc_sock *smc = smc_sk(sock->sk);
 
-	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+	/* A connected socket cannot listen; TCP says so (EINVAL). */
 	return smc_listen_start(smc, sock, backlog);
 }
 
@@ -222,8 +215,7 @@ static int smc_accept(struct socket *sock, struct socket *newsock, int flags,
 
 	if (smc_is_smc_listener(smc))
 		return smc_listen_accept(smc, newsock, flags);
-	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+	/* Not listening: TCP's accept() refuses (EINVAL). */
 	return smc_fb_accept(smc, sock, newsock, flags, kern);
 }
 
@@ -251,7 +243,7 @@ static __poll_t smc_poll(struct file *file, struct socket *sock,
 	if (!smc_hs_settled(smc))
 		return 0;
 	if (!smc_use_fallback(smc))
-		return EPOLLERR;
+		return smc_data_poll(smc);
 	/*
 	 * Our sk_err mirrors the clcsock's, and also holds the error of a
 	 * failed handshake, which TCP never saw.
@@ -268,8 +260,12 @@ static int smc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 	if (!smc_hs_settled(smc) &&
 	    (cmd == SIOCINQ || cmd == SIOCOUTQ || cmd == SIOCOUTQNSD))
 		return put_user(0, (int __user *)arg);
-	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+	if (!smc_use_fallback(smc)) {
+		int rc = smc_data_ioctl(smc, cmd, arg);
+
+		if (rc != -ENOIOCTLCMD)
+			return rc;
+	}
 	return smc_fb_ioctl(smc, cmd, arg);
 }
 
@@ -284,7 +280,7 @@ static int smc_shutdown(struct socket *sock, int how)
 		flush_work(&smc->hs_work);
 	}
 	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+		return smc_data_shutdown(smc, how);
 	rc = smc_fb_shutdown(smc, how);
 	/* SHUT_RD ends a TCP listener; ours must stop with it. */
 	if (smc_is_smc_listener(smc) &&
@@ -307,7 +303,7 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (rc)
 		return rc;
 	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+		return smc_data_sendmsg(smc, msg, len);
 	return smc_fb_sendmsg(smc, sock, msg, len);
 }
 
@@ -321,7 +317,7 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (rc)
 		return rc;
 	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+		return smc_data_recvmsg(smc, msg, len, flags);
 	return smc_fb_recvmsg(smc, sock, msg, len, flags);
 }
 
@@ -335,7 +331,7 @@ static ssize_t smc_sendpage(struct socket *sock, struct page *page,
 	if (rc)
 		return rc;
 	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+		return sock_no_sendpage(sock, page, offset, size, flags);
 	return smc_fb_sendpage(smc, sock, page, offset, size, flags);
 }
 
@@ -351,8 +347,9 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, nonblock));
 	if (rc)
 		return rc;
+	/* Splicing out of an SMC receive ring is not there yet. */
 	if (!smc_use_fallback(smc))
-		return smc_no_smc_path();
+		return -EOPNOTSUPP;
 	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);
 }
 

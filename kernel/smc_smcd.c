@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: SMC-D connections: the DMBs of a connection and its CDC
+ * messages.
+ *
+ * Our DMB holds a CDC header (SMC_CDC_D_LEN bytes, written by the peer)
+ * and then our receive ring. The peer's DMB is attached, so the sender
+ * writes user data straight into the peer's ring (one copy per byte on
+ * each side, see Documentation/smc-d.md) and then writes its CDC header
+ * into the peer's DMB with a signal. The signal runs smc_cdc_rx() of the
+ * receiving socket, in the sender's context, under the DMB's lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <net/sock.h>
+
+#include "smc.h"
+#include "smc_conn.h"
+
+void smc_conn_init(struct smc_conn *conn)
+{
+	spin_lock_init(&conn->lock);
+	mutex_init(&conn->cdc_mutex);
+}
+
+/*
+ * The ring size class for a socket: the receive buffer TCP would have,
+ * halved as TCP keeps half for overhead, between 16 KiB and 1 MiB.
+ */
+static u8 smc_conn_class_for(const struct sock *sk)
+{
+	u32 want = max_t(u32, READ_ONCE(sk->sk_rcvbuf) / 2, SMC_DMB_MIN_SIZE);
+	u8 class = 0;
+
+	while (class < SMC_DMB_MAX_CLASS &&
+	       (SMC_DMB_MIN_SIZE << (class + 1)) <= want)
+		class++;
+	return class;
+}
+
+u8 smc_conn_size_class(const struct smc_conn *conn)
+{
+	return ilog2((conn->rmb_size + SMC_CDC_D_LEN) / SMC_DMB_MIN_SIZE);
+}
+
+/* Runs in the sender's context, bh off, under our DMB's lock. */
+static void smc_cdc_rx(void *owner)
+{
+	struct smc_sock *smc = owner;
+	struct smc_conn *conn = &smc->conn;
+	struct smc_cdc_msg m;
+	bool readable, writable;
+	u32 got, freed;
+
+	if (smc_cdc_decode_d(conn->rmb.cpu_addr, SMC_CDC_D_LEN, &m))
+		return;		/* the header is the peer's to write; ignore junk */
+	spin_lock(&conn->lock);
+	got = smc_cdc_cursor_diff(conn->rmb_size, &conn->peer_prod, &m.prod);
+	freed = conn->peer_size ?
+		smc_cdc_cursor_diff(conn->peer_size, &conn->peer_cons, &m.cons) : 0;
+	conn->peer_prod = m.prod;
+	conn->peer_cons = m.cons;
+	/* Never beyond what the rings can hold, whatever the peer says. */
+	got = min_t(u64, got, conn->rmb_size - (conn->rx_prod - conn->rx_cons));
+	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);
+	conn->rx_prod += got;
+	conn->tx_cons += freed;
+	readable = got || (m.peer_done_writing && !conn->peer_done_writing) ||
+		   (m.peer_conn_closed && !conn->peer_closed) ||
+		   (m.peer_conn_abort && !conn->peer_abort);
+	writable = freed || (m.peer_conn_abort && !conn->peer_abort);
+	conn->peer_done_writing |= m.peer_done_writing || m.peer_conn_closed;
+	conn->peer_closed |= m.peer_conn_closed;
+	conn->peer_abort |= m.peer_conn_abort;
+	spin_unlock(&conn->lock);
+
+	if (m.peer_conn_abort)
+		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
+	if (readable)
+		smc->sk.sk_data_ready(&smc->sk);
+	if (writable)
+		smc->sk.sk_write_space(&smc->sk);
+	if (m.peer_done_writing || m.peer_conn_closed || m.peer_conn_abort)
+		smc->sk.sk_state_change(&smc->sk);
+}
+
+int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
+		    u64 peer_gid)
+{
+	struct smc_conn *conn = &smc->conn;
+	u8 class = smc_conn_class_for(&smc->sk);
+	int rc;
+
+	conn->rmb.len = SMC_DMB_MIN_SIZE << class;
+	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
+	conn->peer_gid = peer_gid;
+	rc = ism->ops->register_dmb(ism, &conn->rmb, smc_cdc_rx, smc);
+	if (rc)
+		return rc;
+	conn->ism = ism;	/* the caller's reference is ours now */
+	return 0;
+}
+
+int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_ism_dev *ism = conn->ism;
+	u32 len = 0;
+	void *mem;
+
+	if (size_class > SMC_DMB_MAX_CLASS || !ism->ops->attach_dmb)
+		return -EINVAL;
+	mem = ism->ops->attach_dmb(ism, token, &len);
+	if (!mem)
+		return -ENOENT;
+	conn->peer_token = token;
+	conn->peer_attached = true;
+	/* The device knows the real size; the peer's claim must agree. */
+	if (len != SMC_DMB_MIN_SIZE << size_class || len <= SMC_CDC_D_LEN)
+		return -EINVAL;		/* destroy detaches */
+	conn->peer_ring = mem + SMC_CDC_D_LEN;
+	conn->peer_size = len - SMC_CDC_D_LEN;
+	return 0;
+}
+
+void smc_conn_destroy(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_ism_dev *ism = conn->ism;
+
+	if (!ism)
+		return;
+	if (conn->peer_attached) {
+		ism->ops->detach_dmb(ism, conn->peer_token);
+		conn->peer_attached = false;
+		conn->peer_ring = NULL;
+	}
+	/* After this no smc_cdc_rx() runs for us. */
+	ism->ops->unregister_dmb(ism, &conn->rmb);
+	conn->ism = NULL;
+	smc_ism_put(ism);
+}
+
+static void smc_cdc_cursor_of(u64 bytes, u32 size, struct smc_cdc_cursor *c)
+{
+	c->wrap = (u16)div_u64_rem(bytes, size, &c->count);
+}
+
+int smc_cdc_send(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	u8 buf[SMC_CDC_D_LEN];
+	struct smc_cdc_msg m = {};
+	int rc;
+
+	if (!conn->ism || !conn->peer_ring)
+		return -ENOTCONN;
+	mutex_lock(&conn->cdc_mutex);
+	spin_lock_bh(&conn->lock);
+	smc_cdc_cursor_of(conn->tx_prod, conn->peer_size, &m.prod);
+	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
+	m.peer_done_writing = conn->done_writing;
+	m.peer_conn_closed = conn->closed;
+	m.peer_conn_abort = conn->aborted;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_encode_d(&m, buf, sizeof(buf));
+	rc = conn->ism->ops->move_data(conn->ism, conn->peer_gid,
+				       conn->peer_token, 0, buf, sizeof(buf),
+				       true);
+	mutex_unlock(&conn->cdc_mutex);
+	if (rc == -ENOENT) {
+		/* The peer's socket is gone: like a reset on TCP. */
+		spin_lock_bh(&conn->lock);
+		conn->peer_gone = true;
+		spin_unlock_bh(&conn->lock);
+	}
+	return rc;
+}
