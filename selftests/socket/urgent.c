@@ -55,9 +55,17 @@ static void observe_oob(const struct sf_family *f, struct obs *o)
 
 	diff_establish(f, &c);
 	send_with_urgent(c.client);
-	diff_wait_inq(c.server, 4);
+	/* SIOCINQ stops short of an unread urgent byte: wait for POLLPRI instead. */
+	diff_wait(c.server, POLLPRI);
+	diff_wait_inq(c.server, 2);
 	usleep(20000);
 	obs_poll(o, "poll", diff_poll_now(c.server));
+	{
+		int v = -1;
+
+		OBS_RET(o, "SIOCINQ", ioctl(c.server, SIOCINQ, &v));
+		obs_int(o, "SIOCINQ value", v);
+	}
 	obs_int(o, "SIOCATMARK before reading", at_mark(c.server));
 	record_recv(o, "recv(MSG_OOB|MSG_PEEK)", c.server, MSG_OOB | MSG_PEEK);
 	record_recv(o, "recv(MSG_OOB)", c.server, MSG_OOB);
