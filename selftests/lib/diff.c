@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/* diff.c: differential observation (diff.h) and the socket helpers of observers. */
+#define _GNU_SOURCE
+#include "diff.h"
+
+#include <fcntl.h>
+#include <linux/sockios.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stream.h"
+#include "tap.h"
+
+static void obs_put(struct obs *o, const char *name, enum obs_kind kind, long long v)
+{
+	if (o->n == OBS_MAX) {
+		/* A full record would hide later differences: that is a test bug. */
+		tap_fail("diff: more than %d observations; raise OBS_MAX", OBS_MAX);
+		tap_abort();
+	}
+	snprintf(o->item[o->n].name, sizeof(o->item[o->n].name), "%s", name);
+	o->item[o->n].kind = kind;
+	o->item[o->n].v = v;
+	o->n++;
+}
+
+void obs_int(struct obs *o, const char *name, long long v)
+{
+	obs_put(o, name, OBS_INT, v);
+}
+
+void obs_errno(struct obs *o, const char *name, int err)
+{
+	obs_put(o, name, OBS_ERRNO, err);
+}
+
+void obs_poll(struct obs *o, const char *name, short revents)
+{
+	obs_put(o, name, OBS_POLL, (unsigned short)revents);
+}
+
+void obs_epoll(struct obs *o, const char *name, uint32_t events)
+{
+	obs_put(o, name, OBS_EPOLL, events);
+}
+
+void obs_result(struct obs *o, const char *name, long long ret, int err)
+{
+	char n[sizeof(o->item[0].name)];
+
+	obs_int(o, name, ret);
+	snprintf(n, sizeof(n), "%s errno", name);
+	obs_errno(o, n, err);
+}
+
+static const char *epoll_str(uint32_t ev, char *buf, size_t size)
+{
+	static const struct { uint32_t bit; const char *name; } bits[] = {
+		{ EPOLLIN, "EPOLLIN" }, { EPOLLPRI, "EPOLLPRI" }, { EPOLLOUT, "EPOLLOUT" },
+		{ EPOLLERR, "EPOLLERR" }, { EPOLLHUP, "EPOLLHUP" },
+		{ EPOLLRDNORM, "EPOLLRDNORM" }, { EPOLLWRNORM, "EPOLLWRNORM" },
+		{ EPOLLRDHUP, "EPOLLRDHUP" },
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]) && used < size; i++)
+		if (ev & bits[i].bit)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? "|" : "", bits[i].name);
+	if (!used)
+		snprintf(buf, size, "0");
+	return buf;
+}
+
+static const char *value_str(enum obs_kind kind, long long v, char *buf, size_t size)
+{
+	switch (kind) {
+	case OBS_ERRNO:
+		snprintf(buf, size, "%s", tap_errno_name((int)v));
+		return buf;
+	case OBS_POLL:
+		return sf_poll_str((short)v, buf, size);
+	case OBS_EPOLL:
+		return epoll_str((uint32_t)v, buf, size);
+	default:
+		snprintf(buf, size, "%lld", v);
+		return buf;
+	}
+}
+
+void obs_want(struct obs *o, const char *name, long long v)
+{
+	char a[128], b[128];
+
+	for (unsigned int i = o->n; i-- > 0;) {
+		if (strcmp(o->item[i].name, name) != 0)
+			continue;
+		if (o->item[i].v != v)
+			tap_fail("expected %s to be %s, got %s", name,
+				 value_str(o->item[i].kind, v, a, sizeof(a)),
+				 value_str(o->item[i].kind, o->item[i].v, b, sizeof(b)));
+		return;
+	}
+	tap_fail("expected %s to be %lld, but it was not observed", name, v);
+}
+
+static void obs_print(const struct sf_family *f, const struct obs *o)
+{
+	char line[1024], val[128];
+	size_t used = 0;
+
+	/* Several entries a line keeps the output readable. */
+	for (unsigned int i = 0; i < o->n; i++) {
+		if (used > 600) {
+			tap_diag("%s: %s", f->label, line);
+			used = 0;
+		}
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s=%s",
+					 used ? ", " : "", o->item[i].name,
+					 value_str(o->item[i].kind, o->item[i].v, val,
+						   sizeof(val)));
+	}
+	if (used)
+		tap_diag("%s: %s", f->label, line);
+}
+
+void diff_run(const struct sf_family *f, obs_fn fn)
+{
+	const struct sf_family *oracle = sf_oracle(f);
+	static struct obs ref, got;
+	char a[128], b[128];
+
+	sf_require(f);
+	memset(&ref, 0, sizeof(ref));
+	memset(&got, 0, sizeof(got));
+	if (oracle) {
+		tap_diag("oracle %s:", oracle->label);
+		fn(oracle, &ref);
+		obs_print(oracle, &ref);
+		if (tap_failed())
+			tap_diag("the oracle itself failed a check: the case is wrong");
+	}
+	tap_diag("%s:", f->label);
+	fn(f, &got);
+	obs_print(f, &got);
+	if (!oracle)
+		return;
+	for (unsigned int i = 0; i < got.n || i < ref.n; i++) {
+		if (i >= got.n || i >= ref.n) {
+			tap_fail("AF_SMC DIFFERS FROM TCP: %s recorded %u observations, %s %u",
+				 f->label, got.n, oracle->label, ref.n);
+			return;
+		}
+		if (strcmp(got.item[i].name, ref.item[i].name) != 0) {
+			tap_fail("AF_SMC DIFFERS FROM TCP: observation %u is \"%s\" on %s, \"%s\" on %s",
+				 i, got.item[i].name, f->label, ref.item[i].name, oracle->label);
+			return;
+		}
+		if (got.item[i].v != ref.item[i].v)
+			tap_fail("AF_SMC DIFFERS FROM TCP: %s: %s gives %s, %s gives %s",
+				 got.item[i].name, f->label,
+				 value_str(got.item[i].kind, got.item[i].v, a, sizeof(a)),
+				 oracle->label,
+				 value_str(ref.item[i].kind, ref.item[i].v, b, sizeof(b)));
+	}
+}
+
+void diff_establish(const struct sf_family *f, struct sf_conn *c)
+{
+	c->lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 8, &c->addr));
+	c->client = ASSERT_SYS(sf_connect(f, &c->addr));
+	c->server = ASSERT_SYS(accept4(c->lfd, NULL, NULL, SOCK_CLOEXEC));
+}
+
+void diff_conn_close(struct sf_conn *c)
+{
+	if (c->client >= 0)
+		close(c->client);
+	if (c->server >= 0)
+		close(c->server);
+	if (c->lfd >= 0)
+		close(c->lfd);
+	c->client = c->server = c->lfd = -1;
+}
+
+int64_t diff_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+short diff_poll(int fd, short events, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int r = (int)ASSERT_SYS(poll(&pfd, 1, ms));
+
+	return r ? pfd.revents : 0;
+}
+
+short diff_poll_now(int fd)
+{
+	return diff_poll(fd, POLLIN | POLLPRI | POLLOUT | POLLRDHUP, 0);
+}
+
+short diff_wait(int fd, short events)
+{
+	short r = diff_poll(fd, events, DIFF_WAIT_MS);
+
+	if (!r)
+		tap_fail("poll: none of the awaited events within %d ms", DIFF_WAIT_MS);
+	/* The first event may be one of several on their way (error, then hang-up). */
+	usleep(20000);
+	return r;
+}
+
+int diff_so_error(int fd)
+{
+	int err = -1;
+	socklen_t len = sizeof(err);
+
+	EXPECT_SYS(getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len));
+	return err;
+}
+
+void diff_set_nonblock(int fd, int on)
+{
+	int fl = (int)ASSERT_SYS(fcntl(fd, F_GETFL));
+
+	ASSERT_SYS(fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK));
+}
+
+size_t diff_fill(int fd)
+{
+	static char buf[65536];
+	size_t total = 0;
+
+	for (;;) {
+		ssize_t n = send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EAGAIN) {
+			/* Loopback may still be moving data to the peer: try once more. */
+			usleep(50000);
+			n = send(fd, buf, sizeof(buf), MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (n < 0 && errno == EAGAIN)
+				return total;
+		}
+		ASSERT_SYS(n);
+		total += (size_t)n;
+	}
+}
+
+int diff_wait_inq(int fd, int n)
+{
+	int64_t end = diff_now_ms() + DIFF_WAIT_MS;
+	int inq = -1;
+
+	while (diff_now_ms() < end) {
+		ASSERT_SYS(ioctl(fd, SIOCINQ, &inq));
+		if (inq >= n)
+			break;
+		usleep(5000);
+	}
+	return inq;
+}
+
+size_t diff_drain(int fd)
+{
+	static char buf[65536];
+	size_t total = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += (size_t)n;
+	return total;
+}
+
+int diff_transfer_ok(int from, int to, size_t len, uint64_t seed)
+{
+	static char buf[1 << 16];
+	size_t done = 0;
+
+	while (done < len) {
+		size_t chunk = len - done < sizeof(buf) ? len - done : sizeof(buf);
+
+		pattern_fill(buf, chunk, seed, done);
+		if (sf_write_all(from, buf, chunk) || sf_read_all(to, buf, chunk) ||
+		    pattern_mismatch(buf, chunk, seed, done) != chunk)
+			return 0;
+		done += chunk;
+	}
+	return 1;
+}
+
+int diff_closed_port(const struct sf_family *f, struct sockaddr_storage *addr)
+{
+	const struct sf_family *tcp = sf_find(f->addr_family == AF_INET ? "inet" : "inet6");
+	socklen_t len = sf_addr(tcp, NULL, 0, addr);
+	int fd = (int)ASSERT_SYS(sf_socket(tcp, SOCK_CLOEXEC));
+
+	ASSERT_SYS(bind(fd, (struct sockaddr *)addr, len));
+	len = sizeof(*addr);
+	ASSERT_SYS(getsockname(fd, (struct sockaddr *)addr, &len));
+	return fd;
+}
