@@ -108,6 +108,11 @@ struct smc_sock {
 	u32			peer_diagnosis;
 	/* The error a failed handshake ended the connection with. */
 	int			hs_err;
+	/*
+	 * The clcsock error last copied into sk_err, so that reading it
+	 * with SO_ERROR (which clears only ours) can clear the clcsock's.
+	 */
+	int			err_mirrored;
 	/* The CLC handshake of a connecting socket or accepted child. */
 	struct work_struct	hs_work;
 	/* A child: its listener (a reference is held) and its list entry. */
@@ -138,6 +143,11 @@ enum smc_sock_flags {
 	 * socket lock; read locklessly by the clcsock callbacks and poll.
 	 */
 	SMC_F_LISTENER,
+	/*
+	 * A child still counted in its listener's TCP accept queue
+	 * (smc_listen_count()). Under the listener's socket lock.
+	 */
+	SMC_F_ACCEPTQ_COUNTED,
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)

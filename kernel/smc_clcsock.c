@@ -87,8 +87,10 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 {
 	int err = READ_ONCE(clcsk->sk_err);
 
-	if (err)
+	if (err) {
 		WRITE_ONCE(smc->sk.sk_err, err);
+		WRITE_ONCE(smc->err_mirrored, err);
+	}
 	WRITE_ONCE(smc->sk.sk_state,
 		   smc_state_of(smc, inet_sk_state_load(clcsk)));
 }
@@ -288,6 +290,16 @@ void smc_clcsock_release(struct smc_sock *smc)
  */
 void smc_clcsock_prepare(struct smc_sock *smc, struct socket *sock)
 {
+	int mirrored = READ_ONCE(smc->err_mirrored);
+
+	/*
+	 * getsockopt(SO_ERROR) cleared our copy of a clcsock error; on TCP
+	 * that read would have cleared the error itself, so do it now.
+	 */
+	if (mirrored && !READ_ONCE(smc->sk.sk_err)) {
+		cmpxchg(&smc->clcsock->sk->sk_err, mirrored, 0);
+		WRITE_ONCE(smc->err_mirrored, 0);
+	}
 	smc_sockopts_push(smc);
 	if (sock->file && !READ_ONCE(smc->clcsock->file))
 		WRITE_ONCE(smc->clcsock->file, sock->file);
@@ -311,6 +323,8 @@ void smc_clcsock_sync(struct smc_sock *smc)
  */
 void smc_clcsock_consumed_error(struct smc_sock *smc, long rc)
 {
-	if (rc < 0 && rc >= -MAX_ERRNO)
+	if (rc < 0 && rc >= -MAX_ERRNO) {
 		cmpxchg(&smc->sk.sk_err, (int)-rc, 0);
+		cmpxchg(&smc->err_mirrored, (int)-rc, 0);
+	}
 }

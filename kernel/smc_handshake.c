@@ -293,6 +293,9 @@ int smc_hs_connect(struct smc_sock *smc, struct socket *sock,
 	long timeo;
 	int rc;
 
+	/* AF_UNSPEC disconnects: TCP's business, no handshake follows. */
+	if (alen >= sizeof(addr->sa_family) && addr->sa_family == AF_UNSPEC)
+		return smc_fb_connect(smc, sock, addr, alen, flags);
 	switch (smc_hs_state(smc)) {
 	case SMC_HS_DONE:
 		/* Decided: TCP's answers (0 once after EINPROGRESS, EISCONN). */
@@ -322,6 +325,8 @@ int smc_hs_connect(struct smc_sock *smc, struct socket *sock,
 		return rc;
 	}
 	/* TCP is connected; smc_hs_tcp_progress() took it from here. */
+	if (inet_sk_state_load(clcsk) == TCP_CLOSE)
+		cmpxchg(&smc->hs_state, SMC_HS_TCP, SMC_HS_NONE);
 	if (smc_hs_settled(smc))
 		return smc_connect_result(smc);
 	if (flags & O_NONBLOCK)

@@ -17,10 +17,11 @@
  * holds a reference on its listener until then. Both lists and "pending"
  * are under the listener's socket lock.
  *
- * Backlog: the listener takes connections off the clcsock while fewer
- * than backlog + 1 are pending here (TCP's own accept queue limit), so a
- * listener that nobody accepts from stops completing connections as a
- * TCP listener would; TCP's queue on the clcsock holds the next ones.
+ * Backlog: a connection taken off the clcsock stays counted in the
+ * clcsock's accept queue (smc_listen_count()) until accept() returns it
+ * or it is dropped. TCP admits a SYN only while that queue is within the
+ * backlog, so the listener as a whole completes as many connections
+ * nobody accepted as a TCP listener would (backlog + 1).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +44,28 @@ void smc_listen_init(struct smc_sock *smc)
 	INIT_LIST_HEAD(&smc->ls.hs_children);
 	INIT_LIST_HEAD(&smc->ls.ready);
 	smc->ls.pending = 0;
+}
+
+/*
+ * Count nsmc in, or out of, the listening clcsock's accept queue, as TCP
+ * counts its own entries: under the queue's lock. Listener locked and
+ * listening (so its clcsock is there).
+ */
+static void smc_listen_count(struct smc_sock *lsmc, struct smc_sock *nsmc,
+			     bool add)
+{
+	struct sock *clcsk = lsmc->clcsock->sk;
+	spinlock_t *lock = &inet_csk(clcsk)->icsk_accept_queue.rskq_lock;
+
+	if (add == test_bit(SMC_F_ACCEPTQ_COUNTED, &nsmc->flags))
+		return;
+	spin_lock_bh(lock);
+	if (add)
+		sk_acceptq_added(clcsk);
+	else
+		sk_acceptq_removed(clcsk);
+	spin_unlock_bh(lock);
+	change_bit(SMC_F_ACCEPTQ_COUNTED, &nsmc->flags);
 }
 
 /* Look at the clcsock's accept queue soon. Any context. */
@@ -172,10 +195,13 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 	lock_sock(lsk);
 	list_del_init(&nsmc->child_entry);
 	keep = !rc && smc_is_smc_listener(lsmc);
-	if (keep)
+	if (keep) {
 		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);
-	else
+	} else {
 		lsmc->ls.pending--;
+		if (smc_is_smc_listener(lsmc))
+			smc_listen_count(lsmc, nsmc, false);
+	}
 	release_sock(lsk);
 	if (keep) {
 		lsk->sk_data_ready(lsk);	/* accept() and pollers */
@@ -225,6 +251,7 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	sock_hold(lsk);
 	nsmc->listener = lsmc;
 	lsmc->ls.pending++;
+	smc_listen_count(lsmc, nsmc, true);
 
 	if (!READ_ONCE(tcp_sk(nclc->sk)->syn_smc)) {
 		/* No SMC option from the client, or none offered by us. */
@@ -252,8 +279,8 @@ static void smc_listen_accept_work(struct work_struct *work)
 	int rc = 0;
 
 	lock_sock(lsk);
-	while (!rc && smc_is_smc_listener(lsmc) &&
-	       lsmc->ls.pending <= READ_ONCE(lsk->sk_max_ack_backlog))
+	/* TCP's admission of SYNs bounds how many there can be. */
+	while (!rc && smc_is_smc_listener(lsmc))
 		rc = smc_listen_take_one(lsmc);
 	release_sock(lsk);
 	if (rc && rc != -EAGAIN)
@@ -277,9 +304,7 @@ int smc_listen_start(struct smc_sock *smc, struct socket *sock, int backlog)
 	if (!rc && smc_ok) {
 		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		set_bit(SMC_F_LISTENER, &smc->flags);
-		/* A smaller backlog than before needs nothing; a larger one
-		 * may let queued connections in.
-		 */
+		/* Connections TCP queued before we listened as SMC. */
 		smc_listen_kick(smc);
 	}
 	release_sock(sk);
@@ -308,6 +333,7 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 		if (nsmc) {
 			list_del_init(&nsmc->child_entry);
 			lsmc->ls.pending--;
+			smc_listen_count(lsmc, nsmc, false);
 			break;
 		}
 		if (!timeo) {
@@ -343,7 +369,7 @@ __poll_t smc_listen_poll(struct smc_sock *smc)
 }
 
 /*
- * Stop taking connections: on close, and when shutdown() ended the
+ * Stop taking connections: on close, and before shutdown() ends the
  * clcsock's listening. Children in their handshake are told to end it
  * and destroy themselves; ready ones are destroyed here.
  */
@@ -358,12 +384,19 @@ void smc_listen_stop(struct smc_sock *lsmc)
 		release_sock(lsk);
 		return;
 	}
+	/*
+	 * Give back the children's places in the clcsock's accept queue
+	 * while it still listens: TCP expects it empty when it stops.
+	 */
 	list_for_each_entry_safe(nsmc, tmp, &lsmc->ls.ready, child_entry) {
 		list_move_tail(&nsmc->child_entry, &ready);
 		lsmc->ls.pending--;
+		smc_listen_count(lsmc, nsmc, false);
 	}
-	list_for_each_entry(nsmc, &lsmc->ls.hs_children, child_entry)
+	list_for_each_entry(nsmc, &lsmc->ls.hs_children, child_entry) {
+		smc_listen_count(lsmc, nsmc, false);
 		smc_hs_abort_wait(nsmc);
+	}
 	release_sock(lsk);
 	lsk->sk_state_change(lsk);	/* accept() waiters: EINVAL */
 

@@ -281,11 +281,10 @@ static int smc_shutdown(struct socket *sock, int how)
 	}
 	if (!smc_use_fallback(smc))
 		return smc_data_shutdown(smc, how);
-	rc = smc_fb_shutdown(smc, how);
-	/* SHUT_RD ends a TCP listener; ours must stop with it. */
-	if (smc_is_smc_listener(smc) &&
-	    inet_sk_state_load(smc->clcsock->sk) != TCP_LISTEN)
+	/* SHUT_RD and SHUT_RDWR end a TCP listener; ours stops first. */
+	if (how != SHUT_WR && smc_is_smc_listener(smc))
 		smc_listen_stop(smc);
+	rc = smc_fb_shutdown(smc, how);
 	return rc;
 }
 

@@ -237,8 +237,14 @@ static void backlog_run(const struct sf_family *f, struct obs *o, int relisten)
 	if (relisten)
 		OBS_RET(o, "listen again with backlog 2", listen(lfd, 2));
 	early = connect_many(f, &addr, fds, N, 500);
-	obs_int(o, "connected before any accept", early);
-	EXPECT(early >= 3); /* backlog 2, plus one: Linux counts "more than backlog" as full */
+	/*
+	 * backlog 2, plus one: Linux counts "more than backlog" as full. TCP
+	 * itself completes between 3 and all 6 here, depending on whether a
+	 * SYN or the final ACK meets the full queue, so only the guarantee
+	 * is compared, not the count.
+	 */
+	tap_diag("%s: %d of %d connected before any accept", f->label, early, N);
+	obs_int(o, "at least backlog + 1 connected before any accept", early >= 3);
 	for (int k = 0; k < N; k++) {
 		int a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
 		int64_t end = diff_now_ms() + DIFF_WAIT_MS;
