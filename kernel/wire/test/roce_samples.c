@@ -158,6 +158,7 @@ static void delete_link_one(struct smc_llc_msg *m)
 	m->type = SMC_LLC_DELETE_LINK;
 	m->response = true;
 	m->delete_link.link_num = 2;
+	m->delete_link.orderly = true;	/* without all: tells the two apart */
 	m->delete_link.reason = SMC_LLC_DEL_LOST_PATH;
 }
 
@@ -203,6 +204,14 @@ static void confirm_rkey_cont(struct smc_llc_msg *m)
 	c->rtoken[1].link_id = 2;
 	c->rtoken[1].rkey = 0x00004bbb;
 	c->rtoken[1].vaddr = 0x0000000300010000ULL;
+}
+
+static void confirm_rkey_cont_resp(struct smc_llc_msg *m)
+{
+	/* retry without negative: tells the two flag bits apart */
+	m->type = SMC_LLC_CONFIRM_RKEY_CONT;
+	m->response = true;
+	m->confirm_rkey_cont.retry = true;
 }
 
 static void delete_rkey(struct smc_llc_msg *m)
@@ -259,6 +268,7 @@ static const struct {
 	{ "llc_confirm_rkey_max", confirm_rkey_max },
 	{ "llc_confirm_rkey_neg", confirm_rkey_neg },
 	{ "llc_confirm_rkey_cont", confirm_rkey_cont },
+	{ "llc_confirm_rkey_cont_resp", confirm_rkey_cont_resp },
 	{ "llc_delete_rkey", delete_rkey },
 	{ "llc_delete_rkey_resp", delete_rkey_resp },
 	{ "llc_test_link", test_link },

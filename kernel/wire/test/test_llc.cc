@@ -160,7 +160,7 @@ TEST(LlcGolden, DeleteLink)
 	Img a(0x04, 0x60);
 	a.at(5, {0x00, 0x03, 0x00, 0x00});
 	ExpectGolden("llc_delete_link_all", a.b);
-	Img o(0x04, 0x80);
+	Img o(0x04, 0xa0);		// response | orderly, one link
 	o.at(4, {2}).at(5, {0x00, 0x01, 0x00, 0x00});
 	ExpectGolden("llc_delete_link_one", o.b);
 }
@@ -186,6 +186,7 @@ TEST(LlcGolden, ConfirmRkeyCont)
 	 .at(5, {1, 0, 0, 0x4a, 0xaa, 0, 0, 0, 3, 0, 0, 0, 0})
 	 .at(18, {2, 0, 0, 0x4b, 0xbb, 0, 0, 0, 3, 0, 1, 0, 0});
 	ExpectGolden("llc_confirm_rkey_cont", g.b);
+	ExpectGolden("llc_confirm_rkey_cont_resp", Img(0x08, 0x90).b);
 }
 
 TEST(LlcGolden, DeleteRkey)
@@ -209,6 +210,48 @@ TEST(LlcGolden, TestLink)
 	ExpectGolden("llc_test_link", g.b);
 	g.b[3] = 0x80;
 	ExpectGolden("llc_test_link_resp", g.b);
+}
+
+// Each flag bit alone, in an otherwise empty message of its type, sets
+// exactly its own bool (and the encoder puts it back on the same bit).
+TEST(LlcGolden, FlagBitsOneAtATime)
+{
+	struct Case {
+		uint8_t type, byte, bits;
+		bool smc_llc_msg::*top;			// the flag is m.*top, or
+		bool (*get)(const smc_llc_msg &);	// the flag is get(m)
+	};
+	const Case cases[] = {
+		{0x01, 3, 0x80, &smc_llc_msg::response, nullptr},
+		{0x01, 3, 0x03, nullptr, [](const smc_llc_msg &m) { return m.confirm_link.no_rmbe_eyec; }},
+		{0x02, 3, 0x40, nullptr, [](const smc_llc_msg &m) { return m.add_link.rejected; }},
+		{0x04, 3, 0x40, nullptr, [](const smc_llc_msg &m) { return m.delete_link.all; }},
+		{0x04, 3, 0x20, nullptr, [](const smc_llc_msg &m) { return m.delete_link.orderly; }},
+		{0x06, 3, 0x20, nullptr, [](const smc_llc_msg &m) { return m.confirm_rkey.negative; }},
+		{0x06, 3, 0x10, nullptr, [](const smc_llc_msg &m) { return m.confirm_rkey.retry; }},
+		{0x08, 3, 0x20, nullptr, [](const smc_llc_msg &m) { return m.confirm_rkey_cont.negative; }},
+		{0x08, 3, 0x10, nullptr, [](const smc_llc_msg &m) { return m.confirm_rkey_cont.retry; }},
+		{0x09, 3, 0x20, nullptr, [](const smc_llc_msg &m) { return m.delete_rkey.negative; }},
+		{0x07, 3, 0x80, &smc_llc_msg::response, nullptr},
+	};
+	for (const Case &c : cases) {
+		Img img(c.type, 0);
+		img.b[c.byte] = c.bits;
+		smc_llc_msg m;
+		ASSERT_EQ(Dec(img.b, &m), SMC_LLC_OK);
+		// the flag under test is set, and the response bit only if tested
+		if (c.top)
+			EXPECT_TRUE(m.*c.top) << int(c.type) << "/" << int(c.bits);
+		else
+			EXPECT_TRUE(c.get(m)) << int(c.type) << "/" << int(c.bits);
+		EXPECT_FALSE(c.top != &smc_llc_msg::response && m.response);
+		EXPECT_EQ(Enc(m), img.b) << int(c.type) << "/" << int(c.bits);
+	}
+	// one of the two no-RMBE-eyecatcher bits alone is not the flag
+	Img half(0x01, 0x01);
+	smc_llc_msg m;
+	ASSERT_EQ(Dec(half.b, &m), SMC_LLC_OK);
+	EXPECT_FALSE(m.confirm_link.no_rmbe_eyec);
 }
 
 class LlcSample : public testing::TestWithParam<size_t> {};
