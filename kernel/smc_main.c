@@ -13,6 +13,7 @@
 #include <linux/printk.h>
 
 #include "smc.h"
+#include "smc_netns.h"
 
 /*
  * Live smc socks (allocated and not yet destructed). Every sock also pins
@@ -31,14 +32,19 @@ static int __init smc_init(void)
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
+	rc = smc_netns_init();
+	if (rc)
+		goto out_proto6;
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
-		goto out_proto6;
+		goto out_netns;
 	}
 	return 0;
 
+out_netns:
+	smc_netns_exit();
 out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
@@ -57,6 +63,7 @@ static void __exit smc_exit(void)
 	 * the leftover objects.
 	 */
 	WARN_ON_ONCE(atomic_read(&smc_live_socks));
+	smc_netns_exit();
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
 }
