@@ -161,11 +161,8 @@ int smc_sysctl_net_init(struct net *net, struct smc_net *sn)
 	sn->sysctl_hdr = register_net_sysctl(net, "net/smc", table);
 	if (!sn->sysctl_hdr) {
 		kfree(table);
-		/*
-		 * The only failure besides memory is a name that is taken:
-		 * the kernel's own smc module owns net/smc while it is loaded.
-		 */
-		return -EEXIST;
+		/* No memory, or a taken name (see smc_netns.c). */
+		return -ENOMEM;
 	}
 	sn->sysctl_table = table;
 	return 0;
