@@ -110,29 +110,54 @@ static void smc_pnet_changed(struct smc_pnettable *table)
 	WRITE_ONCE(table->gen, table->gen + 1 ? table->gen + 1 : 1);
 }
 
-/* Under table->lock: the entry of a network device name, or NULL. */
-static struct smc_pnetentry *smc_pnet_find_eth(struct smc_pnettable *table,
-					       const char *name)
+static const char *smc_pnet_devname(const struct smc_pnetentry *e)
 {
-	struct smc_pnetentry *e;
-
-	list_for_each_entry(e, &table->entries, list)
-		if (e->type == SMC_PNET_ETH && !strncmp(e->eth.name, name, IFNAMSIZ))
-			return e;
-	return NULL;
+	return e->type == SMC_PNET_ETH ? e->eth.name : e->ib.name;
 }
 
-/* Under table->lock: the entry of an RDMA or ISM device name, or NULL. */
-static struct smc_pnetentry *smc_pnet_find_ib(struct smc_pnettable *table,
-					      const char *name)
+/* Under table->lock: whether a device of this type and name is listed. */
+static bool smc_pnet_listed(struct smc_pnettable *table,
+			    const struct smc_pnetentry *new)
 {
 	struct smc_pnetentry *e;
 
 	list_for_each_entry(e, &table->entries, list)
-		if (e->type == SMC_PNET_IB &&
-		    !strncmp(e->ib.name, name, IB_DEVICE_NAME_MAX))
-			return e;
-	return NULL;
+		if (e->type == new->type &&
+		    !strcmp(smc_pnet_devname(e), smc_pnet_devname(new)))
+			return true;
+	return false;
+}
+
+/*
+ * Append e to the table of net unless its device is listed already (then
+ * free it: -EEXIST). A netdev entry is bound to the device of its name if
+ * there is one. Returns 0, or 1 when a netdev entry found no device. Once
+ * the lock is dropped e may be gone (a concurrent DEL), so the caller must
+ * not touch it after this.
+ */
+static int smc_pnet_insert(struct net *net, struct smc_pnetentry *e)
+{
+	struct smc_pnettable *table = smc_pnettable(net);
+	struct net_device *dev;
+	int rc = 0;
+
+	mutex_lock(&table->lock);
+	if (smc_pnet_listed(table, e)) {
+		mutex_unlock(&table->lock);
+		kfree(e);
+		return -EEXIST;
+	}
+	if (e->type == SMC_PNET_ETH) {
+		rcu_read_lock();
+		dev = dev_get_by_name_rcu(net, e->eth.name);
+		e->eth.ifindex = dev ? dev->ifindex : 0;
+		rcu_read_unlock();
+		rc = !e->eth.ifindex;
+	}
+	list_add_tail_rcu(&e->list, &table->entries);
+	smc_pnet_changed(table);
+	mutex_unlock(&table->lock);
+	return rc;
 }
 
 static struct smc_pnetentry *smc_pnet_new(enum smc_pnet_type type,
@@ -151,34 +176,19 @@ static struct smc_pnetentry *smc_pnet_new(enum smc_pnet_type type,
 int smc_pnet_add_eth(struct net *net, const char *pnetid, const char *name,
 		     struct netlink_ext_ack *extack)
 {
-	struct smc_pnettable *table = smc_pnettable(net);
-	struct smc_pnetentry *e;
-	struct net_device *dev;
+	struct smc_pnetentry *e = smc_pnet_new(SMC_PNET_ETH, pnetid);
+	int rc;
 
-	e = smc_pnet_new(SMC_PNET_ETH, pnetid);
 	if (!e)
 		return -ENOMEM;
 	strscpy(e->eth.name, name, sizeof(e->eth.name));
-
-	mutex_lock(&table->lock);
-	if (smc_pnet_find_eth(table, e->eth.name)) {
-		mutex_unlock(&table->lock);
-		kfree(e);
+	rc = smc_pnet_insert(net, e);
+	if (rc == -EEXIST)
 		NL_SET_ERR_MSG(extack, "the network device already has a PNET ID");
-		return -EEXIST;
-	}
-	rcu_read_lock();
-	dev = dev_get_by_name_rcu(net, e->eth.name);
-	e->eth.ifindex = dev ? dev->ifindex : 0;
-	rcu_read_unlock();
-	list_add_tail_rcu(&e->list, &table->entries);
-	smc_pnet_changed(table);
-	mutex_unlock(&table->lock);
-
-	if (!e->eth.ifindex)
+	if (rc == 1)
 		NL_SET_ERR_MSG(extack,
 			       "no network device of this name in this namespace yet: the entry applies once there is one");
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 /*
@@ -205,27 +215,20 @@ static void smc_pnet_check_ibdev(const char *name, u8 port,
 int smc_pnet_add_ib(struct net *net, const char *pnetid, const char *name,
 		    u8 port, struct netlink_ext_ack *extack)
 {
-	struct smc_pnettable *table = smc_pnettable(net);
-	struct smc_pnetentry *e;
+	struct smc_pnetentry *e = smc_pnet_new(SMC_PNET_IB, pnetid);
+	int rc;
 
-	e = smc_pnet_new(SMC_PNET_IB, pnetid);
 	if (!e)
 		return -ENOMEM;
 	strscpy(e->ib.name, name, sizeof(e->ib.name));
 	e->ib.port = port;
-
-	mutex_lock(&table->lock);
-	if (smc_pnet_find_ib(table, e->ib.name)) {
-		mutex_unlock(&table->lock);
-		kfree(e);
+	rc = smc_pnet_insert(net, e);
+	if (rc == -EEXIST) {
 		NL_SET_ERR_MSG(extack, "the RDMA or ISM device already has a PNET ID");
-		return -EEXIST;
+		return rc;
 	}
-	list_add_tail_rcu(&e->list, &table->entries);
-	smc_pnet_changed(table);
-	mutex_unlock(&table->lock);
-
-	smc_pnet_check_ibdev(e->ib.name, port, extack);
+	/* name, not e->ib.name: e may be gone already. */
+	smc_pnet_check_ibdev(name, port, extack);
 	return 0;
 }
 

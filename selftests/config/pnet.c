@@ -121,8 +121,6 @@ static void pnetid_invalid(const void *arg)
 		{ "15 characters in blanks", " ABCDEFGHIJKLMNO ", PN_POLICY },
 	};
 	const struct pn_want want[] = { ETH("KEEP", "lo") };
-	struct genl_req r;
-	struct genl_result res;
 
 	(void)arg;
 	start();
@@ -133,24 +131,9 @@ static void pnetid_invalid(const void *arg)
 	pn_expect("no PNET ID", SMC_PNETID_ADD, NULL, "smcpbad", NULL, -1, EINVAL, PN_MISSING);
 
 	/* Attributes of the wrong shape. */
-	pn_req_init(&r, SMC_PNETID_ADD, 0);
-	genl_put_raw(&r, SMC_PNETID_NAME, "ABC", 3);
-	genl_put_str(&r, SMC_PNETID_ETHNAME, "smcpbad");
-	pn_send(&r, &res);
-	pn_answer("PNET ID without NUL", &res, EINVAL, PN_POLICY);
-	genl_result_free(&res);
-	pn_req_init(&r, SMC_PNETID_ADD, 0);
-	genl_put_raw(&r, SMC_PNETID_NAME, NULL, 0);
-	genl_put_str(&r, SMC_PNETID_ETHNAME, "smcpbad");
-	pn_send(&r, &res);
-	pn_answer("empty PNET ID attribute", &res, EINVAL, PN_POLICY);
-	genl_result_free(&res);
-	pn_req_init(&r, SMC_PNETID_ADD, 0);
-	genl_put_u8(&r, SMC_PNETID_NAME, 7);
-	genl_put_str(&r, SMC_PNETID_ETHNAME, "smcpbad");
-	pn_send(&r, &res);
-	pn_answer("PNET ID as u8", &res, EINVAL, PN_POLICY);
-	genl_result_free(&res);
+	pn_expect_raw_name("PNET ID without NUL", "ABC", 3, "smcpbad", EINVAL, PN_POLICY);
+	pn_expect_raw_name("empty PNET ID attribute", NULL, 0, "smcpbad", EINVAL, PN_POLICY);
+	pn_expect_raw_name("PNET ID as u8", "\x07", 1, "smcpbad", EINVAL, PN_POLICY);
 
 	pn_expect("16-character netdev name", SMC_PNETID_ADD, "X", "abcdefghijklmnop", NULL, -1,
 		  EINVAL, PN_POLICY);
@@ -458,45 +441,44 @@ static void child_flush(void)
 	pn_flush();
 }
 
-static void netns(const void *arg)
+/*
+ * The initial netns has one entry; fn runs in a child (how: pn_in_child);
+ * the initial netns must still have just that entry afterwards.
+ */
+static void around_init_entry(int how, void (*fn)(void))
 {
 	const struct pn_want init[] = { ETH("INIT", "lo") };
 
-	(void)arg;
 	start();
 	pn_expect("add INIT lo", SMC_PNETID_ADD, "INIT", "lo", NULL, -1, 0, NULL);
-	pn_in_child(PN_NEW_NETNS, child_netns);
-	pn_in_child(PN_NEW_NETNS, child_flush);
+	pn_in_child(how, fn);
 	pn_expect_table("the initial netns afterwards", init, 1);
+}
+
+static void netns(const void *arg)
+{
+	(void)arg;
+	around_init_entry(PN_NEW_NETNS, child_netns);
+	/* That netns is gone; a new one starts empty again. */
+	around_init_entry(PN_NEW_NETNS, child_flush);
 }
 
 static void child_nobody(void)
 {
 	const struct pn_want init[] = { ETH("INIT", "lo") };
-	struct genl_req r;
-	struct genl_result res;
 
 	pn_expect("add", SMC_PNETID_ADD, "NOBODY", "lo2", NULL, -1, EPERM, NULL);
 	pn_expect("del", SMC_PNETID_DEL, "INIT", NULL, NULL, -1, EPERM, NULL);
 	pn_expect("flush", SMC_PNETID_FLUSH, NULL, NULL, NULL, -1, EPERM, NULL);
-	pn_req_init(&r, SMC_PNETID_ADD, 0);
-	genl_put_raw(&r, SMC_PNETID_NAME, "X", 1);
-	pn_send(&r, &res);
-	pn_answer("a malformed add", &res, EPERM, NULL);
-	genl_result_free(&res);
+	pn_expect_raw_name("a malformed add", "X", 1, NULL, EPERM, NULL);
 	pn_expect_table("what nobody sees", init, 1);
 	pn_expect("get", SMC_PNETID_GET, "INIT", NULL, NULL, -1, 0, NULL);
 }
 
 static void unprivileged(const void *arg)
 {
-	const struct pn_want init[] = { ETH("INIT", "lo") };
-
 	(void)arg;
-	start();
-	pn_expect("add INIT lo", SMC_PNETID_ADD, "INIT", "lo", NULL, -1, 0, NULL);
-	pn_in_child(PN_AS_NOBODY, child_nobody);
-	pn_expect_table("after nobody's requests", init, 1);
+	around_init_entry(PN_AS_NOBODY, child_nobody);
 }
 
 static void child_userns(void)
@@ -519,13 +501,8 @@ static void child_userns(void)
 
 static void userns(const void *arg)
 {
-	const struct pn_want init[] = { ETH("INIT", "lo") };
-
 	(void)arg;
-	start();
-	pn_expect("add INIT lo", SMC_PNETID_ADD, "INIT", "lo", NULL, -1, 0, NULL);
-	pn_in_child(PN_NEW_USERNS | PN_NEW_NETNS, child_userns);
-	pn_expect_table("the initial netns afterwards", init, 1);
+	around_init_entry(PN_NEW_USERNS | PN_NEW_NETNS, child_userns);
 	pn_flush();
 }
 
@@ -596,15 +573,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pnet -n NETDEV -r RDMADEV\n");
 		return 2;
 	}
-	pn_module = smc_module_loaded();
-	if (pn_module == SMC_MODULE_NONE) {
-		printf("TAP version 13\n1..0 # SKIP no SMC module is loaded\n");
-		return 0;
-	}
-	if (getuid() != 0) {
-		printf("TAP version 13\n1..0 # SKIP needs root\n");
-		return 0;
-	}
+	pn_module = smc_module_or_skip();
 	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
 	return tap_run();
 }

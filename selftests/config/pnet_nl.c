@@ -89,6 +89,23 @@ int pn_expect(const char *what, int cmd, const char *name, const char *eth,
 	return ok;
 }
 
+int pn_expect_raw_name(const char *what, const void *name, size_t len, const char *eth,
+		       int err, const char *ours_msg)
+{
+	struct genl_req r;
+	struct genl_result res;
+	int ok;
+
+	pn_req_init(&r, SMC_PNETID_ADD, 0);
+	genl_put_raw(&r, SMC_PNETID_NAME, name, len);
+	if (eth)
+		genl_put_str(&r, SMC_PNETID_ETHNAME, eth);
+	pn_send(&r, &res);
+	ok = pn_answer(what, &res, err, ours_msg);
+	genl_result_free(&res);
+	return ok;
+}
+
 /* A string attribute must be exactly the string and its NUL. */
 static int pn_str(const struct nlmsghdr *m, int type, char *out, size_t size)
 {

@@ -72,6 +72,10 @@ int pn_answer(const char *what, const struct genl_result *r, int err, const char
 int pn_expect(const char *what, int cmd, const char *name, const char *eth,
 	      const char *ib, int port, int err, const char *ours_msg);
 
+/* An ADD whose PNET ID attribute is the given bytes (and eth, if any). */
+int pn_expect_raw_name(const char *what, const void *name, size_t len, const char *eth,
+		       int err, const char *ours_msg);
+
 /* The entries of replies (a dump, or a GET's messages); checks the layout. */
 int pn_parse(const struct genl_result *r, struct pn_table *t);
 /* The whole table of the caller's namespace. */

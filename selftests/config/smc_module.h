@@ -11,7 +11,9 @@
 #define SMC_SELFTESTS_SMC_MODULE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum smc_module { SMC_MODULE_NONE, SMC_MODULE_OURS, SMC_MODULE_INTREE };
 
@@ -31,6 +33,23 @@ static inline enum smc_module smc_module_loaded(void)
 			m = SMC_MODULE_INTREE;
 	}
 	fclose(f);
+	return m;
+}
+
+/*
+ * For main(): the loaded module, after printing a whole-program TAP skip
+ * and exiting when there is none or we are not root.
+ */
+static inline enum smc_module smc_module_or_skip(void)
+{
+	enum smc_module m = smc_module_loaded();
+	const char *why = m == SMC_MODULE_NONE ? "no SMC module is loaded" :
+			  getuid() != 0 ? "needs root" : NULL;
+
+	if (why) {
+		printf("TAP version 13\n1..0 # SKIP %s\n", why);
+		exit(0);
+	}
 	return m;
 }
 

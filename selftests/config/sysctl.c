@@ -288,15 +288,7 @@ static const struct tap_case cases[] = {
 
 int main(void)
 {
-	module = smc_module_loaded();
-	if (module == SMC_MODULE_NONE) {
-		printf("TAP version 13\n1..0 # SKIP no SMC module is loaded\n");
-		return 0;
-	}
-	if (getuid() != 0) {
-		printf("TAP version 13\n1..0 # SKIP needs root\n");
-		return 0;
-	}
+	module = smc_module_or_skip();
 	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
 	return tap_run();
 }

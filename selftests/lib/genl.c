@@ -219,13 +219,10 @@ const struct nlmsghdr *genl_next_msg(const struct genl_result *res,
 	return (const struct nlmsghdr *)p;
 }
 
-const struct nlattr *genl_attr(const struct nlmsghdr *nlh, size_t hdrsize,
-			       uint16_t type)
+/* The attribute "type" among those from p to end, or NULL. */
+static const struct nlattr *attr_find(const unsigned char *p, const unsigned char *end,
+				      uint16_t type)
 {
-	const unsigned char *p = (const unsigned char *)NLMSG_DATA(nlh) +
-				 GENL_HDRLEN + NLMSG_ALIGN(hdrsize);
-	const unsigned char *end = (const unsigned char *)nlh + nlh->nlmsg_len;
-
 	while (p + NLA_HDRLEN <= end) {
 		const struct nlattr *a = (const struct nlattr *)p;
 
@@ -236,6 +233,14 @@ const struct nlattr *genl_attr(const struct nlmsghdr *nlh, size_t hdrsize,
 		p += NLA_ALIGN(a->nla_len);
 	}
 	return NULL;
+}
+
+const struct nlattr *genl_attr(const struct nlmsghdr *nlh, size_t hdrsize,
+			       uint16_t type)
+{
+	return attr_find((const unsigned char *)NLMSG_DATA(nlh) + GENL_HDRLEN +
+			 NLMSG_ALIGN(hdrsize),
+			 (const unsigned char *)nlh + nlh->nlmsg_len, type);
 }
 
 const char *genl_attr_str(const struct nlattr *a)
@@ -259,19 +264,8 @@ int genl_attr_u8(const struct nlattr *a, uint8_t *v)
 /* The member "type" of the nest a, or NULL. */
 static const struct nlattr *nest_find(const struct nlattr *a, uint16_t type)
 {
-	const unsigned char *p = (const unsigned char *)a + NLA_HDRLEN;
-	const unsigned char *end = (const unsigned char *)a + a->nla_len;
-
-	while (p + NLA_HDRLEN <= end) {
-		const struct nlattr *m = (const struct nlattr *)p;
-
-		if (m->nla_len < NLA_HDRLEN || p + m->nla_len > end)
-			return NULL;
-		if ((m->nla_type & NLA_TYPE_MASK) == type)
-			return m;
-		p += NLA_ALIGN(m->nla_len);
-	}
-	return NULL;
+	return attr_find((const unsigned char *)a + NLA_HDRLEN,
+			 (const unsigned char *)a + a->nla_len, type);
 }
 
 static int get_family(int fd, const char *name, struct genl_result *res)
