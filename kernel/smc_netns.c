@@ -23,7 +23,7 @@ static int __net_init smc_net_init(struct net *net)
 	struct smc_net *sn = smc_net(net);
 
 	smc_pnettable_init(&sn->pnettable);
-	smc_sysctl_defaults(net, sn);
+	smc_sysctl_defaults(sn);
 	return 0;
 }
 

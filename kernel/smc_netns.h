@@ -80,7 +80,7 @@ int smc_netns_init(void);
 void smc_netns_exit(void);
 
 /* smc_sysctl.c */
-void smc_sysctl_defaults(struct net *net, struct smc_net *sn);
+void smc_sysctl_defaults(struct smc_net *sn);
 int smc_sysctl_net_init(struct net *net, struct smc_net *sn);
 void smc_sysctl_net_exit(struct smc_net *sn);
 

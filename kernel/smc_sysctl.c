@@ -134,7 +134,7 @@ static_assert(ARRAY_SIZE(smc_sysctl_fields) == ARRAY_SIZE(smc_sysctl_template) -
  * A new namespace starts from the defaults, never from another namespace's
  * values (as in Linux).
  */
-void smc_sysctl_defaults(struct net *net, struct smc_net *sn)
+void smc_sysctl_defaults(struct smc_net *sn)
 {
 	sn->sysctl_autocorking_size = SMC_SYSCTL_AUTOCORKING_DEFAULT;
 	sn->sysctl_smcr_buf_type = SMCR_PHYS_CONT_BUFS;
