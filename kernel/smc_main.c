@@ -17,6 +17,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_ism.h"
+#include "smc_netns.h"
 
 /*
  * Live smc socks (allocated and not yet destructed). Every sock also pins
@@ -51,11 +52,14 @@ static int __init smc_init(void)
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
+	rc = smc_netns_init();
+	if (rc)
+		goto out_proto6;
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
-		goto out_proto6;
+		goto out_netns;
 	}
 	rc = smc_diag_init();
 	if (rc)
@@ -71,6 +75,8 @@ out_diag:
 	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
+out_netns:
+	smc_netns_exit();
 out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
@@ -103,6 +109,7 @@ static void __exit smc_exit(void)
 	 */
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);
+	smc_netns_exit();
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
 }
