@@ -20,13 +20,13 @@
 #   - without AF_SMC (module not loaded), the same program must still work
 #     over plain TCP (SO_DOMAIN 2, the listener in /proc/net/tcp).
 # If our module (af_smc) is loaded and can be removed, the script removes it,
-# runs the fallback check and loads it again ($SMC_MODULE).
+# runs the fallback check and loads it again ($SMC_MODULE_FILE).
 #
 # Default: check whatever the VM has. --expect-smc fails if AF_SMC is missing,
 # --expect-tcp fails if it is there.
 #
 # Environment: SMC_RUN (default: smc_run in PATH), SMC_PRELOAD_PROBE (default:
-# next to this script), SMC_MODULE and SMC_MODULE_NAME (set by the VM's init).
+# next to this script), SMC_MODULE_FILE and SMC_MODULE_NAME (set by the VM's init).
 # Output: TAP. Exit status: 0 pass, 1 fail, 4 (kselftest skip) when nothing
 # could be checked.
 
@@ -196,7 +196,7 @@ if has_smc; then
 	run_probe smc
 	# Unload our module (not the in-tree one) to see the fallback, then reload.
 	name=${SMC_MODULE_NAME:-af_smc}
-	if [ -n "${SMC_MODULE-}" ] && [ -f "$SMC_MODULE" ] && grep -q "^$name " /proc/modules; then
+	if [ -n "${SMC_MODULE_FILE-}" ] && [ -f "$SMC_MODULE_FILE" ] && grep -q "^$name " /proc/modules; then
 		tries=0
 		until rmmod "$name" 2>/dev/null; do
 			tries=$((tries + 1))
@@ -211,10 +211,10 @@ if has_smc; then
 			else
 				run_probe tcp
 			fi
-			check "insmod $SMC_MODULE again" insmod "$SMC_MODULE"
+			check "insmod $SMC_MODULE_FILE again" insmod "$SMC_MODULE_FILE"
 		fi
 	else
-		note "SKIP fallback check: no removable module ${name} with \$SMC_MODULE set"
+		note "SKIP fallback check: no removable module ${name} with \$SMC_MODULE_FILE set"
 	fi
 else
 	[ "$expect" != smc ] || not_ok "AF_SMC is not available but --expect-smc was given"

@@ -40,8 +40,8 @@ command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 # The guest side: the echo server on VM 1, the client here on VM 0.
 reload='
-if grep -q "^af_smc " /proc/modules; then rmmod af_smc && insmod "$SMC_MODULE" loopback_ism=1 || exit 4; fi
-smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmod \"\$SMC_MODULE\" loopback_ism=1; fi" || exit 5
+if grep -q "^af_smc " /proc/modules; then rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 || exit 4; fi
+smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmod \"\$SMC_MODULE_FILE\" loopback_ism=1; fi" || exit 5
 '
 [ -n "$ism" ] || reload=
 guest=$reload'

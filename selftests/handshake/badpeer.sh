@@ -10,7 +10,7 @@ fi
 [ -f "$ko" ] || { echo "Bail out! $ko is missing (make kernel)"; exit 1; }
 # With the loopback ISM device our client proposes SMC-D and so waits for
 # the server's CLC answer, which is what the bad servers play with.
-rmmod af_smc && insmod "$SMC_MODULE" loopback_ism=1 ||
+rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
 	{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
 insmod "$ko" base_port=7700 || { echo "Bail out! insmod smc_badpeer failed"; exit 1; }
 "$here/badpeer"

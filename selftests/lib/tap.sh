@@ -5,7 +5,7 @@
 #
 #	. "$(dirname "$0")/../lib/tap.sh"
 #	my_case() {                      # runs in a subshell
-#		tap_assert "module loads" insmod "$SMC_MODULE"
+#		tap_assert "module loads" insmod "$SMC_MODULE_FILE"
 #		[ -e /proc/foo ] || tap_skip_case "no /proc/foo"
 #		tap_expect "bar works" bar
 #	}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # module/lifecycle.sh [CYCLES]: loading and unloading our module
-# ($SMC_MODULE, named $SMC_MODULE_NAME; set by the test VM's init).
+# ($SMC_MODULE_FILE, named $SMC_MODULE_NAME; set by the test VM's init).
 #   - CYCLES (default 100) rmmod/insmod rounds: AF_SMC must be gone after
 #     each rmmod (EAFNOSUPPORT) and work again after each insmod;
 #   - while an AF_SMC socket is open (unbound, listening, connected), rmmod
@@ -15,13 +15,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
 cycles=${1:-100}
-module=${SMC_MODULE:-}
+module=${SMC_MODULE_FILE:-}
 name=${SMC_MODULE_NAME:-af_smc}
 PROBE=$here/../tools/smc-sockprobe
 [ -x "$PROBE" ] || PROBE=$(command -v smc-sockprobe)
 
 [ -n "$module" ] && [ -f "$module" ] ||
-	tap_skip_all "no module file (SMC_MODULE='$module'); this runs in the test VM"
+	tap_skip_all "no module file (SMC_MODULE_FILE='$module'); this runs in the test VM"
 [ "$(id -u)" = 0 ] || tap_skip_all "loading modules needs root"
 [ -x "$PROBE" ] || tap_skip_all "smc-sockprobe not found"
 
