@@ -14,7 +14,7 @@ IMAGE = $(BUILD)/kernel-image/$(KVER)/root
 CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
-.PHONY: all deps kernel userspace guest check vm-test demo install clean
+.PHONY: all deps kernel userspace guest check vm-test demo bench install clean
 
 all: kernel userspace guest
 
@@ -50,6 +50,10 @@ vm-test: all
 
 demo: all
 	scripts/demo
+
+# SMC-D vs TCP in one VM, with the ratios (not part of check). S=seconds.
+bench: all
+	scripts/bench $(S)
 
 install: userspace
 	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX) --component tools

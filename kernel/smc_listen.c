@@ -238,6 +238,8 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 			   !lsk->sk_net_refcnt);
 	if (!nsk)
 		return -ENOMEM;
+	/* Options set on the listener since it listened reach new children. */
+	smc_sockopts_push(lsmc);
 	rc = kernel_accept(lsmc->clcsock, &nclc, O_NONBLOCK);
 	if (rc) {
 		sk_free(nsk);

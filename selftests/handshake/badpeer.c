@@ -35,16 +35,21 @@ struct bad_server {
 	const char *name;
 	int mode;		/* listens on BASE_PORT + mode */
 	int err;		/* what connect() reports */
+	int alt_err;		/* or this, which TCP may give instead */
 	int waits;		/* the error comes only after the CLC wait */
 };
 
+/*
+ * A server that closes or resets: TCP reports the reset around our Proposal
+ * as ECONNRESET, or as EPIPE when the FIN got there first (CLOSE_WAIT).
+ */
 static const struct bad_server servers[] = {
-	{ "garbage", 0, EPROTO, 0 },
-	{ "silent", 1, ETIMEDOUT, 1 },
-	{ "close", 2, ECONNRESET, 0 },
-	{ "late decline", 3, ETIMEDOUT, 1 },
-	{ "truncated decline", 4, ETIMEDOUT, 1 },
-	{ "reset", 5, ECONNRESET, 0 },
+	{ "garbage", 0, EPROTO, EPROTO, 0 },
+	{ "silent", 1, ETIMEDOUT, ETIMEDOUT, 1 },
+	{ "close", 2, ECONNRESET, EPIPE, 0 },
+	{ "late decline", 3, ETIMEDOUT, ETIMEDOUT, 1 },
+	{ "truncated decline", 4, ETIMEDOUT, ETIMEDOUT, 1 },
+	{ "reset", 5, ECONNRESET, EPIPE, 0 },
 };
 
 static double scale(void)
@@ -125,7 +130,10 @@ static void blocking_connect(const void *arg)
 	bad_addr(BASE_PORT + b->mode, &sin);
 	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC));
 	t0 = now_ms();
-	EXPECT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), b->err);
+	errno = 0;
+	EXPECT_EQ(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), -1);
+	tap_diag("%s: connect failed with %s", b->name, tap_errno_name(errno));
+	EXPECT(errno == b->err || errno == b->alt_err);
 	check_time(b, now_ms() - t0);
 	/* The error was reported once; the socket is closed for good. */
 	EXPECT_ERRNO(send(fd, "x", 1, MSG_NOSIGNAL), EPIPE);
@@ -155,7 +163,8 @@ static void nonblocking_connect(const void *arg)
 	EXPECT(pfd.revents & POLLERR);
 	len = sizeof(err);
 	EXPECT_SYS(getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len));
-	EXPECT_EQ(err, b->err);
+	tap_diag("SO_ERROR %s", tap_errno_name(err));
+	EXPECT(err == b->err || err == b->alt_err);
 	EXPECT_SYS(close(fd));
 }
 
@@ -297,12 +306,17 @@ int main(void)
 
 	probe_client();
 	for (i = 0; i < sizeof(servers) / sizeof(servers[0]); i++) {
-		tap_add((tap_case_fn)blocking_connect, &servers[i], 20,
-			"server %s: blocking connect fails with %s", servers[i].name,
-			tap_errno_name(servers[i].err));
-		tap_add((tap_case_fn)nonblocking_connect, &servers[i], 20,
+		const struct bad_server *b = &servers[i];
+		char errs[64];
+
+		snprintf(errs, sizeof(errs), "%s%s%s", tap_errno_name(b->err),
+			 b->alt_err != b->err ? " or " : "",
+			 b->alt_err != b->err ? tap_errno_name(b->alt_err) : "");
+		tap_add((tap_case_fn)blocking_connect, b, 20,
+			"server %s: blocking connect fails with %s", b->name, errs);
+		tap_add((tap_case_fn)nonblocking_connect, b, 20,
 			"server %s: non-blocking connect, POLLERR and SO_ERROR %s",
-			servers[i].name, tap_errno_name(servers[i].err));
+			b->name, errs);
 	}
 	tap_add(close_mid_handshake, NULL, 20, "closing a socket mid-handshake returns at once");
 	tap_add(data_calls_wait, NULL, 20,

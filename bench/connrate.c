@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smc-connrate: connection set-up rate over loopback, for bench/.
+ *
+ *	smc-connrate -f inet|smc [-s SECONDS]
+ *
+ * A listener and a client in one process: connect (blocking), accept,
+ * exchange one byte each way so both ends are fully set up, close both;
+ * as many times as fit in SECONDS (default 5). Prints
+ * "connections N seconds S rate R/s".
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <smc/af_smc.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	int domain = AF_INET, proto = 0, opt, lfd, one = 1;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	double seconds = 5, start, end;
+	socklen_t len = sizeof(sin);
+	long count = 0;
+
+	while ((opt = getopt(argc, argv, "f:s:")) != -1) {
+		if (opt == 'f' && !strcmp(optarg, "smc"))
+			domain = AF_SMC, proto = SMCPROTO_SMC;
+		else if (opt == 'f' && strcmp(optarg, "inet"))
+			goto usage;
+		else if (opt == 's')
+			seconds = atof(optarg);
+		else if (opt != 'f')
+			goto usage;
+	}
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(domain, SOCK_STREAM, proto);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 128) ||
+	    getsockname(lfd, (struct sockaddr *)&sin, &len)) {
+		perror("smc-connrate: listener");
+		return 1;
+	}
+	start = now();
+	end = start + seconds;
+	while (now() < end) {
+		int c = socket(domain, SOCK_STREAM, proto), a;
+		char b = 'x';
+
+		if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)) ||
+		    (a = accept(lfd, NULL, NULL)) < 0 || write(c, &b, 1) != 1 ||
+		    read(a, &b, 1) != 1 || write(a, &b, 1) != 1 || read(c, &b, 1) != 1) {
+			perror("smc-connrate: connection");
+			return 1;
+		}
+		close(c);
+		close(a);
+		count++;
+	}
+	end = now();
+	printf("connections %ld seconds %.2f rate %.1f/s\n", count, end - start,
+	       count / (end - start));
+	return 0;
+usage:
+	fprintf(stderr, "usage: smc-connrate -f inet|smc [-s SECONDS]\n");
+	return 2;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/guest-bench.sh SECONDS: runs inside one VM (scripts/bench starts it).
+# TCP over loopback against SMC-D over the loopback ISM device, measured in
+# the same run with unmodified sockperf (moved onto AF_SMC by smc_run) and
+# smc-connrate. Prints "RESULT name tcp smc unit" lines for scripts/bench.
+t=${1:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 || { echo "bench: cannot load af_smc loopback_ism=1"; exit 1; }
+
+sockperf server -i 127.0.0.1 -p 11111 --tcp >/dev/null 2>&1 &
+smc_run sockperf server -i 127.0.0.1 -p 11112 --tcp >/dev/null 2>&1 &
+sleep 1
+
+# One sockperf client run; prints its summary value.
+tp() {	# port -> MBps
+	$2 sockperf tp -i 127.0.0.1 -p "$1" --tcp -m 65536 -t "$t" 2>&1 |
+		sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' | tail -n 1
+}
+pp() {	# port msgsize -> average latency in usec
+	$3 sockperf pp -i 127.0.0.1 -p "$1" --tcp -m "$2" -t "$t" 2>&1 |
+		sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | tail -n 1
+}
+
+# Prove the SMC side is SMC-D: a connection held open during a listing.
+smc_run sockperf pp -i 127.0.0.1 -p 11112 --tcp -m 1 -t 2 >/dev/null 2>&1 &
+sleep 1
+mode=$(smcss -a | awk '$1 == "ACTIVE" { print $NF; exit }')
+echo "MODE $mode"
+wait $!
+
+echo "RESULT throughput_64KiB $(tp 11111) $(tp 11112 smc_run) MB/s"
+echo "RESULT latency_1B $(pp 11111 1) $(pp 11112 1 smc_run) us"
+echo "RESULT latency_1KiB $(pp 11111 1024) $(pp 11112 1024 smc_run) us"
+tcp=$("$here/smc-connrate" -f inet -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
+smc=$("$here/smc-connrate" -f smc -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
+echo "RESULT connections $tcp $smc conn/s"
+kill %1 %2 2>/dev/null
+wait 2>/dev/null
+exit 0

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcd/smcd: connections over the loopback ISM device really are SMC-D,
+ * and move data right. Run by smcd.sh with af_smc loaded as
+ * loopback_ism=1.
+ *
+ * Sizes are chosen around the ring: a 16 KiB DMB holds a 32-byte CDC
+ * header and a ring of 16 KiB - 32, so transfers of ring-1, ring, ring+1
+ * and many rings cross the wrap point at different offsets.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+
+#include "family.h"
+#include "smcdiag.h"
+#include "stream.h"
+#include "tap.h"
+
+#define RING_MIN (16 * 1024 - 32)
+
+struct pair {
+	int lfd, cfd, afd;
+};
+
+static void smcd_pair(const struct sf_family *f, struct pair *p, int rcvbuf)
+{
+	struct sockaddr_storage addr;
+
+	sf_require(f);
+	p->lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4, &addr));
+	if (rcvbuf)
+		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	p->cfd = ASSERT_SYS(sf_socket(f, SOCK_CLOEXEC));
+	if (rcvbuf)
+		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	ASSERT_SYS(connect(p->cfd, (struct sockaddr *)&addr, sf_addr_len(&addr)));
+	p->afd = ASSERT_SYS(accept4(p->lfd, NULL, NULL, SOCK_CLOEXEC));
+}
+
+static void is_smcd(const void *arg)
+{
+	struct sd_sock c, a;
+	struct pair p;
+
+	smcd_pair(sf_find(arg), &p, 0);
+	ASSERT_EQ(sd_find_fd(p.cfd, &c), 0);
+	ASSERT_EQ(sd_find_fd(p.afd, &a), 0);
+	tap_diag("client mode %u reason 0x%08x, server mode %u reason 0x%08x",
+		 c.mode, c.reason, a.mode, a.reason);
+	EXPECT_EQ(c.mode, SMC_DIAG_MODE_SMCD);
+	EXPECT_EQ(a.mode, SMC_DIAG_MODE_SMCD);
+	EXPECT_EQ(c.reason, 0);
+	EXPECT_EQ(a.reason, 0);
+	EXPECT_EQ(c.state, 1);
+	EXPECT_EQ(a.state, 1);
+}
+
+/* Write len pattern bytes into fd from a child, then SHUT_WR. */
+static pid_t writer(int fd, size_t len, uint64_t seed)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		static char buf[65536];
+		size_t off = 0;
+
+		while (off < len) {
+			size_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
+			ssize_t w;
+
+			pattern_fill(buf, n, seed, off);
+			w = write(fd, buf, n);
+			if (w <= 0)
+				_exit(1);
+			off += (size_t)w;
+		}
+		_exit(shutdown(fd, SHUT_WR) ? 2 : 0);
+	}
+	return pid;
+}
+
+/* Read to EOF and check every byte; returns the count. */
+static size_t reader(int fd, uint64_t seed)
+{
+	static char buf[70000];
+	size_t off = 0;
+	ssize_t r;
+
+	while ((r = read(fd, buf, sizeof(buf))) > 0) {
+		size_t bad = pattern_mismatch(buf, (size_t)r, seed, off);
+
+		if (bad != (size_t)r) {
+			tap_fail("byte %zu differs", off + bad);
+			tap_abort();
+		}
+		off += (size_t)r;
+	}
+	EXPECT_EQ(r, 0);
+	return off;
+}
+
+static void transfer(const void *arg)
+{
+	static const size_t sizes[] = {
+		1, RING_MIN - 1, RING_MIN, RING_MIN + 1, 3 * RING_MIN + 17, 1 << 20,
+		(16 << 20) + 5,
+	};
+	const struct sf_family *f = sf_find("smc");
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct pair p;
+		int status;
+		pid_t pid;
+
+		/* The smallest buffers: 16 KiB DMBs, so the ring wraps often. */
+		smcd_pair(f, &p, 1);
+		pid = writer(p.cfd, sizes[i], i + 1);
+		EXPECT_EQ(reader(p.afd, i + 1), (long long)sizes[i]);
+		ASSERT_SYS(waitpid(pid, &status, 0));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		/* And back, the server writing. */
+		pid = writer(p.afd, sizes[i], i + 100);
+		EXPECT_EQ(reader(p.cfd, i + 100), (long long)sizes[i]);
+		ASSERT_SYS(waitpid(pid, &status, 0));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		tap_diag("%zu bytes each way", sizes[i]);
+		close(p.cfd);
+		close(p.afd);
+		close(p.lfd);
+	}
+}
+
+static void flow_control(const void *arg)
+{
+	char buf[4096], ev[64];
+	struct pollfd pfd;
+	struct pair p;
+	size_t sent = 0;
+	ssize_t n;
+
+	(void)arg;
+	/* SO_RCVBUF 1 on both ends: the smallest DMBs, a 16 KiB - 32 ring. */
+	smcd_pair(sf_find("smc"), &p, 1);
+	/* Nobody reads: the sender fills the peer's ring, then EAGAIN. */
+	memset(buf, 'x', sizeof(buf));
+	while ((n = send(p.afd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		sent += (size_t)n;
+	EXPECT_ERRNO(send(p.afd, buf, 1, MSG_DONTWAIT), EAGAIN);
+	tap_diag("the ring took %zu bytes", sent);
+	EXPECT_EQ(sent, RING_MIN);
+	pfd = (struct pollfd){ .fd = p.afd, .events = POLLOUT };
+	EXPECT_EQ(poll(&pfd, 1, 0), 0);
+	pfd = (struct pollfd){ .fd = p.cfd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 0), 1);
+	tap_diag("reader poll: %s", sf_poll_str(pfd.revents, ev, sizeof(ev)));
+	/* Reading makes room, and the writer sees it. */
+	EXPECT_EQ(read(p.cfd, buf, sizeof(buf)), (long long)sizeof(buf));
+	pfd = (struct pollfd){ .fd = p.afd, .events = POLLOUT };
+	EXPECT_EQ(poll(&pfd, 1, 1000), 1);
+	EXPECT_EQ(send(p.afd, buf, sizeof(buf), MSG_DONTWAIT), (long long)sizeof(buf));
+}
+
+static void half_close(const void *arg)
+{
+	char c;
+	struct pair p;
+
+	(void)arg;
+	smcd_pair(sf_find("smc"), &p, 0);
+	ASSERT_EQ(write(p.cfd, "a", 1), 1);
+	ASSERT_SYS(shutdown(p.cfd, SHUT_WR));
+	EXPECT_EQ(read(p.afd, &c, 1), 1);
+	EXPECT_EQ(read(p.afd, &c, 1), 0);		/* EOF */
+	EXPECT_ERRNO(send(p.cfd, "b", 1, MSG_NOSIGNAL), EPIPE);
+	EXPECT_EQ(write(p.afd, "z", 1), 1);		/* the other way still works */
+	EXPECT_EQ(read(p.cfd, &c, 1), 1);
+	EXPECT_EQ(c, 'z');
+}
+
+static void close_unread(const void *arg)
+{
+	char c;
+	struct pair p;
+
+	(void)arg;
+	smcd_pair(sf_find("smc"), &p, 0);
+	ASSERT_EQ(write(p.cfd, "abc", 3), 3);
+	usleep(100 * 1000);
+	close(p.afd);			/* with 3 unread bytes: an abort */
+	usleep(100 * 1000);
+	EXPECT_ERRNO(recv(p.cfd, &c, 1, MSG_DONTWAIT), ECONNRESET);
+}
+
+static const struct tap_case cases[] = {
+	{ "smc ipv4: both ends are SMC-D, no fallback reason", is_smcd, "smc", 0 },
+	{ "smc ipv6: both ends are SMC-D, no fallback reason", is_smcd, "smc6", 0 },
+	{ "byte-exact both ways, 1 B to 16 MiB, across the ring's wrap", transfer, NULL, 120 },
+	{ "flow control: a full peer ring gives EAGAIN, reading frees it", flow_control, NULL, 0 },
+	{ "shutdown(SHUT_WR): EOF for the peer, EPIPE for us, the peer still writes",
+	  half_close, NULL, 0 },
+	{ "close with unread data: the peer gets ECONNRESET", close_unread, NULL, 0 },
+};
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
+	return tap_run();
+}

@@ -1,0 +1,7 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# smcd/smcd.sh: reload af_smc with the loopback ISM device and run the cases.
+here=$(cd "$(dirname "$0")" && pwd)
+rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
+	{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
+exec "$here/smcd"
