@@ -7,6 +7,8 @@
 #include <cstring>
 #include <ctime>
 
+#include <rdma/rdma_cma.h>
+
 #include "chk_report.h"
 #include "chk_socket.h"
 #include "smc_chk.h"
@@ -44,6 +46,11 @@ void conclude(std::ostream &out, ConnMode mode, const PathReport &p)
 	const StepResult *f = p.failed_step();
 	if (f && f->step == CmStep::channel) {
 		out << "this host cannot use RDMA (see above); SMC-R cannot work until it can.\n";
+		return;
+	}
+	if (f && f->event == RDMA_CM_EVENT_REJECTED) {
+		out << "the RDMA network to the peer works, but the peer refused the RDMA "
+		       "connection (see above).\n";
 		return;
 	}
 	if (!p.ok) {

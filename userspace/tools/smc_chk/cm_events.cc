@@ -294,10 +294,9 @@ CmVerdict explain_call_error(CmStep step, int err, const CmContext &c)
 			return failed("No permission to use /dev/infiniband/rdma_cm.");
 		return failed("Cannot open the RDMA connection manager (" + why + ").");
 	case CmStep::address:
-		if (err == ENODEV)
-			return address_error(-ENODEV, c);
-		return failed("Address resolution of " + peer_text(c) + " could not start (" +
-			      why + ").");
+		// The kernel fails at once what it knows at once (no route, no
+		// device): the same causes as an ADDR_ERROR event.
+		return address_error(-err, c);
 	case CmStep::route:
 		return failed("Route resolution to " + peer_text(c) + " could not start (" + why +
 			      ").");

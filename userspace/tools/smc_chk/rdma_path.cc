@@ -10,6 +10,8 @@ namespace smc {
 
 namespace {
 
+constexpr long resolve_grace_ms = 1000;
+
 class Probe {
 public:
 	Probe(CmDriver &cm, CmContext &ctx, const Clock &now) : cm_(cm), ctx_(ctx), now_(now) {}
@@ -30,13 +32,17 @@ public:
 			r.ok = true;
 			return finish(r, start, CmVerdict{CmOutcome::done, ""});
 		}
-		long deadline = start + ctx_.timeout_s * 1000L;
+		// Address and route resolution have the kernel's own timer set to
+		// the same time: wait a little longer, so that its verdict (with
+		// the reason) arrives rather than our silence.
+		long grace = step == CmStep::address || step == CmStep::route ? resolve_grace_ms : 0;
+		long deadline = start + ctx_.timeout_s * 1000L + grace;
 		for (;;) {
 			long left = deadline - now_();
 			CmEvent ev;
 			int rc = left > 0 ? cm_.next_event(static_cast<int>(left), ev) : ETIMEDOUT;
 			if (rc == ETIMEDOUT) {
-				r.what = "no answer within " + std::to_string(ctx_.timeout_s) + " s";
+				r.what = "no answer";
 				CmVerdict v = explain_timeout(step, ctx_);
 				r.ok = v.outcome == CmOutcome::done;
 				return finish(r, start, v);
@@ -51,6 +57,7 @@ public:
 			CmVerdict v = explain_cm_event(step, ev.type, ev.status, ctx_);
 			if (v.outcome == CmOutcome::ignore)
 				continue;
+			r.event = ev.type;
 			r.what = cm_event_name(ev.type);
 			if (ev.status)
 				r.what += ", " + cm_status_text(ev.type, ev.status);

@@ -59,6 +59,7 @@ struct StepResult {
 	CmStep step = CmStep::channel;
 	bool ok = false;
 	std::string what;	// "REJECTED, status 8 (invalid service ID)", "no answer"
+	int event = -1;		// the RDMA CM event that decided the step, if one did
 	long ms = 0;		// how long the step took
 };
 
