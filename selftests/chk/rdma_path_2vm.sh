@@ -38,7 +38,8 @@ check() {
 	host=$1 bound=$2 step=$3
 	shift 3
 	start=$(chk_now_ms)
-	smc_chk -C "$host" -t $timeout >"$out" 2>&1
+	# --rdma-always: also where SMC-R works (Debian's module on both).
+	smc_chk -C "$host" -t $timeout --rdma-always >"$out" 2>&1
 	rc=$?
 	took=$(( $(chk_now_ms) - start ))
 	sed 's/^/# /' "$out"

@@ -69,7 +69,7 @@ _smc_chk()
 	-p|--port|-t|--timeout) return ;;
 	esac
 	COMPREPLY=($(compgen -W '-S --server -C --connect -p --port -6 --ipv6 -i --interface
-		-t --timeout -d --debug --no-rdma --reject -v --version -h --help' -- "$cur"))
+		-t --timeout -d --debug --no-rdma --rdma-always --reject -v --version -h --help' -- "$cur"))
 }
 
 _smc_rnics()

@@ -50,6 +50,11 @@ TEST(ChkOptions, Valid)
 	EXPECT_TRUE(c->debug);
 	EXPECT_EQ(c->timeout_s, 2);
 	EXPECT_FALSE(c->rdma);
+	EXPECT_FALSE(c->rdma_always);
+	auto always = parse({"-C", "h", "--rdma-always"});
+	ASSERT_TRUE(always);
+	EXPECT_TRUE(always->rdma_always);
+	EXPECT_TRUE(always->rdma);
 
 	auto bundled = parse({"-6SCx"});	// -6 -S -C x: -S and -C clash
 	EXPECT_FALSE(bundled);
@@ -86,6 +91,9 @@ TEST(ChkOptions, Invalid)
 	EXPECT_EQ(parse_error({"-C", "h", "-t", "601"}), "invalid timeout '601' (1 to 600 seconds)");
 	EXPECT_EQ(parse_error({"-C", "h", "--reject"}), "--reject is an option of the server (-S)");
 	EXPECT_EQ(parse_error({"-S", "--reject", "--no-rdma"}), "--reject and --no-rdma exclude each other");
+	EXPECT_EQ(parse_error({"-C", "h", "--rdma-always", "--no-rdma"}),
+		  "--rdma-always and --no-rdma exclude each other");
+	EXPECT_EQ(parse_error({"-S", "--rdma-always"}), "--rdma-always is an option of the client (-C)");
 	EXPECT_EQ(parse_error({"-i", "eth0", "-p", "1"}), "-p and -6 need -S or -C");
 	EXPECT_EQ(parse_error({"-i", "an-interface-name-too-long"}),
 		  "invalid interface name 'an-interface-name-too-long'");

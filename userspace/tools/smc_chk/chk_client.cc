@@ -130,7 +130,7 @@ int chk_client(const ChkOptions &opt, ToolEnv &env, RdmaCm &cm)
 	if (opt.debug && rep.server)
 		env.out << "Server said: " << encode_server_line(*rep.server);
 
-	if (opt.rdma && mode != ConnMode::smcr) {
+	if (opt.rdma && (mode != ConnMode::smcr || opt.rdma_always)) {
 		env.out << '\n';
 		env.out.flush();
 		CmContext ctx;

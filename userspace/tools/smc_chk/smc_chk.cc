@@ -13,7 +13,7 @@ namespace smc {
 namespace {
 
 enum Opt { opt_server, opt_connect, opt_port, opt_ipv6, opt_iface, opt_debug, opt_timeout,
-	   opt_no_rdma, opt_reject, opt_version, opt_help };
+	   opt_no_rdma, opt_rdma_always, opt_reject, opt_version, opt_help };
 
 constexpr OptionSpec specs[] = {
 	{'S', "server", false, opt_server},
@@ -24,6 +24,7 @@ constexpr OptionSpec specs[] = {
 	{'d', "debug", false, opt_debug},
 	{'t', "timeout", true, opt_timeout},
 	{0, "no-rdma", false, opt_no_rdma},
+	{0, "rdma-always", false, opt_rdma_always},
 	{0, "reject", false, opt_reject},
 	{'v', "version", false, opt_version},
 	{'h', "help", false, opt_help},
@@ -31,7 +32,7 @@ constexpr OptionSpec specs[] = {
 
 const char help_text[] =
 	"Usage: smc_chk -S [-p PORT] [-6] [-d] [--no-rdma] [--reject]\n"
-	"       smc_chk -C HOST [-p PORT] [-6] [-t SECONDS] [-d] [--no-rdma]\n"
+	"       smc_chk -C HOST [-p PORT] [-6] [-t SECONDS] [-d] [--no-rdma|--rdma-always]\n"
 	"       smc_chk -i IFACE\n"
 	"Check whether connections to HOST use SMC-D, SMC-R or fall back to TCP, and why.\n"
 	"\n"
@@ -43,6 +44,7 @@ const char help_text[] =
 	"  -t, --timeout SECONDS time each step may take (default 5)\n"
 	"  -d, --debug           say more\n"
 	"      --no-rdma         no RDMA path check (client), no RDMA CM listener (server)\n"
+	"      --rdma-always     check the RDMA path even when SMC-R was used\n"
 	"      --reject          the server rejects RDMA connections (to test clients)\n"
 	"  -v, --version         print the version and exit\n"
 	"  -h, --help            print this help and exit\n"
@@ -120,6 +122,7 @@ Result<ChkOptions> parse_chk_options(const std::vector<std::string> &args)
 			break;
 		}
 		case opt_no_rdma: o.rdma = false; break;
+		case opt_rdma_always: o.rdma_always = true; break;
 		case opt_reject: o.reject = true; break;
 		case opt_version: o.version = true; break;
 		case opt_help: o.help = true; break;
@@ -139,6 +142,10 @@ Result<ChkOptions> parse_chk_options(const std::vector<std::string> &args)
 		return usage("-p and -6 need -S or -C");
 	if (o.reject && !o.rdma)
 		return usage("--reject and --no-rdma exclude each other");
+	if (o.rdma_always && !o.rdma)
+		return usage("--rdma-always and --no-rdma exclude each other");
+	if (o.rdma_always && o.connect.empty())
+		return usage("--rdma-always is an option of the client (-C)");
 	return o;
 }
 

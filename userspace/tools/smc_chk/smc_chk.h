@@ -29,6 +29,7 @@ struct ChkOptions {
 	bool debug = false;
 	int timeout_s = chk_default_timeout_s;
 	bool rdma = true;	// --no-rdma: skip the RDMA path check / listener
+	bool rdma_always = false;	// --rdma-always: check the path even after SMC-R
 	bool reject = false;	// --reject: the server rejects RDMA connections
 	bool help = false;
 	bool version = false;
