@@ -6,7 +6,8 @@
 # object carry the values sysfs and rdma(8) report (driver, port state,
 # interface, GID types); the row goes when the device goes; the PNET ID set
 # with smc_pnet shows (a module with SMC_PNETID), or a note says the module
-# cannot tell (a module without it), with status 0 either way.
+# cannot tell (a module without it), with status 0 either way. smc_chk -i
+# eth0 finds rxe0 usable for SMC-R.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/lib.sh"
@@ -90,6 +91,29 @@ module_note() {
 	return 0
 }
 
+# smc_chk -i: the interface's index, its RDMA port, and the verdict.
+iface_report() {
+	command -v smc_chk >/dev/null || tap_skip_case "smc_chk is not installed"
+	smc_chk -i eth0 >"$out" 2>"$err"
+	rc=$?
+	sed 's/^/# /' "$out"
+	[ $rc = 0 ] || tap_fail "status $rc"
+	grep -qx "Interface eth0 (index $(cat /sys/class/net/eth0/ifindex))" "$out" || tap_fail "no interface line"
+	grep -q "^  rxe0 port 1: ACTIVE, interface eth0, PNET ID -: usable " "$out" || tap_fail "rxe0 is not usable"
+	grep -qx "SMC-R: possible over rxe0 port 1" "$out" || tap_fail "no SMC-R verdict"
+	if smc_pnet >/dev/null 2>&1; then
+		grep -qx "  PNET ID: none" "$out" || tap_fail "eth0 should have no PNET ID"
+	else
+		grep -q "^Note: PNET IDs and ISM devices unknown: SMC module not loaded" "$out" ||
+			tap_fail "no note about the module"
+	fi
+	smc_chk -i nosuch0 >"$out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || tap_fail "an unknown interface gives status $rc, not 1"
+	grep -qx "Interface nosuch0: no such interface" "$out" || tap_fail "$(cat "$out")"
+	return 0
+}
+
 row_goes() {
 	rdma link delete rxe0 || tap_fail "cannot delete rxe0"
 	tap_wait_for 10 sh -c '! [ -e /sys/class/infiniband/rxe0 ]'
@@ -102,5 +126,6 @@ tap_case "smc_rnics: rxe0 row matches rdma and sysfs" 90 rxe_row
 tap_case "smc_rnics -j: rxe0 object matches" 60 json_object
 tap_case "smc_rnics: PNET ID from smc_pnet" 60 pnet_id
 tap_case "smc_rnics without SMC netlink: note, status 0" 60 module_note
+tap_case "smc_chk -i eth0: rxe0 usable for SMC-R" 60 iface_report
 tap_case "smc_rnics: deleted device is gone" 60 row_goes
 tap_done

@@ -5,24 +5,17 @@
 // not used, check the RDMA path to HOST.
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
 #include <rdma/rdma_cma.h>
 
 #include "chk_report.h"
 #include "chk_socket.h"
+#include "clock.h"
 #include "smc_chk.h"
 
 namespace smc {
 
 namespace {
-
-long monotonic_ms()
-{
-	timespec ts{};
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 std::string connect_error_text(int err, const ChkOptions &opt)
 {

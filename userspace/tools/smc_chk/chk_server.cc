@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <ctime>
 #include <vector>
 
 #include <netinet/in.h>
@@ -16,6 +15,7 @@
 
 #include "chk_report.h"
 #include "chk_socket.h"
+#include "clock.h"
 #include "smc_chk.h"
 
 namespace smc {
@@ -33,13 +33,6 @@ struct Client {
 	UniqueFd fd;
 	long since = 0;
 };
-
-long monotonic_ms()
-{
-	timespec ts{};
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 Result<ChkSocket> listen_socket(const ChkOptions &opt)
 {

@@ -10,8 +10,9 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 #ifndef AF_SMC
 #define AF_SMC 43
@@ -21,18 +22,11 @@ namespace smc {
 
 namespace {
 
-long now_ms()
-{
-	timespec ts{};
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 // poll() for one descriptor until the deadline, across EINTR.
 int poll_until(int fd, short events, long deadline)
 {
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - monotonic_ms();
 		if (left <= 0)
 			return ETIMEDOUT;
 		pollfd p{fd, events, 0};
@@ -131,7 +125,7 @@ int connect_within(int fd, const sockaddr_storage &a, int timeout_ms)
 		return 0;
 	if (errno != EINPROGRESS)
 		return errno;
-	if (int rc = poll_until(fd, POLLOUT, now_ms() + timeout_ms))
+	if (int rc = poll_until(fd, POLLOUT, monotonic_ms() + timeout_ms))
 		return rc;
 	int err = 0;
 	socklen_t elen = sizeof(err);
@@ -142,7 +136,7 @@ int connect_within(int fd, const sockaddr_storage &a, int timeout_ms)
 
 Result<std::string> read_line_within(int fd, int timeout_ms)
 {
-	long deadline = now_ms() + timeout_ms;
+	long deadline = monotonic_ms() + timeout_ms;
 	std::string line;
 	while (line.size() < 1024) {
 		if (int rc = poll_until(fd, POLLIN, deadline))

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <vector>
 
 #include <fcntl.h>
@@ -18,6 +17,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "chk_socket.h"
+#include "clock.h"
 
 namespace smc {
 
@@ -25,13 +25,6 @@ namespace {
 
 constexpr const char *cm_device = "/dev/infiniband/rdma_cm";
 constexpr char private_data[] = "smc_chk";
-
-long now_ms()
-{
-	timespec ts{};
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 int err_or(int fallback) { return errno ? errno : fallback; }
 
@@ -137,7 +130,7 @@ public:
 
 	int next_event(int timeout_ms, CmEvent &ev) override
 	{
-		long deadline = now_ms() + timeout_ms;
+		long deadline = monotonic_ms() + timeout_ms;
 		for (;;) {
 			rdma_cm_event *e = nullptr;
 			if (rdma_get_cm_event(ch_, &e) == 0) {
@@ -148,7 +141,7 @@ public:
 			}
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 				return errno;
-			long left = deadline - now_ms();
+			long left = deadline - monotonic_ms();
 			if (left <= 0)
 				return ETIMEDOUT;
 			pollfd p{ch_->fd, POLLIN, 0};

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "options.h"
 #include "tar_writer.h"
 #include "text.h"
@@ -48,13 +49,6 @@ const char help_text[] =
 	"fails only when it cannot write the tarball.\n";
 
 constexpr int command_timeout_ms = 10000;
-
-long now_ms()
-{
-	timespec ts{};
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
 
 Result<std::string> read_kernel_log()
 {
@@ -98,10 +92,10 @@ Result<std::string> run_command(const std::vector<std::string> &argv)
 	}
 	close(p[1]);
 	std::string out;
-	long deadline = now_ms() + command_timeout_ms;
+	long deadline = monotonic_ms() + command_timeout_ms;
 	bool timed_out = false;
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - monotonic_ms();
 		if (left <= 0) {
 			timed_out = true;
 			break;
