@@ -176,6 +176,10 @@ TEST(ChkServerLine, Malformed)
 	auto v = decode_server_line("SMC_CHK/1 af=AF_SMC mode=SMCD extra=1\r\n");
 	ASSERT_TRUE(v);
 	EXPECT_EQ(v->mode, ConnMode::smcd);
+	// A peer's text cannot drive the terminal.
+	v = decode_server_line("SMC_CHK/1 af=AF_SMC error=bad\x1b[2J\x07 text");
+	ASSERT_TRUE(v);
+	EXPECT_EQ(v->error, "bad?[2J? text");
 }
 
 TEST(ChkEndView, FromDiag)

@@ -109,7 +109,7 @@ int chk_client(const ChkOptions &opt, ToolEnv &env, RdmaCm &cm)
 		else if (auto v = decode_server_line(*line))
 			rep.server = *v;
 		else
-			rep.server_error = "the server's answer is not smc_chk's: '" + *line + "'";
+			rep.server_error = "the server's answer is not smc_chk's: '" + printable(*line) + "'";
 		if (sock->af_smc) {
 			rep.client = query_end_view(env.netlink, socket_inode(sock->fd.get()));
 		} else {

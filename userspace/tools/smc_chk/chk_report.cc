@@ -145,7 +145,7 @@ std::optional<EndView> decode_server_line(const std::string &line)
 		if (key == "error") {
 			std::string rest;
 			std::getline(in, rest);
-			v.error = value + rest;
+			v.error = printable(value + rest);
 			break;
 		}
 		if (key == "af") {
@@ -171,6 +171,15 @@ std::optional<EndView> decode_server_line(const std::string &line)
 	if (v.mode == ConnMode::unknown && v.error.empty())
 		v.error = "the server did not say";
 	return v;
+}
+
+std::string printable(const std::string &text)
+{
+	std::string out = text;
+	for (auto &c : out)
+		if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+			c = '?';
+	return out;
 }
 
 std::string reason_pair(const EndView &v)

@@ -35,6 +35,9 @@ EndView end_view_of(const SmcSocket &s);
 // or "... error=TEXT" (TEXT to the end of the line).
 std::string encode_server_line(const EndView &v);
 std::optional<EndView> decode_server_line(const std::string &line);
+// The text with control characters replaced by '?': what a peer sends must
+// not drive the user's terminal.
+std::string printable(const std::string &text);
 
 struct ConnReport {
 	std::string peer;	// as given on the command line

@@ -25,6 +25,9 @@ namespace {
 
 constexpr const char *cm_device = "/dev/infiniband/rdma_cm";
 constexpr char private_data[] = "smc_chk";
+// Connections the server keeps at once; more are rejected, so a peer cannot
+// use up the device's queue pairs.
+constexpr std::size_t max_server_conns = 64;
 
 int err_or(int fallback) { return errno ? errno : fallback; }
 
@@ -233,7 +236,7 @@ public:
 				// Answer first, then acknowledge: the request's id
 				// is ours from now on.
 				std::string from = peer_text(id);
-				bool ok = !reject_ && accept(id);
+				bool ok = !reject_ && conns_.size() < max_server_conns && accept(id);
 				if (!ok)
 					rdma_reject(id, private_data, sizeof(private_data));
 				rdma_ack_cm_event(e);
