@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for smcss, smc_pnet, smcd and smcr (smc-linux).
+# bash completion for smcss, smc_pnet, smcd, smcr, smc_chk, smc_rnics and smc_dbg
+# (smc-linux).
 
 _smc_netdevs() { ls /sys/class/net 2>/dev/null; }
 _smc_ibdevs() { ls /sys/class/infiniband 2>/dev/null; ls /sys/class/ism 2>/dev/null; }
@@ -59,6 +60,37 @@ _smcd_smcr()
 	COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 
+_smc_chk()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	case $prev in
+	-i|--interface) COMPREPLY=($(compgen -W "$(_smc_netdevs)" -- "$cur")); return ;;
+	-C|--connect) COMPREPLY=($(compgen -A hostname -- "$cur")); return ;;
+	-p|--port|-t|--timeout) return ;;
+	esac
+	COMPREPLY=($(compgen -W '-S --server -C --connect -p --port -6 --ipv6 -i --interface
+		-t --timeout -d --debug --no-rdma --rdma-always --reject -v --version -h --help' -- "$cur"))
+}
+
+_smc_rnics()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	COMPREPLY=($(compgen -W '-r --rdma -I --ism -j --json -p --pretty -v --version
+		-h --help' -- "$cur"))
+}
+
+_smc_dbg()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	case $prev in
+	-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	esac
+	COMPREPLY=($(compgen -W '-o --output -v --version -h --help' -- "$cur"))
+}
+
 complete -F _smcss smcss
 complete -F _smc_pnet smc_pnet
 complete -F _smcd_smcr smcd smcr
+complete -F _smc_chk smc_chk
+complete -F _smc_rnics smc_rnics
+complete -F _smc_dbg smc_dbg

@@ -26,6 +26,10 @@ struct ToolEnv {
 	std::string state_dir;
 	unsigned uid = 0;
 	std::string version = "0";
+	// Where sysfs is mounted; tests point it at a fake tree.
+	std::string sysfs_root = "/sys";
+	// Where procfs is mounted (smc_dbg reads sysctls, modules, versions).
+	std::string procfs_root = "/proc";
 };
 
 using ToolMain = int (*)(const std::vector<std::string> &args, ToolEnv &env);

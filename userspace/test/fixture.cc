@@ -11,6 +11,7 @@
 
 #include "smc_pnet.h"
 #include "smc_tool.h"
+#include "smc_rnics.h"
 #include "smcss.h"
 
 namespace smc::test {
@@ -101,12 +102,16 @@ ToolRun run(const std::vector<std::string> &args, nl::Recording rec, const RunOp
 		    opt.state_dir.empty() ? scratch.path() + "/state" : opt.state_dir, opt.uid, "9.9"};
 	if (!opt.uid)
 		env.uid = static_cast<unsigned>(getuid());
+	env.sysfs_root = opt.sysfs_root;
+	env.procfs_root = opt.procfs_root;
 	ToolMain tool = smc_main;
 	std::string prog = args.empty() ? "" : program_name(args[0]);
 	if (prog == "smcss")
 		tool = smcss_main;
 	else if (prog == "smc_pnet")
 		tool = smc_pnet_main;
+	else if (prog == "smc_rnics")
+		tool = smc_rnics_main;
 	ToolRun r;
 	r.rc = tool(args, env);
 	r.out = out.str();

@@ -47,9 +47,11 @@ struct RunOptions {
 	std::string state_dir;		// "" : a fresh scratch directory
 	std::map<std::uint32_t, std::string> ifnames = {{1, "lo"}, {2, "eth0"}, {3, "eth1"}};
 	unsigned uid = 0;
+	std::string sysfs_root = "/nonexistent-sysfs";	// tests of real sysfs say so
+	std::string procfs_root = "/nonexistent-procfs";
 };
 
-// Runs the tool named by args[0] (smcss, smc_pnet, smcd, smcr) with the
+// Runs the tool named by args[0] (smcss, smc_pnet, smcd, smcr, smc_rnics) with the
 // recording as its kernel.
 ToolRun run(const std::vector<std::string> &args, nl::Recording rec, const RunOptions &opt = {});
 ToolRun run(const std::vector<std::string> &args, std::vector<nl::Session> sessions,

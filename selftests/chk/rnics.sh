@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# chk/rnics.sh: smc_rnics in a VM with rxe0 over eth0 (topo_vm_rxe: a
+# 2-VM run, as only those have eth0). Its row and its JSON
+# object carry the values sysfs and rdma(8) report (driver, port state,
+# interface, GID types); the row goes when the device goes; the PNET ID set
+# with smc_pnet shows (a module with SMC_PNETID), or a note says the module
+# cannot tell (a module without it), with status 0 either way. smc_chk -i
+# eth0 finds rxe0 usable for SMC-R.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/lib.sh"
+. "$here/../lib/topology.sh"
+
+for t in smc_rnics smc_pnet rdma; do
+	command -v $t >/dev/null || tap_skip_all "$t is not installed"
+done
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs eth0, which only runs with --vms 2 have"
+tap_at_exit topo_cleanup
+
+out=$TMPDIR/out
+err=$TMPDIR/err
+sys=/sys/class/infiniband/rxe0/ports/1
+
+# The distinct GID types of rxe0 port 1 in GID index order, joined by ",".
+sysfs_gid_types() {
+	for f in $(ls "$sys/gid_attrs/types" | sort -n); do
+		cat "$sys/gid_attrs/types/$f" 2>/dev/null
+	done | awk '!seen[$0]++' | paste -sd, -
+}
+
+rxe_row() {
+	tap_assert "rxe0 on eth0 (topo_vm_rxe)" topo_vm_rxe
+	tap_expect "smc_rnics runs" smc_rnics >"$out" 2>"$err"
+	sed 's/^/# /' "$out"
+	row=$(grep '^[A-Za-z]* *rxe0 ' "$out")
+	[ -n "$row" ] || { tap_fail "no rxe0 row"; return 1; }
+	# What rdma(8) and sysfs say, to compare with.
+	link=$(rdma link show rxe0/1)
+	state=$(echo "$link" | sed -n 's/.* state \([A-Z_]*\) .*/\1/p')
+	netdev=$(echo "$link" | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	types=$(sysfs_gid_types)
+	tap_diag "rdma: $link"
+	tap_diag "sysfs GID types: $types"
+	[ "$state" = ACTIVE ] || tap_fail "rdma says rxe0/1 is '$state'"
+	[ -n "$types" ] || tap_fail "sysfs lists no GID types for rxe0/1"
+	want="RoCE +rxe0 +rdma_rxe +1 +$state +$netdev +$types( |\$)"
+	echo "$row" | grep -Eq "^$want" || tap_fail "row '$row' is not '$want'"
+	return 0
+}
+
+json_object() {
+	tap_expect "smc_rnics -j runs" smc_rnics -j >"$out" 2>"$err"
+	obj=$(grep -o '{[^{}]*"device":"rxe0"[^{}]*}' "$out")
+	tap_diag "$obj"
+	[ -n "$obj" ] || { tap_fail "no rxe0 object in $(cat "$out")"; return 1; }
+	types=$(sysfs_gid_types | sed 's/,/","/g')
+	for member in '"type":"RoCE"' '"driver":"rdma_rxe"' '"port":1' '"state":"ACTIVE"' \
+		'"phys_state":"LinkUp"' '"link_layer":"Ethernet"' '"netdev":"eth0"' \
+		"\"gid_types\":[\"$types\"]"; do
+		case "$obj" in *"$member"*) ;; *) tap_fail "the object lacks $member" ;; esac
+	done
+	case "$obj" in *'"bus_id"'*) tap_fail "a software device has no bus id" ;; esac
+	return 0
+}
+
+pnet_id() {
+	smc_pnet >/dev/null 2>&1 || tap_skip_case "the module has no SMC_PNETID family: $(smc_pnet 2>&1)"
+	tap_assert "smc_pnet adds rxe0 port 1" smc_pnet -a NETCHK -D rxe0 -P 1
+	smc_rnics >"$out" 2>"$err"
+	smc_rnics -j >"$out.json" 2>>"$err"
+	smc_pnet -d NETCHK
+	sed 's/^/# /' "$out"
+	grep ' rxe0 ' "$out" | grep -q ' \*NETCHK$' || tap_fail "the rxe0 row does not end in *NETCHK"
+	grep -o '{[^{}]*"device":"rxe0"[^{}]*}' "$out.json" | grep -q '"pnetid":"NETCHK"' ||
+		tap_fail "the rxe0 object has no pnetid NETCHK"
+	[ -s "$err" ] && tap_fail "unexpected notes: $(cat "$err")"
+	return 0
+}
+
+module_note() {
+	smc_pnet >/dev/null 2>&1 && tap_skip_case "the module has its netlink families (see the PNET ID case)"
+	smc_rnics >"$out" 2>"$err"
+	rc=$?
+	[ $rc = 0 ] || tap_fail "status $rc"
+	grep -q ' rxe0 ' "$out" || tap_fail "rxe0 is missing without the module parts"
+	grep -q '^smc_rnics: note: PNET IDs and ISM devices unknown: SMC module not loaded' "$err" ||
+		tap_fail "note: $(cat "$err")"
+	return 0
+}
+
+# smc_chk -i: the interface's index, its RDMA port, and the verdict.
+iface_report() {
+	command -v smc_chk >/dev/null || tap_skip_case "smc_chk is not installed"
+	smc_chk -i eth0 >"$out" 2>"$err"
+	rc=$?
+	sed 's/^/# /' "$out"
+	[ $rc = 0 ] || tap_fail "status $rc"
+	grep -qx "Interface eth0 (index $(cat /sys/class/net/eth0/ifindex))" "$out" || tap_fail "no interface line"
+	grep -q "^  rxe0 port 1: ACTIVE, interface eth0, PNET ID -: usable " "$out" || tap_fail "rxe0 is not usable"
+	grep -qx "SMC-R: possible over rxe0 port 1" "$out" || tap_fail "no SMC-R verdict"
+	if smc_pnet >/dev/null 2>&1; then
+		grep -qx "  PNET ID: none" "$out" || tap_fail "eth0 should have no PNET ID"
+	else
+		grep -q "^Note: PNET IDs and ISM devices unknown: SMC module not loaded" "$out" ||
+			tap_fail "no note about the module"
+	fi
+	smc_chk -i nosuch0 >"$out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || tap_fail "an unknown interface gives status $rc, not 1"
+	grep -qx "Interface nosuch0: no such interface" "$out" || tap_fail "$(cat "$out")"
+	return 0
+}
+
+row_goes() {
+	rdma link delete rxe0 || tap_fail "cannot delete rxe0"
+	tap_wait_for 10 sh -c '! [ -e /sys/class/infiniband/rxe0 ]'
+	smc_rnics -r >"$out" 2>"$err" || tap_fail "status $?"
+	grep -q ' rxe0 ' "$out" && tap_fail "rxe0 is still listed"
+	return 0
+}
+
+tap_case "smc_rnics: rxe0 row matches rdma and sysfs" 90 rxe_row
+tap_case "smc_rnics -j: rxe0 object matches" 60 json_object
+tap_case "smc_rnics: PNET ID from smc_pnet" 60 pnet_id
+tap_case "smc_rnics without SMC netlink: note, status 0" 60 module_note
+tap_case "smc_chk -i eth0: rxe0 usable for SMC-R" 60 iface_report
+tap_case "smc_rnics: deleted device is gone" 60 row_goes
+tap_done
