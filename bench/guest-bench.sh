@@ -13,25 +13,28 @@ sockperf server -i 127.0.0.1 -p 11111 --tcp >/dev/null 2>&1 &
 smc_run sockperf server -i 127.0.0.1 -p 11112 --tcp >/dev/null 2>&1 &
 sleep 1
 
-# One sockperf client run; prints its summary value.
-tp() {	# port -> MBps
-	$2 sockperf tp -i 127.0.0.1 -p "$1" --tcp -m 65536 -t "$t" 2>&1 |
+# One sockperf client run; prints its summary value (nothing if it failed,
+# which the table shows as n/a). A hung run is cut off.
+limit=$((t + 20))
+tp() {	# port [smc_run] -> MBps; 65506 B is sockperf's largest TCP message
+	timeout "$limit" $2 sockperf tp -i 127.0.0.1 -p "$1" --tcp -m 65506 -t "$t" 2>&1 |
 		sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' | tail -n 1
 }
-pp() {	# port msgsize -> average latency in usec
-	$3 sockperf pp -i 127.0.0.1 -p "$1" --tcp -m "$2" -t "$t" 2>&1 |
+pp() {	# port msgsize [smc_run] -> average latency in usec
+	timeout "$limit" $3 sockperf pp -i 127.0.0.1 -p "$1" --tcp -m "$2" -t "$t" 2>&1 |
 		sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | tail -n 1
 }
 
 # Prove the SMC side is SMC-D: a connection held open during a listing.
-smc_run sockperf pp -i 127.0.0.1 -p 11112 --tcp -m 1 -t 2 >/dev/null 2>&1 &
+timeout 20 smc_run sockperf pp -i 127.0.0.1 -p 11112 --tcp -m 14 -t 3 >/dev/null 2>&1 &
 sleep 1
 mode=$(smcss -a | awk '$1 == "ACTIVE" { print $NF; exit }')
 echo "MODE $mode"
 wait $!
 
 echo "RESULT throughput_64KiB $(tp 11111) $(tp 11112 smc_run) MB/s"
-echo "RESULT latency_1B $(pp 11111 1) $(pp 11112 1 smc_run) us"
+# sockperf's smallest message is 14 bytes (its header).
+echo "RESULT latency_14B $(pp 11111 14) $(pp 11112 14 smc_run) us"
 echo "RESULT latency_1KiB $(pp 11111 1024) $(pp 11112 1024 smc_run) us"
 tcp=$("$here/smc-connrate" -f inet -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
 smc=$("$here/smc-connrate" -f smc -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')

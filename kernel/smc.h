@@ -20,6 +20,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/net.h>
+#include <linux/sched/signal.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
@@ -171,6 +172,20 @@ static inline bool smc_hs_settled(const struct smc_sock *smc)
 	int hs = smc_hs_state(smc);
 
 	return hs == SMC_HS_NONE || hs == SMC_HS_DONE;
+}
+
+/*
+ * Before a blocking call sleeps again: 0 while it may, else -EAGAIN when
+ * its time (SO_RCVTIMEO, SO_SNDTIMEO, or none for non-blocking) is used
+ * up, or the errno of a pending signal, as TCP's calls answer.
+ */
+static inline int smc_wait_check(long timeo)
+{
+	if (!timeo)
+		return -EAGAIN;
+	if (signal_pending(current))
+		return sock_intr_errno(timeo);
+	return 0;
 }
 
 /* smc_main.c */

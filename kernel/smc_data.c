@@ -73,14 +73,9 @@ int smc_data_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		if (!space) {
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
-			if (!timeo) {
-				rc = -EAGAIN;
+			rc = smc_wait_check(timeo);
+			if (rc)
 				break;
-			}
-			if (signal_pending(current)) {
-				rc = sock_intr_errno(timeo);
-				break;
-			}
 			add_wait_queue(sk_sleep(sk), &wait);
 			sk_wait_event(sk, &timeo, smc_tx_space(conn) ||
 				      READ_ONCE(conn->peer_abort) ||
@@ -168,14 +163,9 @@ int smc_data_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		}
 		if (eof || (sk->sk_shutdown & RCV_SHUTDOWN))
 			break;
-		if (!timeo) {
-			rc = -EAGAIN;
+		rc = smc_wait_check(timeo);
+		if (rc)
 			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
 		{
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 

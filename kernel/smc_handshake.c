@@ -250,14 +250,9 @@ int smc_hs_settle(struct smc_sock *smc, long timeo)
 		return 0;
 	add_wait_queue(sk_sleep(sk), &wait);
 	while (!smc_hs_settled(smc)) {
-		if (!timeo) {
-			rc = -EAGAIN;
+		rc = smc_wait_check(timeo);
+		if (rc)
 			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
 		timeo = wait_woken(&wait, TASK_INTERRUPTIBLE, timeo);
 	}
 	remove_wait_queue(sk_sleep(sk), &wait);

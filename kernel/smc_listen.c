@@ -338,14 +338,9 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 			smc_listen_count(lsmc, nsmc, false);
 			break;
 		}
-		if (!timeo) {
-			rc = -EAGAIN;
+		rc = smc_wait_check(timeo);
+		if (rc)
 			break;
-		}
-		if (signal_pending(current)) {
-			rc = sock_intr_errno(timeo);
-			break;
-		}
 		sk_wait_event(lsk, &timeo,
 			      !list_empty(&lsmc->ls.ready) ||
 			      !smc_is_smc_listener(lsmc), &wait);
