@@ -16,4 +16,6 @@ insmod "$ko" base_port=7700 || { echo "Bail out! insmod smc_badpeer failed"; exi
 "$here/badpeer"
 rc=$?
 rmmod smc_badpeer || { echo "# rmmod smc_badpeer failed"; rc=1; }
+# The next tests in this VM expect af_smc as the harness loaded it.
+rmmod af_smc && insmod "$SMC_MODULE_FILE" || { echo "# cannot reload af_smc"; rc=1; }
 exit $rc
