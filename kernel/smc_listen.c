@@ -85,6 +85,8 @@ static void smc_child_destroy(struct smc_sock *nsmc)
 	struct smc_sock *lsmc = nsmc->listener;
 
 	smc_sock_list_del(&nsmc->sk);
+	/* An SMC child never accepted: the peer learns, our DMB goes. */
+	smc_data_release(nsmc);
 	tcp_abort(nsmc->clcsock->sk, ECONNABORTED);
 	smc_clcsock_release(nsmc);
 	sock_set_flag(&nsmc->sk, SOCK_DEAD);

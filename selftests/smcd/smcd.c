@@ -202,6 +202,34 @@ static void close_unread(const void *arg)
 	EXPECT_ERRNO(recv(p.cfd, &c, 1, MSG_DONTWAIT), ECONNRESET);
 }
 
+/*
+ * A listener closed with an SMC-D connection nobody accepted: the client
+ * learns (EOF or a reset, as TCP gives), and the child's DMB and device
+ * reference go with it (the harness's rmmod at the end proves the latter).
+ */
+static void unaccepted(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage addr;
+	struct pollfd pfd;
+	int lfd, cfd;
+	ssize_t r;
+	char c;
+
+	(void)arg;
+	sf_require(f);
+	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4, &addr));
+	cfd = ASSERT_SYS(sf_connect(f, &addr));
+	usleep(100 * 1000);
+	ASSERT_SYS(close(lfd));
+	pfd = (struct pollfd){ .fd = cfd, .events = POLLIN };
+	EXPECT_EQ(poll(&pfd, 1, 2000), 1);
+	r = recv(cfd, &c, 1, MSG_DONTWAIT);
+	tap_diag("client recv after the listener closed: %zd (%s)", r,
+		 r < 0 ? tap_errno_name(errno) : "EOF");
+	EXPECT(r == 0 || (r < 0 && errno == ECONNRESET));
+}
+
 static const struct tap_case cases[] = {
 	{ "smc ipv4: both ends are SMC-D, no fallback reason", is_smcd, "smc", 0 },
 	{ "smc ipv6: both ends are SMC-D, no fallback reason", is_smcd, "smc6", 0 },
@@ -210,6 +238,8 @@ static const struct tap_case cases[] = {
 	{ "shutdown(SHUT_WR): EOF for the peer, EPIPE for us, the peer still writes",
 	  half_close, NULL, 0 },
 	{ "close with unread data: the peer gets ECONNRESET", close_unread, NULL, 0 },
+	{ "listener closed with an unaccepted SMC-D connection: the client learns",
+	  unaccepted, NULL, 0 },
 };
 
 int main(void)
