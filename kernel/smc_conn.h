@@ -25,7 +25,6 @@
 #include "wire/smc_cdc.h"
 
 struct smc_sock;
-struct smc_clc_accept_confirm;
 struct msghdr;
 
 struct smc_conn {

@@ -22,7 +22,7 @@
  * upper-case text padded with blanks. Peers compare it; the loopback
  * device only ever reaches this very kernel, which always agrees.
  */
-static void smc_offer_seid(u8 eid[SMC_CLC_EID_LEN])
+void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
 {
 	char text[SMC_CLC_EID_LEN + 1];
 	int n;
@@ -61,7 +61,7 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	p->ism_dev[0].chid = ism->chid;
 	p->release = SMC_CLC_RELEASE_0;
 	p->seid = true;
-	smc_offer_seid(p->system_eid);
+	smc_offer_system_eid(p->system_eid);
 	*ismp = ism;
 	return 0;
 }
@@ -96,7 +96,7 @@ static u32 smc_offer_match_d2(const struct smc_clc_proposal *p,
 	/* User EIDs come with the UEID table; until then the system EID. */
 	if (!p->seid)
 		return SMC_CLC_DECL_NOSEID;
-	smc_offer_seid(seid);
+	smc_offer_system_eid(seid);
 	if (memcmp(seid, p->system_eid, sizeof(seid)))
 		return SMC_CLC_DECL_NOSMCD2DEV;
 	for (i = 0; i < p->ism_gid_cnt; i++) {
@@ -158,10 +158,4 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->fce.release = SMC_CLC_RELEASE_0;
 	memset(ac->fce.hostname, ' ', sizeof(ac->fce.hostname));
 	memcpy(ac->fce.hostname, host, n);
-}
-
-/* Our system EID, for the Accept's negotiated EID. */
-void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
-{
-	smc_offer_seid(eid);
 }
