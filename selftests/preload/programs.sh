@@ -65,7 +65,7 @@ watch_port() {
 }
 
 # wait_listen PORT: the server on PORT accepts connections.
-listening() { ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1 "; }
+listening() { ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1\$"; }
 wait_listen() { tap_wait_for 20 listening "$1" || tap_fail "nothing listens on port $1"; }
 
 # ---- iperf3 --------------------------------------------------------------
