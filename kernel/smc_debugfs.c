@@ -10,6 +10,9 @@
  *               SMC-R would use for it: "IFNAME DEV PORT GID PNETID" or
  *               "IFNAME none". The last answer is kept module-wide, under
  *               smc_dbg_mutex, for one tester at a time.
+ *   smcr_hs     SMC-R handshakes (smcr_hs.c): first links confirmed as
+ *               client and as server, failures
+ *   link        links driven by hand (smcr_link_dbg.c)
  *
  * debugfs being absent (or failing) is not an error for the module.
  */
@@ -23,6 +26,7 @@
 #include <net/net_namespace.h>
 
 #include "smc_debugfs.h"
+#include "smcr_hs.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
 
@@ -36,6 +40,13 @@ static int smc_dbg_rdma_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smc_dbg_rdma);
+
+static int smc_dbg_smcr_hs_show(struct seq_file *m, void *v)
+{
+	smcr_hs_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_dbg_smcr_hs);
 
 static int smc_dbg_match_show(struct seq_file *m, void *v)
 {
@@ -94,6 +105,8 @@ void smc_debugfs_init(void)
 	debugfs_create_file("rdma", 0444, smc_dbg_dir, NULL, &smc_dbg_rdma_fops);
 	debugfs_create_file("rdma_match", 0644, smc_dbg_dir, NULL,
 			    &smc_dbg_match_fops);
+	debugfs_create_file("smcr_hs", 0444, smc_dbg_dir, NULL,
+			    &smc_dbg_smcr_hs_fops);
 	smcr_link_debugfs(smc_dbg_dir);
 }
 
