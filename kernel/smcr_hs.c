@@ -132,6 +132,11 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	memcpy(p->peer_id, smc_clc_local_peer_id, sizeof(p->peer_id));
 	memcpy(p->gid, path->gid.gid.raw, sizeof(p->gid));
 	memcpy(p->mac, path->gid.mac, sizeof(p->mac));
+	/*
+	 * The 40-byte SMC-D area, zero, before the IP area: Linux 6.1 takes
+	 * both forms, Wireshark 4.0 dissects only this one.
+	 */
+	p->v1_smcd_area = true;
 	p->ipv4_subnet = ntohl(subnet);
 	p->ipv4_prefix_len = plen;
 	return 0;
