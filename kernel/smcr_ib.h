@@ -29,6 +29,8 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "smc_pnet.h"
+
 struct net_device;
 struct seq_file;
 
@@ -75,7 +77,7 @@ struct smcr_path {
 	struct smcr_dev	*dev;
 	u8		port;		/* 1-based */
 	struct smcr_gid	gid;
-	char		pnetid[17];	/* "" when matched by the GID's netdev */
+	char		pnetid[SMC_MAX_PNETID_LEN + 1];	/* "" when matched by the GID's netdev */
 };
 
 /*

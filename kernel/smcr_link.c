@@ -517,14 +517,14 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	if (l->rmb.mapped)
 		ib_dma_unmap_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL);
 	l->rmb.mapped = false;
-	if (l->recv_dma)
+	if (l->recv_mapped)
 		ib_dma_unmap_single(ibdev, l->recv_dma,
 				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
-	l->recv_dma = 0;
-	if (l->send_dma)
+	l->recv_mapped = false;
+	if (l->send_mapped)
 		ib_dma_unmap_single(ibdev, l->send_dma,
 				    SMCR_SEND_SLOTS * SMCR_MSG_SIZE, DMA_TO_DEVICE);
-	l->send_dma = 0;
+	l->send_mapped = false;
 	if (l->pd)
 		ib_dealloc_pd(l->pd);
 	l->pd = NULL;
@@ -550,11 +550,13 @@ static int smcr_link_map(struct smcr_link *l)
 	if (ib_dma_mapping_error(ibdev, dma))
 		return -ENOMEM;
 	l->send_dma = dma;
+	l->send_mapped = true;
 	dma = ib_dma_map_single(ibdev, l->recv_buf, SMCR_RECV_SLOTS * SMCR_MSG_SIZE,
 				DMA_FROM_DEVICE);
 	if (ib_dma_mapping_error(ibdev, dma))
 		return -ENOMEM;
 	l->recv_dma = dma;
+	l->recv_mapped = true;
 	sg_init_one(&l->rmb.sg, l->rmb.buf, l->rmb.size);
 	if (ib_dma_map_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL) != 1)
 		return -ENOMEM;

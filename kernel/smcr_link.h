@@ -91,10 +91,12 @@ struct smcr_link {
 
 	u8			*send_buf;	/* SMCR_SEND_SLOTS messages */
 	u64			send_dma;
+	bool			send_mapped;	/* a DMA address may be 0 */
 	unsigned long		send_free;	/* bitmap of free slots */
 	struct ib_cqe		send_cqe[SMCR_SEND_SLOTS];
 	u8			*recv_buf;	/* SMCR_RECV_SLOTS messages */
 	u64			recv_dma;
+	bool			recv_mapped;
 	struct ib_cqe		recv_cqe[SMCR_RECV_SLOTS];
 
 	struct smcr_rmb		rmb;
