@@ -104,6 +104,8 @@ static void smcr_dev_refresh(struct smcr_dev *dev)
 		spin_lock_bh(&dev->lock);
 		dev->ports[p] = *snap;
 		spin_unlock_bh(&dev->lock);
+		if (!snap->active)
+			smcr_link_port_down(dev, p + 1);
 	}
 	kfree(snap);
 }

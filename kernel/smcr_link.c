@@ -64,6 +64,30 @@ static void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc)
 		l->state = SMCR_LINK_ERROR;
 }
 
+/*
+ * Asynchronous QP errors (ib_core calls this from the provider's context,
+ * softirq at worst): the QP is unusable, so is the link.
+ */
+static void smcr_qp_event(struct ib_event *event, void *context)
+{
+	struct smcr_link *l = context;
+
+	switch (event->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT)
+			l->state = SMCR_LINK_ERROR;
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		break;
+	default:
+		break;
+	}
+}
+
 /* ---- completions (softirq) ---- */
 
 static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -598,6 +622,7 @@ static int smcr_link_verbs(struct smcr_link *l)
 		return rc;
 	}
 	qp_attr.qp_context = l;
+	qp_attr.event_handler = smcr_qp_event;
 	qp_attr.send_cq = l->cq;
 	qp_attr.recv_cq = l->cq;
 	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
@@ -767,6 +792,25 @@ void smcr_link_destroy(struct smcr_link *l)
 		smcr_link_release_verbs(l);
 	mutex_unlock(&dev->links_mutex);
 	smcr_link_free(l);
+}
+
+void smcr_link_port_down(struct smcr_dev *dev, u8 port)
+{
+	struct smcr_link *l;
+
+	mutex_lock(&dev->links_mutex);
+	list_for_each_entry(l, &dev->links, dev_list) {
+		if (l->port != port)
+			continue;
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT) {
+			l->state = SMCR_LINK_ERROR;
+			l->port_down = true;
+		}
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+	}
+	mutex_unlock(&dev->links_mutex);
 }
 
 void smcr_link_dev_gone(struct smcr_dev *dev)

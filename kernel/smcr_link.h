@@ -119,6 +119,7 @@ struct smcr_link {
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
 	int			last_wc_status;
+	bool			port_down;	/* ended by its port going down */
 };
 
 struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);
@@ -145,6 +146,14 @@ int smcr_llc_test_link(struct smcr_link *l);
 /* RDMA WRITE len bytes of our RMB at off to the peer's RMB; bounded wait. */
 int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
 		    u64 raddr);
+
+/*
+ * Port "port" of dev is no longer ACTIVE (its netdev went down, say):
+ * every link on it fails at once (state ERROR, waiters woken) instead of
+ * after its QP's retries. A link does not come back with the port; its
+ * owner destroys it and makes a new one.
+ */
+void smcr_link_port_down(struct smcr_dev *dev, u8 port);
 
 /*
  * The device is going (smcr_ib_remove): every link on it releases its

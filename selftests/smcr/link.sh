@@ -10,6 +10,9 @@
 #   - an RDMA WRITE of 64 KiB from A's RMB into B's RMB, with B's rkey,
 #     arrives byte for byte;
 #   - a WRITE with a wrong rkey fails and leaves the link in error;
+#   - the netdev of A's port goes down: A fails at once (ERROR, by the
+#     port event, not after the QP's retries), and up again: new links
+#     work;
 #   - rdma link del under a live link: the link is GONE at once, calls on
 #     it fail at once, the peer's next request fails within its bound, and
 #     rmmod af_smc works afterwards.
@@ -138,6 +141,36 @@ bad_rkey() {
 	return 0
 }
 
+netdev_down() {
+	create_connect || return 1
+	confirm
+	on $VMA "ip link set $IFA down" || tap_fail "ip link set $IFA down"
+	n=0
+	until s=$(lk $VMA "stats 0") && echo "$s" | grep -q ' state 2 .* port_down 1'; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || break
+		sleep 0.1
+	done
+	tap_diag "A after $IFA down: $s (polled $n times)"
+	echo "$s" | grep -q ' state 2 .* port_down 1' || tap_fail "link A did not fail with its port within 5 s"
+	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a link whose port is down succeeded"
+	on $VMA "ip link set $IFA up" || tap_fail "ip link set $IFA up"
+	[ "$mode" = 2vm ] || on $VMA "ip link set smcrl1 up"
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	tap_wait_for 30 sh -c "rdma link show $DEV/1 | grep -q 'state ACTIVE'" ||
+		tap_fail "$DEV not ACTIVE again"
+	# A new pair of links works over the port that came back.
+	tap_wait_for 30 sh -c "echo 'create 0 $IFA' > $L" || { tap_fail "no new link on $IFA"; return 1; }
+	lk $VMA "destroy 0" >/dev/null
+	create_connect || return 1
+	confirm
+	testlink
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	return 0
+}
+
 dev_gone() {
 	create_connect || return 1
 	confirm
@@ -171,5 +204,6 @@ tap_case "CONFIRM_LINK answered over the QP" 60 confirm
 tap_case "TEST_LINK both ways" 60 testlink
 tap_case "RDMA WRITE of 64 KiB into the peer's RMB with its rkey" 60 write64k
 tap_case "a wrong rkey fails the WRITE and the link" 60 bad_rkey
+tap_case "netdev down: the links on its port fail at once; up: new links work" 120 netdev_down
 tap_case "rdma link del under a live link: bounded, rmmod works" 90 dev_gone
 tap_done
