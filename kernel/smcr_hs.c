@@ -284,7 +284,12 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		goto out;
 	}
 	atomic_inc(&smcr_hs_confirmed_server);
-	rc = smcr_hs_decline(nsmc, SMCR_HS_NO_DATA_PATH);
+	/*
+	 * The link goes first (its DELETE_LINK acked by the client's QP,
+	 * which lives until the client reads our Decline), then the Decline.
+	 */
+	smcr_link_destroy(l);
+	return smcr_hs_decline(nsmc, SMCR_HS_NO_DATA_PATH);
 out:
 	smcr_link_destroy(l);
 	return rc;

@@ -148,7 +148,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_link *l = cq->cq_context;
 	int slot = wc->wr_cqe - l->recv_cqe;
 	const u8 *msg = l->recv_buf + slot * SMCR_MSG_SIZE;
-	bool queue = false;
+	bool queue = false, wake = false;
 
 	spin_lock_bh(&l->lock);
 	if (wc->status) {
@@ -164,6 +164,16 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		l->rx_bad++;
 	} else if (msg[0] == 0xFE) {
 		l->rx_cdc++;	/* the data path is not there yet */
+	} else if (msg[0] == SMC_LLC_DELETE_LINK &&
+		   l->state == SMCR_LINK_ACTIVE) {
+		/*
+		 * Taken here, not only in rx_work: from now on nothing is
+		 * sent to a peer whose QP may already be gone (our own
+		 * destroy would otherwise send DELETE_LINK back and wait).
+		 */
+		l->state = SMCR_LINK_ERROR;
+		l->peer_deleted = true;
+		wake = true;
 	} else if (l->rx_head - l->rx_tail >= SMCR_RX_RING) {
 		l->rx_dropped++;
 	} else {
@@ -177,6 +187,8 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (l->state != SMCR_LINK_GONE && smcr_post_recv(l, slot))
 		l->state = SMCR_LINK_ERROR;
 	spin_unlock_bh(&l->lock);
+	if (wake)
+		wake_up(&l->wait);
 	if (queue)
 		queue_work(smcr_wq, &l->rx_work);
 }
@@ -323,8 +335,20 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		reply.response = true;
 		smcr_llc_send(l, &reply);
 		return;
+	case SMC_LLC_DELETE_LINK:
+		/*
+		 * One link per group: any DELETE_LINK ends it. The peer's
+		 * orderly one asks for no answer; its QP is going.
+		 */
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE)
+			l->state = SMCR_LINK_ERROR;
+		l->peer_deleted = true;
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		return;
 	default:
-		/* ADD_LINK, DELETE_LINK, rkeys: not handled yet (one link). */
+		/* ADD_LINK, rkeys: not handled yet (one link per group). */
 		l->rx_bad++;
 		return;
 	}
@@ -782,9 +806,48 @@ int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer)
 	return smcr_rmb_register(l);
 }
 
+static bool smcr_sends_done(struct smcr_link *l)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = l->send_free == GENMASK(SMCR_SEND_SLOTS - 1, 0) ||
+	       !smcr_link_usable(l);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+/*
+ * Tell the peer, before our QP goes, that the link (the whole group: one
+ * link) ends in order, so its side fails at once instead of after its
+ * retries. The QP must still be there when the SEND is acknowledged, so
+ * this waits for the outstanding sends to complete, bounded like every
+ * send: a peer that is gone costs at most SMCR_SLOT_WAIT, never more.
+ */
+static void smcr_llc_delete_link(struct smcr_link *l)
+{
+	struct smc_llc_msg m = {
+		.type = SMC_LLC_DELETE_LINK,
+		.delete_link = {
+			.link_num = 0,
+			.reason = SMC_LLC_DEL_PROG_INIT_TERM,
+			.all = true,
+			.orderly = true,
+		},
+	};
+
+	if (smcr_llc_send(l, &m))
+		return;
+	wait_event_timeout(l->wait, smcr_sends_done(l), SMCR_SLOT_WAIT);
+}
+
 void smcr_link_destroy(struct smcr_link *l)
 {
 	struct smcr_dev *dev = l->dev;
+
+	/* No lock: a state change meanwhile only makes the send fail. */
+	if (READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
+		smcr_llc_delete_link(l);
 
 	mutex_lock(&dev->links_mutex);
 	list_del_init(&l->dev_list);

@@ -12,8 +12,10 @@
  *                        RMB registered (REG_MR) with remote write access
  *   smcr_llc_*()         LLC messages; CONFIRM_LINK and TEST_LINK requests
  *                        of the peer are answered by the link itself
- *   smcr_link_destroy()  every verbs object released, without waiting for
- *                        the hardware (see smcr_link_release_verbs)
+ *   smcr_link_destroy()  an active link first sends DELETE_LINK (orderly,
+ *                        all) and waits, bounded, for it to be acked; then
+ *                        every verbs object is released, without waiting
+ *                        for the hardware (see smcr_link_release_verbs)
  * The device may go at any time (smcr_link_dev_gone): the verbs objects
  * are released then and every call fails with -ENOLINK; the owner still
  * destroys the link.
@@ -120,6 +122,7 @@ struct smcr_link {
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
+	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
 };
 
 struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);

@@ -157,10 +157,10 @@ static int smcr_dbg_run(char *cmd)
 	if (!strcmp(verb, "stats")) {
 		spin_lock_bh(&l->lock);
 		snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
-			 "stats %d state %d tx %u rx %u rx_bad %u rx_dropped %u rx_cdc %u wc_status %d confirmed %d port_down %d",
+			 "stats %d state %d tx %u rx %u rx_bad %u rx_dropped %u rx_cdc %u wc_status %d confirmed %d port_down %d peer_deleted %d",
 			 id, l->state, l->tx_msgs, l->rx_msgs, l->rx_bad,
 			 l->rx_dropped, l->rx_cdc, l->last_wc_status, l->confirm_done,
-			 l->port_down);
+			 l->port_down, l->peer_deleted);
 		spin_unlock_bh(&l->lock);
 		return 0;
 	}

@@ -13,6 +13,8 @@
 #   - RoCEv2 (UDP 4791): an LLC CONFIRM_LINK request whose sender QP is the
 #     server's QP of the Accept, and a CONFIRM_LINK response whose sender
 #     QP is the client's of the Confirm;
+#   - then, from the server, an orderly DELETE_LINK for the whole group
+#     (all, orderly, reason 0x00030000) before its Decline;
 #   - nothing malformed, on the TCP connection or in the RoCEv2 packets.
 # Prints TAP. Needs the built tree (make) and tshark.
 set -uo pipefail
@@ -80,6 +82,16 @@ check "an LLC CONFIRM_LINK request from the server over RoCEv2, sender QP = Acce
 	[ -n "$req" ] && [ "$(cut -f3 <<<"$req")" = "$s_qpn" ]
 check "an LLC CONFIRM_LINK response from the client, sender QP = Confirm's" \
 	[ -n "$resp" ] && [ "$(cut -f3 <<<"$resp")" = "$c_qpn" ]
+del=$(tsh -Y "udp.port == 4791 && smc.delete.link.reason.code" -T fields -e ip.src \
+	-e smc.delete.link.all -e smc.delete.link.orderly -e smc.delete.link.reason.code -e frame.time_epoch)
+echo "$del" | sed 's/^/# llc DELETE_LINK (src, all, orderly, reason, time): /'
+IFS=$'\t' read -r d_src d_all d_ord d_rsn d_time <<<"$(head -n 1 <<<"$del")"
+check "an orderly DELETE_LINK (all) from the server, reason 0x00030000" \
+	[ "$d_src" = 10.43.0.2 ] && [[ "$d_all" =~ ^(1|True)$ ]] && [[ "$d_ord" =~ ^(1|True)$ ]] &&
+	[ "$((d_rsn))" = $((0x00030000)) ]
+decl_time=$(tsh -Y "tcp.port == $port && smc.peer.diag.info" -T fields -e frame.time_epoch | tail -n 1)
+check "it precedes the server's Decline" \
+	[ -n "$d_time" ] && [ -n "$decl_time" ] && awk -v a="$d_time" -v b="$decl_time" 'BEGIN { exit !(a < b) }'
 bad=$(tsh -Y "(tcp.port == $port) || (udp.port == 4791)" -V |
 	grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
 check "tshark finds nothing malformed in the CLC or RoCEv2 packets ($bad reports)" [ "$bad" = 0 ]

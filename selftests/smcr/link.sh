@@ -10,6 +10,8 @@
 #   - an RDMA WRITE of 64 KiB from A's RMB into B's RMB, with B's rkey,
 #     arrives byte for byte;
 #   - a WRITE with a wrong rkey fails and leaves the link in error;
+#   - destroying A, active, sends DELETE_LINK: B fails at once, and A's
+#     destroy takes no longer than an acknowledged SEND;
 #   - the netdev of A's port goes down: A fails at once (ERROR, by the
 #     port event, not after the QP's retries), and up again: new links
 #     work;
@@ -141,6 +143,30 @@ bad_rkey() {
 	return 0
 }
 
+orderly_delete() {
+	create_connect || return 1
+	confirm
+	t0=$(date +%s)
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	t1=$(date +%s)
+	tap_diag "destroy of active A took $((t1 - t0)) s"
+	[ $((t1 - t0)) -le 2 ] || tap_fail "destroying A took $((t1 - t0)) s"
+	n=0
+	until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* peer_deleted 1'; do
+		n=$((n + 1))
+		[ $n -lt 20 ] || break
+		sleep 0.1
+	done
+	tap_diag "B: $s (polled $n times)"
+	echo "$s" | grep -q ' state 2 .* peer_deleted 1' || tap_fail "B did not learn of the DELETE_LINK"
+	t0=$(date +%s)
+	r=$(lk $VMB "test 1") && tap_fail "TEST_LINK on a deleted link succeeded"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	t1=$(date +%s)
+	[ $((t1 - t0)) -le 1 ] || tap_fail "B's calls after DELETE_LINK took $((t1 - t0)) s"
+	return 0
+}
+
 netdev_down() {
 	create_connect || return 1
 	confirm
@@ -204,6 +230,7 @@ tap_case "CONFIRM_LINK answered over the QP" 60 confirm
 tap_case "TEST_LINK both ways" 60 testlink
 tap_case "RDMA WRITE of 64 KiB into the peer's RMB with its rkey" 60 write64k
 tap_case "a wrong rkey fails the WRITE and the link" 60 bad_rkey
+tap_case "destroying an active link tells the peer (DELETE_LINK)" 60 orderly_delete
 tap_case "netdev down: the links on its port fail at once; up: new links work" 120 netdev_down
 tap_case "rdma link del under a live link: bounded, rmmod works" 90 dev_gone
 tap_done
