@@ -160,6 +160,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(l->dev->ibdev, l->recv_dma + slot * SMCR_MSG_SIZE,
 				   SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	l->rx_msgs++;
+	l->last_rx = jiffies;
 	if (wc->byte_len != SMCR_MSG_SIZE) {
 		l->rx_bad++;
 	} else if (msg[0] == 0xFE) {
@@ -446,6 +447,48 @@ int smcr_llc_test_link(struct smcr_link *l)
 	return memcmp(l->test_resp.test_link.user_data, data, sizeof(data)) ? -EPROTO : 0;
 }
 
+/*
+ * Keepalive: when the peer has sent nothing for a whole interval, ask it
+ * with TEST_LINK; no answer within the LLC bound (or the send failing)
+ * ends the link. A peer that vanished without DELETE_LINK is so noticed
+ * within interval + SMCR_LLC_WAIT even when nobody uses the link.
+ */
+static void smcr_keepalive_work(struct work_struct *work)
+{
+	struct smcr_link *l = container_of(to_delayed_work(work), struct smcr_link,
+					   keepalive_work);
+	unsigned long interval = READ_ONCE(l->keepalive);
+	bool idle;
+	int rc;
+
+	if (!interval || READ_ONCE(l->state) != SMCR_LINK_ACTIVE)
+		return;
+	spin_lock_bh(&l->lock);
+	idle = time_after_eq(jiffies, l->last_rx + interval);
+	spin_unlock_bh(&l->lock);
+	if (idle) {
+		rc = smcr_llc_test_link(l);
+		if (rc == -ETIMEDOUT || rc == -ENOLINK || rc == -EPROTO) {
+			spin_lock_bh(&l->lock);
+			if (l->state == SMCR_LINK_ACTIVE)
+				l->state = SMCR_LINK_ERROR;
+			l->keepalive_failed = true;
+			spin_unlock_bh(&l->lock);
+			wake_up(&l->wait);
+			return;
+		}
+	}
+	if (READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
+		queue_delayed_work(smcr_wq, &l->keepalive_work, interval);
+}
+
+void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval)
+{
+	WRITE_ONCE(l->keepalive, interval);
+	if (interval)
+		mod_delayed_work(smcr_wq, &l->keepalive_work, interval);
+}
+
 /* ---- RDMA WRITE and memory registration ---- */
 
 static bool smcr_status_set(struct smcr_link *l, int *status)
@@ -558,6 +601,8 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	up_write(&l->verbs_sem);
 	/* Nothing queues it any more; it sees GONE and sends nothing. */
 	cancel_work_sync(&l->rx_work);
+	/* Its waits ended with the wake-up above; it re-arms only if ACTIVE. */
+	cancel_delayed_work_sync(&l->keepalive_work);
 
 	if (l->rmb.mr)
 		ib_dereg_mr(l->rmb.mr);
@@ -580,6 +625,8 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 
 static void smcr_link_free(struct smcr_link *l)
 {
+	/* A keepalive set after the verbs went would still be queued. */
+	cancel_delayed_work_sync(&l->keepalive_work);
 	if (l->rmb.buf)
 		free_pages((unsigned long)l->rmb.buf, get_order(l->rmb.size));
 	kfree(l->send_buf);
@@ -705,6 +752,7 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
 	spin_lock_init(&l->lock);
 	init_waitqueue_head(&l->wait);
 	INIT_WORK(&l->rx_work, smcr_rx_work);
+	INIT_DELAYED_WORK(&l->keepalive_work, smcr_keepalive_work);
 	INIT_LIST_HEAD(&l->dev_list);
 	l->send_free = GENMASK(SMCR_SEND_SLOTS - 1, 0);
 	for (i = 0; i < SMCR_SEND_SLOTS; i++)

@@ -111,6 +111,11 @@ struct smcr_link {
 	u8			rx_ring[SMCR_RX_RING][SMCR_MSG_SIZE];
 	unsigned int		rx_head, rx_tail;
 	struct work_struct	rx_work;
+	unsigned long		last_rx;	/* jiffies of the last receive */
+
+	/* TEST_LINK when idle this long (jiffies, 0 = off). */
+	unsigned long		keepalive;
+	struct delayed_work	keepalive_work;
 
 	/* The last LLC response of each kind, for the waiters. */
 	struct smc_llc_msg	confirm_resp;
@@ -123,6 +128,7 @@ struct smcr_link {
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
+	bool			keepalive_failed; /* ended by an unanswered TEST_LINK */
 };
 
 struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);
@@ -146,6 +152,12 @@ int smcr_llc_confirm_link(struct smcr_link *l);
 int smcr_llc_await_confirm(struct smcr_link *l);
 /* TEST_LINK request and wait for the echo. */
 int smcr_llc_test_link(struct smcr_link *l);
+/*
+ * Keepalive (net.smc.smcr_testlink_time for socket links): TEST_LINK
+ * after interval jiffies without a message from the peer; an unanswered
+ * one ends the link. 0 turns it off.
+ */
+void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval);
 /* RDMA WRITE len bytes of our RMB at off to the peer's RMB; bounded wait. */
 int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
 		    u64 raddr);

@@ -11,6 +11,7 @@
  *   confirm ID                   CONFIRM_LINK request, await the response
  *   await ID                     await the peer's CONFIRM_LINK request
  *   test ID                      TEST_LINK request, await the echo
+ *   keepalive ID MS              TEST_LINK after MS ms idle (0: off)
  *   fill ID LEN SEED             write a pattern into the own RMB
  *   write ID LEN RKEY ADDR       RDMA WRITE of own RMB[0, LEN) to the peer
  *   check ID LEN SEED            compare the own RMB with the pattern
@@ -137,6 +138,12 @@ static int smcr_dbg_run(char *cmd)
 		return smcr_llc_await_confirm(l);
 	if (!strcmp(verb, "test"))
 		return smcr_llc_test_link(l);
+	if (!strcmp(verb, "keepalive")) {
+		if (sscanf(cmd + n, "%u", &a1) != 1)
+			return -EINVAL;
+		smcr_link_set_keepalive(l, msecs_to_jiffies(a1));
+		return 0;
+	}
 	if (!strcmp(verb, "fill")) {
 		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2 || a1 > l->rmb.size)
 			return -EINVAL;
@@ -157,10 +164,10 @@ static int smcr_dbg_run(char *cmd)
 	if (!strcmp(verb, "stats")) {
 		spin_lock_bh(&l->lock);
 		snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
-			 "stats %d state %d tx %u rx %u rx_bad %u rx_dropped %u rx_cdc %u wc_status %d confirmed %d port_down %d peer_deleted %d",
+			 "stats %d state %d tx %u rx %u rx_bad %u rx_dropped %u rx_cdc %u wc_status %d confirmed %d port_down %d peer_deleted %d keepalive_failed %d",
 			 id, l->state, l->tx_msgs, l->rx_msgs, l->rx_bad,
 			 l->rx_dropped, l->rx_cdc, l->last_wc_status, l->confirm_done,
-			 l->port_down, l->peer_deleted);
+			 l->port_down, l->peer_deleted, l->keepalive_failed);
 		spin_unlock_bh(&l->lock);
 		return 0;
 	}

@@ -16,8 +16,9 @@
 #     port event, not after the QP's retries), and up again: new links
 #     work;
 #   - rdma link del under a live link: the link is GONE at once, calls on
-#     it fail at once, the peer's next request fails within its bound, and
-#     rmmod af_smc works afterwards.
+#     it fail at once; the peer (2 VMs), with a 1 s keepalive and nobody
+#     calling, ends its link by an unanswered TEST_LINK; its next request
+#     fails within its bound; rmmod af_smc works afterwards.
 # One VM (no argument): both links on one rxe device (rxe0 on a veth end in
 # the initial namespace; rxe of Linux 6.1 only carries RoCE traffic in the
 # initial namespace, see Documentation/smc-r.md). "2vm": A on VM 0, B on
@@ -201,6 +202,7 @@ dev_gone() {
 	create_connect || return 1
 	confirm
 	rdel="rdma link del $DEV"
+	[ "$mode" = 2vm ] && { lk $VMB "keepalive 1 1000" >/dev/null || tap_fail "keepalive on B"; }
 	t0=$(date +%s)
 	on $VMA "$rdel" || tap_fail "rdma link del on VM $VMA"
 	t1=$(date +%s)
@@ -210,6 +212,17 @@ dev_gone() {
 	echo "$s" | grep -q ' state 3 ' || tap_fail "link A is not GONE"
 	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a GONE link succeeded"
 	if [ "$mode" = 2vm ]; then
+		# B, left alone, notices through its keepalive (1 s idle, then
+		# a TEST_LINK that gets no answer within 4 s).
+		n=0
+		until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* keepalive_failed 1'; do
+			n=$((n + 1))
+			[ $n -lt 100 ] || break
+			sleep 0.1
+		done
+		tap_diag "B: $s (polled $n times)"
+		echo "$s" | grep -q ' state 2 .* keepalive_failed 1' ||
+			tap_fail "B's keepalive did not end the link within 10 s"
 		# B's peer has vanished: its request must fail within the bound.
 		t0=$(date +%s)
 		r=$(lk $VMB "test 1") && tap_fail "TEST_LINK to a vanished peer succeeded"
