@@ -56,15 +56,15 @@ struct smcr_dev {
 	struct kref		ref;		/* the list's, and one per user */
 	/*
 	 * Valid until ib_core calls our remove for the device; users check
-	 * "gone" under "lock" and must have released every verbs object of
-	 * the device by the time remove returns (smcr_link.c does it).
+	 * "gone" under links_mutex and must have released every verbs object
+	 * of the device by the time remove returns (smcr_link.c does it).
 	 */
 	struct ib_device	*ibdev;
 	char			name[IB_DEVICE_NAME_MAX];	/* copied at add/rename */
 	struct ib_event_handler	events;
 	struct work_struct	port_work;	/* refreshes ports[] */
-	spinlock_t		lock;		/* ports[], gone */
-	bool			gone;
+	spinlock_t		lock;		/* ports[] */
+	bool			gone;		/* under links_mutex */
 	u8			nports;
 	struct smcr_port	ports[SMCR_MAX_PORTS];	/* index = port - 1 */
 	/* Links on this device (smcr_link.c), under links_mutex. */

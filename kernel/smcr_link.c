@@ -196,7 +196,11 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 /* ---- sending ---- */
 
-/* A free slot, or -1. Under nothing: takes l->lock. */
+/*
+ * The wait condition of smcr_link_send: true once a free slot was taken
+ * (its index in *slot) or the link is unusable (*slot = -ENOLINK); false
+ * while all slots are in flight. Takes l->lock.
+ */
 static int smcr_slot_get(struct smcr_link *l, int *slot)
 {
 	int s;
