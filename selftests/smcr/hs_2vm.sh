@@ -10,6 +10,7 @@
 #   - debugfs counters: a first link confirmed on each side, per connection;
 #   - the client's sock_diag: fallback 0x05000000 (peer declined), peer
 #     diagnosis 0x09990000; 64 KiB echo byte-exact over the fallback;
+#   - ten connections at once: ten links confirmed on each side;
 #   - server without RDMA (rxe0 deleted on VM 1): the client still
 #     proposes SMC-R and falls back with peer diagnosis 0x03030002, and no
 #     link is counted;
@@ -94,6 +95,28 @@ echo_64k() {
 	return 0
 }
 
+concurrent() {
+	c0=$(counter 0 confirmed_client) s0=$(counter 1 confirmed_server)
+	i=0
+	while [ $i -lt 10 ]; do
+		$T/smc-fbprobe 10.43.0.2 $port 0 >"$TMPDIR/cc.$i" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	i=0
+	while [ $i -lt 10 ]; do
+		grep -q 'fallback 0x05000000/0x09990000' "$TMPDIR/cc.$i" ||
+			tap_fail "connection $i: $(cat "$TMPDIR/cc.$i")"
+		i=$((i + 1))
+	done
+	c1=$(counter 0 confirmed_client) s1=$(counter 1 confirmed_server)
+	tap_diag "first links confirmed: client +$((c1 - c0)), server +$((s1 - s0))"
+	tap_diag "VM 0: $(cat $D)"
+	[ $((c1 - c0)) = 10 ] || tap_fail "client confirmed $((c1 - c0)) links, not 10"
+	[ $((s1 - s0)) = 10 ] || tap_fail "server confirmed $((s1 - s0)) links, not 10"
+	return 0
+}
+
 server_no_rdma() {
 	tap_assert "rxe0 deleted on VM 1" smc-vm-exec 1 "rdma link del rxe0"
 	c0=$(counter 0 confirmed_client)
@@ -121,6 +144,7 @@ client_no_rdma() {
 tap_case "setup: smcr_probe=1, rxe0 on both VMs, echo server" 180 setup
 tap_case "first link confirmed both sides, then TCP on the server's decline" 60 first_link
 tap_case "the data flows (TCP) after an SMC-R link probe" 60 echo_64k
+tap_case "ten concurrent connections: ten first links on each side" 120 concurrent
 tap_case "server without RDMA: peer declines 0x03030002" 60 server_no_rdma
 tap_case "client without RDMA: declines 0x03030000" 60 client_no_rdma
 tap_case "teardown: af_smc unloads and reloads on both VMs" 60 cleanup_case
