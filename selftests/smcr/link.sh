@@ -15,6 +15,7 @@
 #   - the netdev of A's port goes down: A fails at once (ERROR, by the
 #     port event, not after the QP's retries), and up again: new links
 #     work;
+#   - rmmod af_smc with a live link works (the link ends with DELETE_LINK);
 #   - rdma link del under a live link: the link is GONE at once, calls on
 #     it fail at once; the peer (2 VMs), with a 1 s keepalive and nobody
 #     calling, ends its link by an unanswered TEST_LINK; its next request
@@ -198,6 +199,25 @@ netdev_down() {
 	return 0
 }
 
+unload_live() {
+	create_connect || return 1
+	confirm
+	t0=$(date +%s)
+	tap_expect "rmmod af_smc with a live link" rmmod af_smc
+	t1=$(date +%s)
+	tap_diag "rmmod took $((t1 - t0)) s"
+	tap_expect "insmod af_smc" insmod "$module"
+	on $VMA "grep -q ' /sys/kernel/debug debugfs' /proc/mounts" || tap_fail "debugfs gone"
+	if [ "$mode" = 2vm ]; then
+		# The unload destroyed A in order: B was told.
+		s=$(lk $VMB "stats 1")
+		tap_diag "B: $s"
+		echo "$s" | grep -q ' state 2 .* peer_deleted 1' || tap_fail "B was not told by DELETE_LINK"
+		lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	fi
+	return 0
+}
+
 dev_gone() {
 	create_connect || return 1
 	confirm
@@ -245,5 +265,6 @@ tap_case "RDMA WRITE of 64 KiB into the peer's RMB with its rkey" 60 write64k
 tap_case "a wrong rkey fails the WRITE and the link" 60 bad_rkey
 tap_case "destroying an active link tells the peer (DELETE_LINK)" 60 orderly_delete
 tap_case "netdev down: the links on its port fail at once; up: new links work" 120 netdev_down
+tap_case "rmmod with a live link: it ends in order" 60 unload_live
 tap_case "rdma link del under a live link: bounded, rmmod works" 90 dev_gone
 tap_done
