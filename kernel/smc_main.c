@@ -16,6 +16,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_gnl.h"
 #include "smc_ism.h"
 #include "smc_netns.h"
 
@@ -55,11 +56,15 @@ static int __init smc_init(void)
 	rc = smc_netns_init();
 	if (rc)
 		goto out_proto6;
+	/* SMC_GEN_NETLINK reads the namespace state. */
+	rc = smc_gnl_init();
+	if (rc)
+		goto out_netns;
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
-		goto out_netns;
+		goto out_gnl;
 	}
 	rc = smc_diag_init();
 	if (rc)
@@ -75,6 +80,8 @@ out_diag:
 	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
+out_gnl:
+	smc_gnl_exit();
 out_netns:
 	smc_netns_exit();
 out_proto6:
@@ -109,6 +116,7 @@ static void __exit smc_exit(void)
 	 */
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);
+	smc_gnl_exit();
 	smc_netns_exit();
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);
