@@ -5,7 +5,8 @@
  *
  * Answers, as Linux 6.1 gives them:
  *   ADD_UEID     EINVAL (missing or malformed EID), EEXIST, ERANGE (full)
- *   REMOVE_UEID  EINVAL, ENOENT; EAGAIN when it removed the last UEID
+ *   REMOVE_UEID  EINVAL (missing or malformed attribute), ENOENT (also
+ *                for a string that is no valid EID); EAGAIN when it removed the last UEID
  *                while the SEID was disabled: it is enabled again (done)
  *   FLUSH_UEID   0, and the SEID is enabled again
  *   ENABLE_SEID  EOPNOTSUPP without an ISM device (no SMC-Dv2)
@@ -99,11 +100,14 @@ out:
 }
 
 /*
- * The EID of a request's SMC_NLA_EID_TABLE_ENTRY (a NUL-terminated string
- * of at most 32 bytes, the policy saw to that), blank-padded to 32 bytes.
- * 0, or -EINVAL with the reason in extack.
+ * The EID of a request's SMC_NLA_EID_TABLE_ENTRY (at most 33 bytes, the
+ * policy saw to that; it must hold a NUL), blank-padded to 32 bytes.
+ * 0, or -EINVAL with the reason in extack; a well-formed string that is
+ * not a valid EID gets bad_errno instead (Linux: EINVAL when adding,
+ * ENOENT when removing, for no such EID can be in the table).
  */
-static int smc_eid_parse(struct genl_info *info, u8 eid[SMC_MAX_EID_LEN])
+static int smc_eid_parse(struct genl_info *info, u8 eid[SMC_MAX_EID_LEN],
+			 int bad_errno)
 {
 	struct nlattr *a = info->attrs[SMC_NLA_EID_TABLE_ENTRY];
 	const char *s;
@@ -115,24 +119,33 @@ static int smc_eid_parse(struct genl_info *info, u8 eid[SMC_MAX_EID_LEN])
 		return -EINVAL;
 	}
 	s = nla_data(a);
+	if (!memchr(s, 0, nla_len(a))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "the EID must be a NUL-terminated string");
+		return -EINVAL;
+	}
 	len = strnlen(s, SMC_MAX_EID_LEN);
+	if (s[len]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "an EID has at most 32 characters");
+		return -EINVAL;
+	}
 	while (len && s[len - 1] == ' ')
 		len--;
 	if (!len || s[0] == ' ') {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "an EID is 1 to 32 characters and does not start with a blank");
-		return -EINVAL;
+		return bad_errno;
 	}
 	if (!isdigit(s[0]) && !isupper(s[0])) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
 				    "an EID starts with an upper-case letter or a digit");
-		return -EINVAL;
+		return bad_errno;
 	}
 	for (i = 0; i < len; i++) {
 		if (!isdigit(s[i]) && !isupper(s[i]) && s[i] != '.' && s[i] != '-') {
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
 					    "an EID holds only upper-case letters, digits, '.' and '-'");
-			return -EINVAL;
+			return bad_errno;
 		}
 	}
 	memset(eid, ' ', SMC_MAX_EID_LEN);
@@ -157,7 +170,7 @@ int smc_eid_nl_add_ueid(struct sk_buff *skb, struct genl_info *info)
 	u8 eid[SMC_MAX_EID_LEN];
 	int rc;
 
-	rc = smc_eid_parse(info, eid);
+	rc = smc_eid_parse(info, eid, -EINVAL);
 	if (rc)
 		return rc;
 	spin_lock(&t->lock);
@@ -180,7 +193,7 @@ int smc_eid_nl_remove_ueid(struct sk_buff *skb, struct genl_info *info)
 	u8 eid[SMC_MAX_EID_LEN];
 	int rc, i;
 
-	rc = smc_eid_parse(info, eid);
+	rc = smc_eid_parse(info, eid, -ENOENT);
 	if (rc)
 		return rc;
 	spin_lock(&t->lock);

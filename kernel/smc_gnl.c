@@ -10,7 +10,7 @@
  *
  * Requests are checked strictly (this is a new family to the netlink
  * core: resv_start_op 0): a command that takes no attribute refuses any,
- * the UEID commands take one NUL-terminated string of at most 32 bytes.
+ * the UEID commands take one NUL-terminated string of at most 32 characters.
  * Reading needs no privilege; changes need CAP_NET_ADMIN over the
  * network namespace of the socket (GENL_UNS_ADMIN_PERM), whose state
  * they change, as for SMC_PNETID (Documentation/decisions.md).
@@ -294,7 +294,8 @@ static int smc_gnl_disable_hs_limitation(struct sk_buff *skb,
 /* ---- the family ---- */
 
 static const struct nla_policy smc_gnl_eid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
-	[SMC_NLA_EID_TABLE_ENTRY] = { .type = NLA_NUL_STRING,
+	/* As Linux's: over 32 characters is ERANGE; smc_eid.c wants a NUL. */
+	[SMC_NLA_EID_TABLE_ENTRY] = { .type = NLA_STRING,
 				      .len = SMC_MAX_EID_LEN },
 };
 

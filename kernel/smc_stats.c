@@ -10,8 +10,9 @@
  *     SENDPAGE, CORK, NDLY, SPLICE, URG_DATA }, SMCR_TECH { same },
  *     CLNT_HS_ERR_CNT, SRV_HS_ERR_CNT }.
  *   GET_FBACK_STATS: one message per recorded reason,
- *     SMC_GEN_FBACK_STATS { TYPE (1 server, 0 client), SRV_CNT, CLNT_CNT,
- *     RSN_CODE, RSN_CNT }; nothing when no connection fell back.
+ *     SMC_GEN_FBACK_STATS { TYPE (1 server, 0 client), [SRV_CNT, CLNT_CNT],
+ *     RSN_CODE, RSN_CNT }, the totals in the first message of the dump
+ *     only; nothing when no connection fell back.
  */
 #include <linux/log2.h>
 #include <net/genetlink.h>
@@ -335,7 +336,7 @@ out:
 
 static int smc_stats_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
 			       const struct smc_stats_fback *fb, bool server,
-			       const struct smc_stats_fback_rsn *r)
+			       const struct smc_stats_fback_rsn *r, bool totals)
 {
 	struct nlattr *n;
 	void *hdr;
@@ -348,10 +349,11 @@ static int smc_stats_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
 	n = nla_nest_start(skb, SMC_GEN_FBACK_STATS);
 	if (!n ||
 	    nla_put_u8(skb, SMC_NLA_FBACK_STATS_TYPE, server) ||
-	    smc_nl_u64(skb, SMC_NLA_FBACK_STATS_SRV_CNT, fb->srv_cnt,
-		       SMC_NLA_FBACK_STATS_PAD) ||
-	    smc_nl_u64(skb, SMC_NLA_FBACK_STATS_CLNT_CNT, fb->clnt_cnt,
-		       SMC_NLA_FBACK_STATS_PAD) ||
+	    (totals &&
+	     (smc_nl_u64(skb, SMC_NLA_FBACK_STATS_SRV_CNT, fb->srv_cnt,
+			 SMC_NLA_FBACK_STATS_PAD) ||
+	      smc_nl_u64(skb, SMC_NLA_FBACK_STATS_CLNT_CNT, fb->clnt_cnt,
+			 SMC_NLA_FBACK_STATS_PAD))) ||
 	    nla_put_u32(skb, SMC_NLA_FBACK_STATS_RSN_CODE, r->code) ||
 	    nla_put_u16(skb, SMC_NLA_FBACK_STATS_RSN_CNT, r->count)) {
 		genlmsg_cancel(skb, hdr);
@@ -365,7 +367,7 @@ static int smc_stats_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
 /*
  * One message per reason, slot by slot, a slot's server reason before its
  * client reason (as Linux); cb->args[0] counts the positions done (2 per
- * slot). A copy is taken under the
+ * slot), cb->args[1] whether the totals went out already. A copy is taken under the
  * lock, so no message is built with a lock held.
  */
 int smc_stats_nl_dump_fback(struct sk_buff *skb, struct netlink_callback *cb)
@@ -391,8 +393,9 @@ int smc_stats_nl_dump_fback(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (!r->code)
 			continue;
-		if (smc_stats_put_fback(skb, cb, fb, server, r))
+		if (smc_stats_put_fback(skb, cb, fb, server, r, !cb->args[1]))
 			break;
+		cb->args[1] = 1;
 	}
 	cb->args[0] = pos;
 	kfree(fb);

@@ -380,13 +380,19 @@ static void ueid_bad(const void *arg)
 	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		tap_diag("bad EID \"%s\"", bad[i]);
 		cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, padded(bad[i]), 33, EINVAL, "add");
-		cmd_msg(SMC_NETLINK_REMOVE_UEID, SMC_NLA_EID_TABLE_ENTRY, padded(bad[i]), 33, EINVAL, "remove");
+		/* Linux: no such EID can be in the table. */
+		cmd_msg(SMC_NETLINK_REMOVE_UEID, SMC_NLA_EID_TABLE_ENTRY, padded(bad[i]), 33, ENOENT, "remove");
 	}
 	cmd_msg(SMC_NETLINK_ADD_UEID, -1, NULL, 0, EINVAL, "add without the attribute");
 	cmd_msg(SMC_NETLINK_REMOVE_UEID, -1, NULL, 0, EINVAL, "remove without the attribute");
 	memset(over, 'A', sizeof(over));
 	over[40] = 0;
-	cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, over, 41, EINVAL, "40 characters");
+	/* Longer than the policy's 33 bytes: ERANGE from the netlink core. */
+	cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, over, 41, ERANGE, "40 characters");
+	over[33] = 0;
+	cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, over, 34, ERANGE, "33 characters");
+	over[32] = 0;
+	cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, over, 32, EINVAL, "32 characters, no NUL");
 	cmd_msg(SMC_NETLINK_ADD_UEID, SMC_NLA_EID_TABLE_ENTRY, "ABCD", 4, EINVAL, "no NUL (a u32)");
 	if (mod == SMC_MODULE_OURS) {
 		uint32_t v = 7;
@@ -551,8 +557,15 @@ static void get_stats(struct stats *st)
 		const struct nlattr *f = genl_attr(m, 0, SMC_GEN_FBACK_STATS);
 
 		ASSERT(f != NULL);
-		st->fb_srv = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_SRV_CNT));
-		st->fb_clnt = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_CLNT_CNT));
+		/* The totals come with the first message only. */
+		if (nest_get(f, SMC_NLA_FBACK_STATS_SRV_CNT) || nest_get(f, SMC_NLA_FBACK_STATS_CLNT_CNT)) {
+			if (st->n_rsn)
+				tap_fail("fallback totals in message %u", st->n_rsn + 1);
+			st->fb_srv = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_SRV_CNT));
+			st->fb_clnt = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_CLNT_CNT));
+		} else if (!st->n_rsn) {
+			tap_fail("no fallback totals in the first message");
+		}
 		st->rsn[st->n_rsn].server = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_TYPE));
 		st->rsn[st->n_rsn].code = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_RSN_CODE));
 		st->rsn[st->n_rsn].cnt = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_RSN_CNT));
