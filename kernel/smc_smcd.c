@@ -17,7 +17,6 @@
 
 #include "smc.h"
 #include "smc_conn.h"
-#include "smc_stats.h"
 
 void smc_conn_init(struct smc_conn *conn)
 {
@@ -100,7 +99,6 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 	if (rc)
 		return rc;
 	conn->ism = ism;	/* the caller's reference is ours now */
-	smc_stats_buf_alloc(smc, true, conn->rmb.len);
 	return 0;
 }
 
@@ -123,7 +121,6 @@ int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 		return -EINVAL;		/* destroy detaches */
 	conn->peer_ring = mem + SMC_CDC_D_LEN;
 	conn->peer_size = len - SMC_CDC_D_LEN;
-	smc_stats_buf_alloc(smc, false, len);
 	return 0;
 }
 

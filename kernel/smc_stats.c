@@ -112,14 +112,28 @@ void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
 		SMC_STATS_INC(smc, clnt_v2_succ);
 }
 
+/*
+ * An SMC-D connection has its two buffers by now: our DMB (rx) and the
+ * peer's, attached, which we send through (tx). Counted here, once the
+ * connection exists, so that smc_smcd.c needs no hook; a handshake that
+ * fails after registering a DMB does not count it.
+ */
+static void smc_stats_smcd_bufs(struct smc_sock *smc)
+{
+	smc_stats_buf_alloc(smc, true, smc->conn.rmb.len);
+	smc_stats_buf_alloc(smc, false, smc->conn.peer_size + SMC_CDC_D_LEN);
+}
+
 void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
 {
-	if (rc)
+	if (rc) {
 		smc_stats_hs_err(smc, server);
-	else if (smc_use_fallback(smc))
+	} else if (smc_use_fallback(smc)) {
 		smc_stats_fallback(smc, server);
-	else
+	} else {
 		smc_stats_smcd_ok(smc, server);
+		smc_stats_smcd_bufs(smc);
+	}
 }
 
 /* Every call counts; bytes and the size bucket only when data moved. */
