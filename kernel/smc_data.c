@@ -23,7 +23,6 @@
 #include <net/sock.h>
 
 #include "smc.h"
-#include "smc_stats.h"
 #include "smc_conn.h"
 
 static u32 smc_tx_space(struct smc_conn *conn)
@@ -74,7 +73,6 @@ int smc_data_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		if (!space) {
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
-			smc_stats_peer_buf_full(smc);
 			rc = smc_wait_check(timeo);
 			if (rc)
 				break;
