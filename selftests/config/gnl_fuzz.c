@@ -15,6 +15,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,10 +145,72 @@ static void fuzz(const void *arg)
 	close(fd);
 }
 
+/*
+ * The same from three processes at once while a fourth makes namespaces,
+ * dumps their counters and EIDs, adds a UEID and lets them go, over and
+ * over: namespace state is freed while requests run elsewhere.
+ */
+static void parallel(const void *arg)
+{
+	pid_t pids[4];
+	int status, failed = 0;
+
+	(void)arg;
+	for (int i = 0; i < 4; i++) {
+		pids[i] = fork();
+		ASSERT(pids[i] >= 0);
+		if (pids[i])
+			continue;
+		rng = rng * 6364136223846793005ull + i + 1;
+		if (i < 3) {
+			count /= 4;
+			fuzz(NULL);
+			_exit(tap_failed() ? 1 : 0);
+		}
+		for (int n = 0; n < 300; n++) {
+			pid_t p = fork();
+
+			if (p == 0) {
+				struct genl_req r;
+				struct genl_result res;
+				int fd, fam;
+
+				if (unshare(CLONE_NEWNET))
+					_exit(1);
+				fd = genl_open();
+				fam = fd < 0 ? -1 : genl_family(fd, SMC_GENL_FAMILY_NAME, NULL, NULL, NULL);
+				if (fam < 0)
+					_exit(1);
+				genl_req_init(&r, fam, SMC_NETLINK_ADD_UEID, 1, 0);
+				genl_put_str(&r, SMC_NLA_EID_TABLE_ENTRY, "NETNS.CHURN");
+				if (genl_exchange(fd, &r, &res) < 0 || res.error)
+					_exit(1);
+				genl_req_init(&r, fam, SMC_NETLINK_GET_STATS, 1, NLM_F_DUMP);
+				if (genl_exchange(fd, &r, &res) < 0 || res.error || res.n_msgs != 1)
+					_exit(1);
+				genl_result_free(&res);
+				_exit(0);
+			}
+			if (p < 0 || waitpid(p, &status, 0) < 0 || status)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (int i = 0; i < 4; i++) {
+		ASSERT_SYS(waitpid(pids[i], &status, 0));
+		if (status) {
+			tap_diag("worker %d: status %#x", i, status);
+			failed = 1;
+		}
+	}
+	EXPECT_EQ(failed, 0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct tap_case c[] = {
 		{ "random requests to SMC_GEN_NETLINK and SMC_PNETID", fuzz, NULL, 3000 },
+		{ "three fuzzers at once, namespaces coming and going", parallel, NULL, 3000 },
 	};
 
 	count = argc > 1 ? atol(argv[1]) : 100000;
@@ -156,6 +220,6 @@ int main(int argc, char **argv)
 		printf("TAP version 13\n1..0 # SKIP needs root\n");
 		return 0;
 	}
-	tap_add_table(c, 1);
+	tap_add_table(c, 2);
 	return tap_run();
 }
