@@ -970,6 +970,56 @@ static void smcd_conninfo(const void *arg)
 	close(s);
 }
 
+/*
+ * Handshake errors, with handshake/smc_badpeer loaded (gnl_smcd.sh does,
+ * base_port 7800): our client gets garbage instead of a CLC answer, and
+ * our server gets garbage instead of a Proposal. Each counts once on its
+ * side, in the initial namespace where the bad peers live.
+ */
+static void hs_errors(const void *arg)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+				 .sin_port = htons(7800) };
+	struct stats before, after;
+	socklen_t al = sizeof(a);
+	char cmd[64];
+	int c, l;
+	FILE *f;
+
+	(void)arg;
+	if (access("/sys/module/smc_badpeer", F_OK))
+		tap_skip("smc_badpeer is not loaded");
+	get_stats(&before);
+	c = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, 0));
+	EXPECT_ERRNO(connect(c, (void *)&a, sizeof(a)), EPROTO);
+	close(c);
+	get_stats(&after);
+	EXPECT_EQ(after.clnt_hs_err - before.clnt_hs_err, 1);
+	EXPECT_EQ(after.srv_hs_err - before.srv_hs_err, 0);
+	EXPECT_EQ(after.fb_clnt - before.fb_clnt, 0);
+
+	l = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, 0));
+	a.sin_port = 0;
+	ASSERT_SYS(bind(l, (void *)&a, sizeof(a)));
+	ASSERT_SYS(listen(l, 1));
+	ASSERT_SYS(getsockname(l, (void *)&a, &al));
+	snprintf(cmd, sizeof(cmd), "garbage %u", ntohs(a.sin_port));
+	f = fopen("/sys/module/smc_badpeer/parameters/connect", "w");
+	ASSERT(f != NULL);
+	fputs(cmd, f);
+	ASSERT_EQ(fclose(f), 0);
+	for (int i = 0; i < 100; i++) {
+		get_stats(&after);
+		if (after.srv_hs_err != before.srv_hs_err)
+			break;
+		usleep(50000);
+	}
+	EXPECT_EQ(after.srv_hs_err - before.srv_hs_err, 1);
+	EXPECT_EQ(after.clnt_hs_err - before.clnt_hs_err, 1);
+	EXPECT_EQ(after.t[0][SMC_NLA_STATS_T_SRV_V2_SUCC], before.t[0][SMC_NLA_STATS_T_SRV_V2_SUCC]);
+	close(l);
+}
+
 static const struct tap_case cases[] = {
 	{ "the family: version, commands and their flags", family, NULL, 60 },
 	{ "SYS_INFO: version, release, host name, ISM and SEID", sys_info, NULL, 60 },
@@ -989,6 +1039,7 @@ static const struct tap_case smcd_cases[] = {
 	{ "DEV_SMCD: the loopback device and its users", smcd_device, NULL, 60 },
 	{ "SMC-D by a shared UEID with the SEID disabled", smcd_ueid, NULL, 60 },
 	{ "sock_diag CONNINFO of both ends: sizes, tokens, cursors, flags", smcd_conninfo, NULL, 60 },
+	{ "handshake errors count once, client and server", hs_errors, NULL, 60 },
 	{ "SEID dump, enable, disable with an ISM device", seid, NULL, 60 },
 	{ "SYS_INFO with an ISM device", sys_info, NULL, 60 },
 };
