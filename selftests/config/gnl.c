@@ -742,6 +742,41 @@ static void unprivileged(const void *arg)
 	do_cmd(SMC_NETLINK_FLUSH_UEID, -1, NULL, 0, NULL);
 }
 
+/*
+ * The root of a user namespace, in a network namespace it owns: ours lets
+ * it configure that namespace (GENL_UNS_ADMIN_PERM); Linux 6.1 wants
+ * CAP_NET_ADMIN in the initial user namespace.
+ */
+static void userns(const void *arg)
+{
+	pid_t pid;
+	int status;
+
+	(void)arg;
+	do_cmd(SMC_NETLINK_FLUSH_UEID, -1, NULL, 0, NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+			exit(2);
+		gfd_reset();
+		if (mod == SMC_MODULE_OURS) {
+			EXPECT_EQ(eid_cmd(SMC_NETLINK_ADD_UEID, "USERNS", NULL), 0);
+			EXPECT_STR(ueids(), "USERNS");
+			EXPECT_EQ(do_cmd(SMC_NETLINK_ENABLE_HS_LIMITATION, -1, NULL, 0, NULL), 0);
+			EXPECT_EQ(hs_limit(), 1);
+		} else {
+			EXPECT_EQ(eid_cmd(SMC_NETLINK_ADD_UEID, "USERNS", NULL), EPERM);
+			EXPECT_EQ(do_cmd(SMC_NETLINK_ENABLE_HS_LIMITATION, -1, NULL, 0, NULL), EPERM);
+			EXPECT_STR(ueids(), "");
+		}
+		exit(tap_failed() ? 1 : 0);
+	}
+	ASSERT_SYS(waitpid(pid, &status, 0));
+	EXPECT_EQ(status, 0);
+	EXPECT_STR(ueids(), "");
+	EXPECT_EQ(hs_limit(), 0);
+}
+
 /* ---- SMC-D (gnl -d) ---- */
 
 static void smcd_stats(const void *arg)
@@ -1032,6 +1067,7 @@ static const struct tap_case cases[] = {
 	{ "fallback connections count exactly once per side", stats_fallback, NULL, 120 },
 	{ "UEIDs, limitation and counters are per namespace", netns_isolation, NULL, 60 },
 	{ "nobody reads but changes nothing", unprivileged, NULL, 60 },
+	{ "root of a user namespace and its own netns", userns, NULL, 60 },
 };
 
 static const struct tap_case smcd_cases[] = {
