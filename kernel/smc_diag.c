@@ -67,6 +67,52 @@ static void smc_diag_fill_id(const struct smc_sock *smc,
 	}
 }
 
+static void smc_diag_cursor(u64 bytes, u32 size, struct smc_diag_cursor *c)
+{
+	c->reserved = 0;
+	c->wrap = size ? (u16)(bytes / size) : 0;
+	c->count = size ? (u32)(bytes % size) : 0;
+}
+
+/* The CDC connection state flags byte, as Linux's bitfield reads on x86. */
+static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
+{
+	return done_writing << 7 | closed << 6 | abort << 5;
+}
+
+/*
+ * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
+ * id on the device (the low half of our DMB token, unique per device).
+ * We write straight into the peer's ring, so the send buffer is the peer's
+ * ring and its prepared, sent and finished cursors are all tx_prod. Only
+ * the connection state flags are tracked; the producer flags read 0.
+ */
+static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	memset(ci, 0, sizeof(*ci));
+	spin_lock_bh(&conn->lock);
+	ci->token = (u32)conn->rmb.token;
+	ci->sndbuf_size = conn->peer_size;
+	ci->rmbe_size = conn->rmb_size;
+	ci->peer_rmbe_size = conn->peer_size;
+	smc_diag_cursor(conn->rx_prod, conn->rmb_size, &ci->rx_prod);
+	smc_diag_cursor(conn->rx_cons, conn->rmb_size, &ci->rx_cons);
+	smc_diag_cursor(conn->tx_prod, conn->peer_size, &ci->tx_prod);
+	smc_diag_cursor(conn->tx_cons, conn->peer_size, &ci->tx_cons);
+	ci->rx_conn_state_flags = smc_diag_state_flags(conn->peer_done_writing,
+						       conn->peer_closed,
+						       conn->peer_abort);
+	ci->tx_conn_state_flags = smc_diag_state_flags(conn->done_writing,
+						       conn->closed,
+						       conn->aborted);
+	ci->tx_prep = ci->tx_prod;
+	ci->tx_sent = ci->tx_prod;
+	ci->tx_fin = ci->tx_prod;
+	spin_unlock_bh(&conn->lock);
+}
+
 static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 			 struct netlink_callback *cb,
 			 const struct smc_diag_req *req)
@@ -94,6 +140,18 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 	if ((req->diag_ext & (1 << (SMC_DIAG_SHUTDOWN - 1))) &&
 	    nla_put_u8(skb, SMC_DIAG_SHUTDOWN, r->diag_shutdown))
 		goto cancel;
+	/*
+	 * As Linux: CONNINFO for a connection that has its buffers; LGRINFO
+	 * describes RDMA links and is sent for SMC-R only (none yet).
+	 */
+	if ((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
+	    r->diag_mode == SMC_DIAG_MODE_SMCD && READ_ONCE(smc->conn.ism)) {
+		struct smc_diag_conninfo ci;
+
+		smc_diag_conninfo(smc, &ci);
+		if (nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci))
+			goto cancel;
+	}
 	if ((req->diag_ext & (1 << (SMC_DIAG_DMBINFO - 1))) &&
 	    r->diag_mode == SMC_DIAG_MODE_SMCD) {
 		struct smc_ism_dev *ism = READ_ONCE(smc->conn.ism);

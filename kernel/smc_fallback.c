@@ -16,6 +16,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_stats.h"
 
 int smc_fb_connect(struct smc_sock *smc, struct socket *sock,
 		   struct sockaddr *addr, int alen, int flags)
@@ -74,6 +75,7 @@ int smc_fb_accept(struct smc_sock *lsmc, struct socket *sock,
 	/* A TCP-only listener's children are TCP, for the listener's reason. */
 	smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?: SMC_CLC_DECL_PEERNOSMC,
 			    0);
+	smc_stats_fallback(nsmc, true);
 	nsmc->hs_state = SMC_HS_DONE;
 	/* What TCP copied from the listener into the child, show on ours. */
 	smc_sockopts_inherit(nsk, nclc->sk);

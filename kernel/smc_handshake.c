@@ -32,6 +32,7 @@
 #include "smc_clc_io.h"
 #include "smc_ism.h"
 #include "smc_offer.h"
+#include "smc_stats.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 
@@ -60,7 +61,8 @@ void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag)
 void smc_hs_force_fallback(struct smc_sock *smc, u32 reason)
 {
 	smc_hs_set_fallback(smc, reason, 0);
-	cmpxchg(&smc->hs_state, SMC_HS_NONE, SMC_HS_DONE);
+	if (cmpxchg(&smc->hs_state, SMC_HS_NONE, SMC_HS_DONE) == SMC_HS_NONE)
+		smc_stats_fallback(smc, false);
 }
 
 /*
@@ -113,6 +115,7 @@ void smc_hs_tcp_progress(struct smc_sock *smc, const struct sock *clcsk)
 		return;
 	if (!READ_ONCE(tcp_sk(clcsk)->syn_smc)) {
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
+		smc_stats_fallback(smc, false);
 		smp_store_release(&smc->hs_state, SMC_HS_DONE);
 		return;
 	}
@@ -271,6 +274,7 @@ static void smc_connect_work(struct work_struct *work)
 	int rc;
 
 	rc = smc_connect_clc(smc);
+	smc_stats_hs_done(smc, false, rc);
 	if (rc)
 		smc_hs_fail(smc, -rc);
 	smc_hs_finish(smc);

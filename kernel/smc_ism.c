@@ -73,3 +73,33 @@ struct smc_ism_dev *smc_ism_first(void)
 	mutex_unlock(&smc_ism_lock);
 	return dev;
 }
+
+bool smc_ism_available(void)
+{
+	bool any;
+
+	mutex_lock(&smc_ism_lock);
+	any = !list_empty(&smc_ism_devices);
+	mutex_unlock(&smc_ism_lock);
+	return any;
+}
+
+int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
+		 void *arg)
+{
+	struct smc_ism_dev *dev;
+	long i = 0;
+	int rc = 0;
+
+	mutex_lock(&smc_ism_lock);
+	list_for_each_entry(dev, &smc_ism_devices, list) {
+		if (i++ < *pos)
+			continue;
+		rc = fn(dev, arg);
+		if (rc)
+			break;
+		(*pos)++;
+	}
+	mutex_unlock(&smc_ism_lock);
+	return rc;
+}

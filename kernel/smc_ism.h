@@ -70,6 +70,21 @@ struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid);
 /* Any device, with a reference (the one a client offers); or NULL. */
 struct smc_ism_dev *smc_ism_first(void);
 void smc_ism_put(struct smc_ism_dev *dev);
+/* Whether any ISM device is registered (SMC-Dv2 is possible). */
+bool smc_ism_available(void);
+/*
+ * Call fn for each device from index *pos on, in registration order,
+ * under the registry's mutex (fn may sleep, must not register devices);
+ * stop at the first non-zero return, which is returned, with *pos the
+ * index of that device. Used by the netlink device dump.
+ */
+int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
+		 void *arg);
+/* Connections using dev now (each holds a reference). */
+static inline unsigned int smc_ism_use_count(struct smc_ism_dev *dev)
+{
+	return refcount_read(&dev->ref) - 1;
+}
 
 /* smc_loopback.c */
 int smc_loopback_init(void);

@@ -35,6 +35,7 @@
 #include "smc_clc_io.h"
 #include "smc_ism.h"
 #include "smc_offer.h"
+#include "smc_stats.h"
 #include "smcr_hs.h"
 
 static void smc_listen_accept_work(struct work_struct *work);
@@ -103,10 +104,9 @@ static void smc_child_destroy(struct smc_sock *nsmc)
  * 0 when decided (SMC, or TCP after a Decline), else -errno.
  */
 static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
-			   u64 peer_gid, struct smc_clc_msg *msg)
+			   u64 peer_gid, const u8 *eid, struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
-	u8 eid[SMC_CLC_EID_LEN];
 	int rc;
 
 	rc = smc_conn_create(nsmc, ism, peer_gid);
@@ -117,7 +117,6 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 			smc_hs_set_fallback(nsmc, SMC_CLC_DECL_MEM, 0);
 		return rc;
 	}
-	smc_offer_system_eid(eid);
 	smc_offer_fill_smcd(nsmc, SMC_CLC_ACCEPT, eid, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
@@ -150,6 +149,7 @@ fail:
  */
 static int smc_listen_clc(struct smc_sock *nsmc)
 {
+	u8 eid[SMC_CLC_EID_LEN];
 	struct smc_ism_dev *ism;
 	struct smc_clc_msg *msg;
 	u64 peer_gid = 0;
@@ -169,9 +169,10 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_PROPOSAL:
-		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid);
+		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid,
+					eid);
 		if (!code) {
-			rc = smc_listen_smcd(nsmc, ism, peer_gid, msg);
+			rc = smc_listen_smcd(nsmc, ism, peer_gid, eid, msg);
 			break;
 		}
 		if (smcr_hs_wanted(&msg->proposal)) {
@@ -198,6 +199,7 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 	struct sock *lsk = &lsmc->sk;
 	bool keep;
 
+	smc_stats_hs_done(nsmc, true, rc);
 	if (!rc)
 		smc_hs_finish(nsmc);
 	lock_sock(lsk);
@@ -267,6 +269,7 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 		/* No SMC option from the client, or none offered by us. */
 		smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?:
 				    SMC_CLC_DECL_PEERNOSMC, 0);
+		smc_stats_fallback(nsmc, true);
 		nsmc->hs_state = SMC_HS_DONE;
 		smc_clcsock_sync(nsmc);
 		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);

@@ -17,6 +17,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_debugfs.h"
+#include "smc_gnl.h"
 #include "smc_ism.h"
 #include "smc_netns.h"
 #include "smcr_ib.h"
@@ -66,11 +67,15 @@ static int __init smc_init(void)
 	if (rc)
 		goto out_link;
 	smc_debugfs_init();
+	/* SMC_GEN_NETLINK reads the namespace state and the RDMA devices. */
+	rc = smc_gnl_init();
+	if (rc)
+		goto out_ib;
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
-		goto out_ib;
+		goto out_gnl;
 	}
 	rc = smc_diag_init();
 	if (rc)
@@ -86,6 +91,8 @@ out_diag:
 	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
+out_gnl:
+	smc_gnl_exit();
 out_ib:
 	smc_debugfs_exit();
 	smcr_ib_exit();
@@ -125,6 +132,7 @@ static void __exit smc_exit(void)
 	 */
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);
+	smc_gnl_exit();
 	smc_debugfs_exit();
 	/* Removes our state of every RDMA device still registered. */
 	smcr_ib_exit();

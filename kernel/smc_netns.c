@@ -21,8 +21,13 @@ unsigned int smc_net_id __read_mostly;
 static int __net_init smc_net_init(struct net *net)
 {
 	struct smc_net *sn = smc_net(net);
+	int rc;
 
+	rc = smc_stats_net_init(net);
+	if (rc)
+		return rc;
 	smc_pnettable_init(&sn->pnettable);
+	smc_eid_table_init(&sn->eids);
 	smc_sysctl_defaults(sn);
 	return 0;
 }
@@ -30,6 +35,7 @@ static int __net_init smc_net_init(struct net *net)
 static void __net_exit smc_net_exit(struct net *net)
 {
 	smc_pnettable_destroy(&smc_net(net)->pnettable);
+	smc_stats_net_exit(net);
 }
 
 /* The state itself: allocated for every namespace, and initialised. */

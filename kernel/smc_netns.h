@@ -22,6 +22,9 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "smc_eid.h"
+#include "smc_stats.h"
+
 struct ctl_table;
 struct ctl_table_header;
 
@@ -54,6 +57,11 @@ struct smc_net {
 	struct ctl_table	*sysctl_table;
 
 	struct smc_pnettable	pnettable;
+
+	/* SMC_GEN_NETLINK state: counters and the EID table. */
+	struct smc_stats __percpu	*stats;
+	struct smc_stats_fback		fback;
+	struct smc_eid_table		eids;
 };
 
 /* Values of net.smc.smcr_buf_type. */

@@ -14,6 +14,7 @@
 #include <linux/utsname.h>
 
 #include "smc.h"
+#include "smc_eid.h"
 #include "smc_ism.h"
 #include "smc_offer.h"
 
@@ -60,8 +61,8 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	p->ism_dev[0].gid = ism->gid;
 	p->ism_dev[0].chid = ism->chid;
 	p->release = SMC_CLC_RELEASE_0;
-	p->seid = true;
-	smc_offer_system_eid(p->system_eid);
+	/* Our UEIDs, and the SEID while it is enabled. */
+	smc_eid_propose(sock_net(&smc->sk), p);
 	*ismp = ism;
 	return 0;
 }
@@ -84,21 +85,24 @@ static bool smc_offer_wants_r(const struct smc_clc_proposal *p)
 }
 
 /* An SMC-Dv2 device of ours that the Proposal lists, or the decline code. */
-static u32 smc_offer_match_d2(const struct smc_clc_proposal *p,
-			      struct smc_ism_dev **ismp, u64 *peer_gid)
+static u32 smc_offer_match_d2(struct smc_sock *smc,
+			      const struct smc_clc_proposal *p,
+			      struct smc_ism_dev **ismp, u64 *peer_gid, u8 *eid)
 {
-	u8 seid[SMC_CLC_EID_LEN];
 	int i;
 
 	if (p->hdr.version < SMC_CLC_V2 ||
 	    !smc_clc_smcd_indicated(p->hdr.typev2))
 		return SMC_CLC_DECL_NOSMCD2DEV;
-	/* User EIDs come with the UEID table; until then the system EID. */
-	if (!p->seid)
-		return SMC_CLC_DECL_NOSEID;
-	smc_offer_system_eid(seid);
-	if (memcmp(seid, p->system_eid, sizeof(seid)))
-		return SMC_CLC_DECL_NOSMCD2DEV;
+	/*
+	 * A shared EID: both SEIDs (when both offer theirs) or a UEID of
+	 * the peer's that we have too. Unlike Linux 6.1 we also match UEIDs
+	 * when the peer does not offer its SEID, which is what disabling
+	 * the SEID is for (Documentation/netlink.md).
+	 */
+	if (!smc_eid_match(sock_net(&smc->sk), p, eid))
+		return p->seid || p->eid_cnt ? SMC_CLC_DECL_NOSMCD2DEV :
+					       SMC_CLC_DECL_NOSEID;
 	for (i = 0; i < p->ism_gid_cnt; i++) {
 		*ismp = smc_ism_find(p->ism_dev[i].gid, p->ism_dev[i].chid);
 		if (*ismp) {
@@ -110,14 +114,14 @@ static u32 smc_offer_match_d2(const struct smc_clc_proposal *p,
 }
 
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smc_ism_dev **ismp, u64 *peer_gid)
+		     struct smc_ism_dev **ismp, u64 *peer_gid, u8 *eid)
 {
 	bool want_d = smc_offer_wants_d(p), want_r = smc_offer_wants_r(p);
 	u32 code;
 
 	*ismp = NULL;
 	if (want_d) {
-		code = smc_offer_match_d2(p, ismp, peer_gid);
+		code = smc_offer_match_d2(smc, p, ismp, peer_gid, eid);
 		if (!code)
 			return 0;
 		if (!want_r)

@@ -21,12 +21,13 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 		      struct smc_ism_dev **ism);
 
 /*
- * The answer to a peer's Proposal: 0 and an ISM device of ours it listed
- * (with a reference) with the peer's GID on it, or the SMC_CLC_DECL_*
- * code of our Decline.
+ * The answer to a peer's Proposal: 0, an ISM device of ours it listed
+ * (with a reference) with the peer's GID on it, and the EID both share
+ * (SMC_CLC_EID_LEN bytes, for the Accept); or the SMC_CLC_DECL_* code of
+ * our Decline.
  */
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smc_ism_dev **ism, u64 *peer_gid);
+		     struct smc_ism_dev **ism, u64 *peer_gid, u8 *eid);
 
 /* An SMC-Dv2 Accept or Confirm (type) for smc's connection. */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,

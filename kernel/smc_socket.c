@@ -19,6 +19,7 @@
 #include <net/tcp.h>
 
 #include "smc.h"
+#include "smc_stats.h"
 #include "smc_clc_io.h"
 
 /*
@@ -301,8 +302,13 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 					      msg->msg_flags & MSG_DONTWAIT));
 	if (rc)
 		return rc;
-	if (!smc_use_fallback(smc))
-		return smc_data_sendmsg(smc, msg, len);
+	if (!smc_use_fallback(smc)) {
+		if (msg->msg_flags & MSG_OOB)
+			smc_stats_urgent(smc);
+		rc = smc_data_sendmsg(smc, msg, len);
+		smc_stats_tx(smc, len, rc);
+		return rc;
+	}
 	return smc_fb_sendmsg(smc, sock, msg, len);
 }
 
@@ -315,8 +321,11 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, flags & MSG_DONTWAIT));
 	if (rc)
 		return rc;
-	if (!smc_use_fallback(smc))
-		return smc_data_recvmsg(smc, msg, len, flags);
+	if (!smc_use_fallback(smc)) {
+		rc = smc_data_recvmsg(smc, msg, len, flags);
+		smc_stats_rx(smc, len, rc);
+		return rc;
+	}
 	return smc_fb_recvmsg(smc, sock, msg, len, flags);
 }
 
@@ -329,8 +338,10 @@ static ssize_t smc_sendpage(struct socket *sock, struct page *page,
 	rc = smc_hs_settle(smc, sock_sndtimeo(sock->sk, flags & MSG_DONTWAIT));
 	if (rc)
 		return rc;
-	if (!smc_use_fallback(smc))
+	if (!smc_use_fallback(smc)) {
+		smc_stats_sendpage(smc);
 		return sock_no_sendpage(sock, page, offset, size, flags);
+	}
 	return smc_fb_sendpage(smc, sock, page, offset, size, flags);
 }
 
@@ -347,8 +358,10 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	if (rc)
 		return rc;
 	/* Splicing out of an SMC receive ring is not there yet. */
-	if (!smc_use_fallback(smc))
+	if (!smc_use_fallback(smc)) {
+		smc_stats_splice(smc);
 		return -EOPNOTSUPP;
+	}
 	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);
 }
 

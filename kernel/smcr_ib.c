@@ -287,6 +287,26 @@ void smcr_path_put(struct smcr_path *path)
 	path->dev = NULL;
 }
 
+int smcr_ib_walk(long *pos, int (*fn)(struct ib_device *ibdev, void *arg),
+		 void *arg)
+{
+	struct smcr_dev *dev;
+	long i = 0;
+	int rc = 0;
+
+	mutex_lock(&smcr_ib_mutex);
+	list_for_each_entry(dev, &smcr_devs, list) {
+		if (i++ < *pos)
+			continue;
+		rc = fn(dev->ibdev, arg);
+		if (rc)
+			break;
+		(*pos)++;
+	}
+	mutex_unlock(&smcr_ib_mutex);
+	return rc;
+}
+
 /* ---- debugfs ---- */
 
 void smcr_ib_show(struct seq_file *m)

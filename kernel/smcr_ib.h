@@ -90,6 +90,15 @@ void smcr_path_put(struct smcr_path *path);
 
 void smcr_dev_put(struct smcr_dev *dev);
 
+/*
+ * Call fn for each RDMA device from index *pos on, under the device list's
+ * mutex (fn may sleep; no device is removed meanwhile, so ibdev is live);
+ * stop at the first non-zero return, returned, with *pos the index of that
+ * device. For SMC_GEN_NETLINK's device dump.
+ */
+int smcr_ib_walk(long *pos, int (*fn)(struct ib_device *ibdev, void *arg),
+		 void *arg);
+
 /* debugfs: one line per port and GID. */
 void smcr_ib_show(struct seq_file *m);
 

@@ -160,7 +160,9 @@ stats_reset() {
 	# A new connection (falling back to TCP over loopback) counts again.
 	hold connected smc
 	run 0 smcd -d stats || return 1
-	grep -q "Total connections handled  *0$" "$out" && tap_fail "the new connection is not counted"
+	# Without an ISM device both ends fall back, and each end counts, in
+	# both modules: exactly 2.
+	has "Total connections handled  *2$"
 	run 0 smcd -a stats json && has '"SMCD":{"SMC_INT_TX_BUF_8K":'
 	[ "$(stat -c %a "$XDG_RUNTIME_DIR/smc-tools")" = 700 ] ||
 		tap_fail "snapshot directory is not private"

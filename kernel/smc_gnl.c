@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: the SMC_GEN_NETLINK generic netlink family.
+ *
+ * Commands, attributes and reply layouts are Linux's (uapi/linux/smc.h;
+ * Documentation/netlink.md lists each reply). Each part lives with what
+ * it reports: the counters in smc_stats.c, the EID table in smc_eid.c;
+ * this file has the family, the system information, the devices, the
+ * link groups and the handshake limitation.
+ *
+ * Requests are checked strictly (this is a new family to the netlink
+ * core: resv_start_op 0): a command that takes no attribute refuses any,
+ * the UEID commands take one NUL-terminated string of at most 32 characters.
+ * Reading needs no privilege; changes need CAP_NET_ADMIN over the
+ * network namespace of the socket (GENL_UNS_ADMIN_PERM), whose state
+ * they change, as for SMC_PNETID (Documentation/decisions.md).
+ */
+#include <linux/pci.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+#include <rdma/ib_verbs.h>
+
+#include <linux/smc.h>
+
+#include "smc.h"
+#include "smc_eid.h"
+#include "smc_gnl.h"
+#include "smc_ism.h"
+#include "smc_netns.h"
+#include "smc_offer.h"
+#include "smc_pnet.h"
+#include "smc_stats.h"
+#include "smcr_ib.h"
+
+/* The highest SMC version and release we speak. */
+#define SMC_GNL_VERSION		2
+#define SMC_GNL_RELEASE		0
+/* RDMA ports SMC-R uses per device, as Linux. */
+#define SMC_GNL_MAX_PORTS	2
+
+struct genl_family smc_gnl_family;
+
+static void *smc_gnl_put(struct sk_buff *skb, struct netlink_callback *cb,
+			 u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &smc_gnl_family, NLM_F_MULTI, cmd);
+}
+
+/* ---- SYS_INFO ---- */
+
+static int smc_gnl_dump_sys_info(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	char host[SMC_MAX_HOSTNAME_LEN + 1], seid[SMC_MAX_EID_LEN + 1];
+	bool ism_v2 = smc_ism_available();
+	const char *node;
+	struct nlattr *n;
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	/* The host name as the CLC sends it: 32 bytes, blank-padded. */
+	memset(host, ' ', SMC_MAX_HOSTNAME_LEN);
+	node = init_utsname()->nodename;
+	memcpy(host, node, strnlen(node, SMC_MAX_HOSTNAME_LEN));
+	host[SMC_MAX_HOSTNAME_LEN] = 0;
+
+	hdr = smc_gnl_put(skb, cb, SMC_NETLINK_GET_SYS_INFO);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = nla_nest_start(skb, SMC_GEN_SYS_INFO);
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_GNL_VERSION) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_GNL_RELEASE) ||
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, ism_v2) ||
+	    /* No SMC-R yet (issue 5). */
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
+	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
+		goto cancel;
+	if (ism_v2) {
+		smc_offer_system_eid((u8 *)seid);
+		seid[SMC_MAX_EID_LEN] = 0;
+		if (nla_put_string(skb, SMC_NLA_SYS_SEID, seid))
+			goto cancel;
+	}
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* ---- DEV_SMCD, DEV_SMCR ---- */
+
+/* A port nest: its PNET ID from our table, the rest as given. */
+static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
+			    u8 port, bool rdma, bool active)
+{
+	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
+	bool by_user;
+	struct nlattr *n;
+
+	by_user = !smc_pnetid_by_ibdev(name, port, pnetid);
+	n = nla_nest_start(skb, type);
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_DEV_PORT_PNET_USR, by_user) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PORT_PNETID, pnetid))
+		return -EMSGSIZE;
+	/*
+	 * RDMA ports: the netdev is what ib_core's get_netdev would say,
+	 * which it does not export to modules; rxe (the device we can test)
+	 * has none in 6.1 either, so 0 like Linux's answer. No link groups
+	 * yet, so no links.
+	 */
+	if (rdma &&
+	    (nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, 0) ||
+	     nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
+	     nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, active) ||
+	     nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, 0)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+struct smc_gnl_dev_ctx {
+	struct sk_buff			*skb;
+	struct netlink_callback		*cb;
+};
+
+/*
+ * One ISM device. Ours are software devices (no PCI function), so the
+ * PCI attributes are left out; the CHID is the device's.
+ */
+static int smc_gnl_put_smcd_dev(struct smc_ism_dev *dev, void *arg)
+{
+	struct smc_gnl_dev_ctx *c = arg;
+	struct sk_buff *skb = c->skb;
+	unsigned int use = smc_ism_use_count(dev);
+	struct nlattr *n;
+	void *hdr;
+
+	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_DEV_SMCD);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = nla_nest_start(skb, SMC_GEN_DEV_SMCD);
+	if (!n ||
+	    nla_put_u32(skb, SMC_NLA_DEV_USE_CNT, use) ||
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, use > 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, dev->chid) ||
+	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int smc_gnl_put_pci(struct sk_buff *skb, struct device *parent)
+{
+	struct pci_dev *pdev;
+
+	if (!parent || !dev_is_pci(parent))
+		return 0;
+	pdev = to_pci_dev(parent);
+	/* FID and CHID are s390 notions: 0 elsewhere, as in Linux. */
+	if (nla_put_u32(skb, SMC_NLA_DEV_PCI_FID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, 0) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, pdev->vendor) ||
+	    nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, pdev->device) ||
+	    nla_put_string(skb, SMC_NLA_DEV_PCI_ID, pci_name(pdev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
+{
+	struct smc_gnl_dev_ctx *c = arg;
+	struct sk_buff *skb = c->skb;
+	const char *name = dev_name(&ibdev->dev);
+	struct nlattr *n;
+	void *hdr;
+	u32 port;
+
+	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_DEV_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
+	if (!n ||
+	    /* Critical: links of a link group depend on it; none yet. */
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, 0) ||
+	    smc_gnl_put_pci(skb, ibdev->dev.parent) ||
+	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, name))
+		goto cancel;
+	for (port = rdma_start_port(ibdev);
+	     port <= rdma_end_port(ibdev) && port <= SMC_GNL_MAX_PORTS; port++) {
+		struct ib_port_attr attr;
+		bool active;
+
+		/* May sleep; the device list's mutex is all we hold. */
+		active = !ib_query_port(ibdev, port, &attr) &&
+			 attr.state == IB_PORT_ACTIVE;
+		if (smc_gnl_put_port(skb, SMC_NLA_DEV_PORT + port - 1, name,
+				     port, true, active))
+			goto cancel;
+	}
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * Device dumps resume at the device index in cb->args[0]; a device that
+ * does not fit goes into the next part, unless it is alone in this one.
+ */
+static int smc_gnl_dev_result(struct sk_buff *skb, int rc)
+{
+	if (rc == -EMSGSIZE && skb->len)
+		return skb->len;
+	return rc ?: skb->len;
+}
+
+static int smc_gnl_dump_dev_smcd(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+
+	return smc_gnl_dev_result(skb, smc_ism_walk(&cb->args[0],
+						    smc_gnl_put_smcd_dev, &c));
+}
+
+static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+
+	return smc_gnl_dev_result(skb, smcr_ib_walk(&cb->args[0],
+						    smc_gnl_put_smcr_dev, &c));
+}
+
+/* ---- link groups ---- */
+
+/*
+ * SMC-D connections do not share link groups yet, and there is no SMC-R:
+ * the tables are empty (Documentation/netlink.md).
+ */
+static int smc_gnl_dump_empty(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return 0;
+}
+
+/* ---- HS_LIMITATION: the net.smc.limit_smc_hs sysctl ---- */
+
+static int smc_gnl_dump_hs_limitation(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	struct smc_net *sn = smc_net(sock_net(skb->sk));
+	void *hdr;
+
+	if (cb->args[0])
+		return 0;
+	hdr = smc_gnl_put(skb, cb, SMC_NETLINK_DUMP_HS_LIMITATION);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, SMC_NLA_HS_LIMITATION_ENABLED,
+		       !!READ_ONCE(sn->sysctl_limit_smc_hs))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	return skb->len;
+}
+
+static int smc_gnl_enable_hs_limitation(struct sk_buff *skb,
+					struct genl_info *info)
+{
+	WRITE_ONCE(smc_net(genl_info_net(info))->sysctl_limit_smc_hs, 1);
+	return 0;
+}
+
+static int smc_gnl_disable_hs_limitation(struct sk_buff *skb,
+					 struct genl_info *info)
+{
+	WRITE_ONCE(smc_net(genl_info_net(info))->sysctl_limit_smc_hs, 0);
+	return 0;
+}
+
+/* ---- the family ---- */
+
+static const struct nla_policy smc_gnl_eid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
+	/* As Linux's: over 32 characters is ERANGE; smc_eid.c wants a NUL. */
+	[SMC_NLA_EID_TABLE_ENTRY] = { .type = NLA_STRING,
+				      .len = SMC_MAX_EID_LEN },
+};
+
+#define SMC_GNL_DUMP(c, fn)	{ .cmd = (c), .dumpit = (fn) }
+#define SMC_GNL_ADMIN(c, fn)	{ .cmd = (c), .doit = (fn), \
+				  .flags = GENL_UNS_ADMIN_PERM }
+#define SMC_GNL_ADMIN_EID(c, fn) { .cmd = (c), .doit = (fn), \
+				   .flags = GENL_UNS_ADMIN_PERM, \
+				   .policy = smc_gnl_eid_policy, \
+				   .maxattr = SMC_NLA_EID_TABLE_MAX }
+
+/* Commands without a policy take no attribute at all (resv_start_op 0). */
+static const struct genl_ops smc_gnl_ops[] = {
+	SMC_GNL_DUMP(SMC_NETLINK_GET_SYS_INFO, smc_gnl_dump_sys_info),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCD, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCD, smc_gnl_dump_dev_smcd),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCR, smc_gnl_dump_dev_smcr),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_STATS, smc_stats_nl_dump),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_FBACK_STATS, smc_stats_nl_dump_fback),
+	SMC_GNL_DUMP(SMC_NETLINK_DUMP_UEID, smc_eid_nl_dump_ueid),
+	SMC_GNL_ADMIN_EID(SMC_NETLINK_ADD_UEID, smc_eid_nl_add_ueid),
+	SMC_GNL_ADMIN_EID(SMC_NETLINK_REMOVE_UEID, smc_eid_nl_remove_ueid),
+	SMC_GNL_ADMIN(SMC_NETLINK_FLUSH_UEID, smc_eid_nl_flush_ueid),
+	SMC_GNL_DUMP(SMC_NETLINK_DUMP_SEID, smc_eid_nl_dump_seid),
+	SMC_GNL_ADMIN(SMC_NETLINK_ENABLE_SEID, smc_eid_nl_enable_seid),
+	SMC_GNL_ADMIN(SMC_NETLINK_DISABLE_SEID, smc_eid_nl_disable_seid),
+	SMC_GNL_DUMP(SMC_NETLINK_DUMP_HS_LIMITATION, smc_gnl_dump_hs_limitation),
+	SMC_GNL_ADMIN(SMC_NETLINK_ENABLE_HS_LIMITATION, smc_gnl_enable_hs_limitation),
+	SMC_GNL_ADMIN(SMC_NETLINK_DISABLE_HS_LIMITATION, smc_gnl_disable_hs_limitation),
+};
+
+struct genl_family smc_gnl_family = {
+	.name		= SMC_GENL_FAMILY_NAME,
+	.version	= SMC_GENL_FAMILY_VERSION,
+	.hdrsize	= 0,
+	.netnsok	= true,
+	.module		= THIS_MODULE,
+	.ops		= smc_gnl_ops,
+	.n_ops		= ARRAY_SIZE(smc_gnl_ops),
+};
+
+/* After smcr_ib_init(): the device dump walks its registry. */
+int smc_gnl_init(void)
+{
+	return genl_register_family(&smc_gnl_family);
+}
+
+void smc_gnl_exit(void)
+{
+	genl_unregister_family(&smc_gnl_family);
+}

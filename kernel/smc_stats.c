@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: statistics counters and their netlink dumps (see smc_stats.h).
+ *
+ * Reply layouts, in the attribute order Linux 6.1 uses (a tool reading
+ * either module sees the same messages):
+ *   GET_STATS: one message, SMC_GEN_STATS { SMCD_TECH { TX_RMB_STATS,
+ *     RX_RMB_STATS, TXPLOAD_SIZE, RXPLOAD_SIZE, TX_RMB_SIZE, RX_RMB_SIZE,
+ *     CLNT_V1_SUCC .. SRV_V2_SUCC, RX_BYTES, TX_BYTES, RX_CNT, TX_CNT,
+ *     SENDPAGE, CORK, NDLY, SPLICE, URG_DATA }, SMCR_TECH { same },
+ *     CLNT_HS_ERR_CNT, SRV_HS_ERR_CNT }.
+ *   GET_FBACK_STATS: one message per recorded reason,
+ *     SMC_GEN_FBACK_STATS { TYPE (1 server, 0 client), [SRV_CNT, CLNT_CNT],
+ *     RSN_CODE, RSN_CNT }, the totals in the first message of the dump
+ *     only; nothing when no connection fell back.
+ */
+#include <linux/log2.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include <linux/smc.h>
+
+#include "smc.h"
+#include "smc_netns.h"
+#include "smc_stats.h"
+
+int smc_stats_net_init(struct net *net)
+{
+	struct smc_net *sn = smc_net(net);
+
+	sn->stats = alloc_percpu(struct smc_stats);
+	if (!sn->stats)
+		return -ENOMEM;
+	spin_lock_init(&sn->fback.lock);
+	return 0;
+}
+
+void smc_stats_net_exit(struct net *net)
+{
+	free_percpu(smc_net(net)->stats);
+}
+
+static struct smc_stats __percpu *smc_stats_of(const struct smc_sock *smc)
+{
+	return smc_net(sock_net(&smc->sk))->stats;
+}
+
+/* Only SMC-D connections exist yet; SMC-R will pass its own tech. */
+#define SMC_STATS_INC(smc, field) \
+	this_cpu_inc(smc_stats_of(smc)->tech[SMC_STATS_TECH_D].field)
+
+/* Linux's buckets: up to 8K is 0, up to 16K is 1, ..., beyond 1M is 8. */
+static unsigned int smc_stats_bucket(u64 len)
+{
+	unsigned int pos = fls64((len - 1) >> 13);
+
+	return min_t(unsigned int, pos, SMC_STATS_BUCKETS - 1);
+}
+
+static void smc_stats_fback_add(struct smc_stats_fback_rsn *tab, u32 code)
+{
+	int i;
+
+	for (i = 0; i < SMC_STATS_FBACK_RSNS; i++) {
+		if (tab[i].code == code) {
+			if (tab[i].count < U16_MAX)
+				tab[i].count++;
+			return;
+		}
+		if (!tab[i].code) {
+			tab[i].code = code;
+			tab[i].count = 1;
+			return;
+		}
+	}
+	/* Table full: the total still counts it, as in Linux. */
+}
+
+void smc_stats_fallback(struct smc_sock *smc, bool server)
+{
+	struct smc_stats_fback *fb = &smc_net(sock_net(&smc->sk))->fback;
+	u32 code = smc->fallback_rsn;
+
+	if (!code)
+		return;
+	spin_lock_bh(&fb->lock);
+	if (server) {
+		smc_stats_fback_add(fb->srv, code);
+		fb->srv_cnt++;
+	} else {
+		smc_stats_fback_add(fb->clnt, code);
+		fb->clnt_cnt++;
+	}
+	spin_unlock_bh(&fb->lock);
+}
+
+void smc_stats_hs_err(struct smc_sock *smc, bool server)
+{
+	if (server)
+		this_cpu_inc(smc_stats_of(smc)->srv_hs_err);
+	else
+		this_cpu_inc(smc_stats_of(smc)->clnt_hs_err);
+}
+
+void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
+{
+	/* Every SMC-D connection of ours is SMC-Dv2. */
+	if (server)
+		SMC_STATS_INC(smc, srv_v2_succ);
+	else
+		SMC_STATS_INC(smc, clnt_v2_succ);
+}
+
+/*
+ * An SMC-D connection has its two buffers by now: our DMB (rx) and the
+ * peer's, attached, which we send through (tx). Counted here, once the
+ * connection exists, so that smc_smcd.c needs no hook; a handshake that
+ * fails after registering a DMB does not count it.
+ */
+static void smc_stats_smcd_bufs(struct smc_sock *smc)
+{
+	smc_stats_buf_alloc(smc, true, smc->conn.rmb.len);
+	smc_stats_buf_alloc(smc, false, smc->conn.peer_size + SMC_CDC_D_LEN);
+}
+
+void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
+{
+	if (rc) {
+		smc_stats_hs_err(smc, server);
+	} else if (smc_use_fallback(smc)) {
+		smc_stats_fallback(smc, server);
+	} else {
+		smc_stats_smcd_ok(smc, server);
+		smc_stats_smcd_bufs(smc);
+	}
+}
+
+/* Every call counts; bytes and the size bucket only when data moved. */
+void smc_stats_tx(struct smc_sock *smc, size_t len, long rc)
+{
+	struct smc_stats_tech_cnt __percpu *t =
+		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+
+	this_cpu_inc(t->tx_cnt);
+	if (rc <= 0 || !len)
+		return;
+	this_cpu_inc(t->tx_pload[smc_stats_bucket(len)]);
+	this_cpu_add(t->tx_bytes, rc);
+}
+
+void smc_stats_rx(struct smc_sock *smc, size_t len, long rc)
+{
+	struct smc_stats_tech_cnt __percpu *t =
+		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+
+	this_cpu_inc(t->rx_cnt);
+	if (rc <= 0 || !len)
+		return;
+	this_cpu_inc(t->rx_pload[smc_stats_bucket(len)]);
+	this_cpu_add(t->rx_bytes, rc);
+}
+
+void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size)
+{
+	struct smc_stats_tech_cnt __percpu *t =
+		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+
+	if (rx) {
+		this_cpu_inc(t->rx_bufsize[smc_stats_bucket(size)]);
+		this_cpu_inc(t->rx_buf.alloc);
+	} else {
+		this_cpu_inc(t->tx_bufsize[smc_stats_bucket(size)]);
+		this_cpu_inc(t->tx_buf.alloc);
+	}
+}
+
+void smc_stats_peer_buf_full(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, tx_buf.full_peer);
+}
+
+void smc_stats_cork(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, cork);
+}
+
+void smc_stats_nodelay(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, nodelay);
+}
+
+void smc_stats_urgent(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, urg_data);
+}
+
+void smc_stats_splice(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, splice);
+}
+
+void smc_stats_sendpage(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, sendpage);
+}
+
+/* ---- the dumps ---- */
+
+/* The sum over all CPUs, field by field (every field is a u64). */
+static void smc_stats_sum(struct smc_stats __percpu *pcpu, struct smc_stats *sum)
+{
+	int cpu;
+
+	BUILD_BUG_ON(sizeof(*sum) % sizeof(u64));
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const u64 *src = (const u64 *)per_cpu_ptr(pcpu, cpu);
+		u64 *dst = (u64 *)sum;
+		size_t i;
+
+		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+			dst[i] += READ_ONCE(src[i]);
+	}
+}
+
+static int smc_nl_u64(struct sk_buff *skb, int type, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, type, v, pad);
+}
+
+static int smc_stats_put_bufev(struct sk_buff *skb, int type,
+			       const struct smc_stats_bufev *e)
+{
+	struct nlattr *n = nla_nest_start(skb, type);
+	const int pad = SMC_NLA_STATS_RMB_PAD;
+
+	if (!n)
+		return -EMSGSIZE;
+	if (smc_nl_u64(skb, SMC_NLA_STATS_RMB_REUSE_CNT, e->reuse, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT, e->size_small_peer, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_SIZE_SM_CNT, e->size_small, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_FULL_PEER_CNT, e->full_peer, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_FULL_CNT, e->full, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_ALLOC_CNT, e->alloc, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_RMB_DGRADE_CNT, e->dgrade, pad)) {
+		nla_nest_cancel(skb, n);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+static int smc_stats_put_buckets(struct sk_buff *skb, int type, const u64 *b)
+{
+	struct nlattr *n = nla_nest_start(skb, type);
+	int i;
+
+	if (!n)
+		return -EMSGSIZE;
+	for (i = 0; i < SMC_STATS_BUCKETS; i++) {
+		/* SMC_NLA_STATS_PLOAD_8K is 1, and so on. */
+		if (smc_nl_u64(skb, SMC_NLA_STATS_PLOAD_8K + i, b[i],
+			       SMC_NLA_STATS_PLOAD_PAD)) {
+			nla_nest_cancel(skb, n);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+static int smc_stats_put_tech(struct sk_buff *skb, int type,
+			      const struct smc_stats_tech_cnt *t)
+{
+	struct nlattr *n = nla_nest_start(skb, type);
+	const int pad = SMC_NLA_STATS_T_PAD;
+
+	if (!n)
+		return -EMSGSIZE;
+	if (smc_stats_put_bufev(skb, SMC_NLA_STATS_T_TX_RMB_STATS, &t->tx_buf) ||
+	    smc_stats_put_bufev(skb, SMC_NLA_STATS_T_RX_RMB_STATS, &t->rx_buf) ||
+	    smc_stats_put_buckets(skb, SMC_NLA_STATS_T_TXPLOAD_SIZE, t->tx_pload) ||
+	    smc_stats_put_buckets(skb, SMC_NLA_STATS_T_RXPLOAD_SIZE, t->rx_pload) ||
+	    smc_stats_put_buckets(skb, SMC_NLA_STATS_T_TX_RMB_SIZE, t->tx_bufsize) ||
+	    smc_stats_put_buckets(skb, SMC_NLA_STATS_T_RX_RMB_SIZE, t->rx_bufsize) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_CLNT_V1_SUCC, t->clnt_v1_succ, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_CLNT_V2_SUCC, t->clnt_v2_succ, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_SRV_V1_SUCC, t->srv_v1_succ, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_SRV_V2_SUCC, t->srv_v2_succ, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_RX_BYTES, t->rx_bytes, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_TX_BYTES, t->tx_bytes, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_RX_CNT, t->rx_cnt, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_TX_CNT, t->tx_cnt, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_SENDPAGE_CNT, t->sendpage, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_CORK_CNT, t->cork, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_NDLY_CNT, t->nodelay, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_SPLICE_CNT, t->splice, pad) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_T_URG_DATA_CNT, t->urg_data, pad)) {
+		nla_nest_cancel(skb, n);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+#include "smc_gnl.h"
+
+int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_net *sn = smc_net(sock_net(skb->sk));
+	struct smc_stats *sum;
+	struct nlattr *n;
+	void *hdr;
+	int rc = -EMSGSIZE;
+
+	if (cb->args[0])
+		return 0;	/* the one message went out */
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	if (!sum)
+		return -ENOMEM;
+	smc_stats_sum(sn->stats, sum);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &smc_gnl_family, NLM_F_MULTI, SMC_NETLINK_GET_STATS);
+	if (!hdr)
+		goto out;
+	n = nla_nest_start(skb, SMC_GEN_STATS);
+	if (!n)
+		goto cancel;
+	if (smc_stats_put_tech(skb, SMC_NLA_STATS_SMCD_TECH,
+			       &sum->tech[SMC_STATS_TECH_D]) ||
+	    smc_stats_put_tech(skb, SMC_NLA_STATS_SMCR_TECH,
+			       &sum->tech[SMC_STATS_TECH_R]) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT, sum->clnt_hs_err,
+		       SMC_NLA_STATS_PAD) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT, sum->srv_hs_err,
+		       SMC_NLA_STATS_PAD))
+		goto cancel;
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	cb->args[0] = 1;
+	rc = skb->len;
+	goto out;
+cancel:
+	genlmsg_cancel(skb, hdr);
+out:
+	kfree(sum);
+	return rc;
+}
+
+static int smc_stats_put_fback(struct sk_buff *skb, struct netlink_callback *cb,
+			       const struct smc_stats_fback *fb, bool server,
+			       const struct smc_stats_fback_rsn *r, bool totals)
+{
+	struct nlattr *n;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &smc_gnl_family, NLM_F_MULTI,
+			  SMC_NETLINK_GET_FBACK_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = nla_nest_start(skb, SMC_GEN_FBACK_STATS);
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_FBACK_STATS_TYPE, server) ||
+	    (totals &&
+	     (smc_nl_u64(skb, SMC_NLA_FBACK_STATS_SRV_CNT, fb->srv_cnt,
+			 SMC_NLA_FBACK_STATS_PAD) ||
+	      smc_nl_u64(skb, SMC_NLA_FBACK_STATS_CLNT_CNT, fb->clnt_cnt,
+			 SMC_NLA_FBACK_STATS_PAD))) ||
+	    nla_put_u32(skb, SMC_NLA_FBACK_STATS_RSN_CODE, r->code) ||
+	    nla_put_u16(skb, SMC_NLA_FBACK_STATS_RSN_CNT, r->count)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * One message per reason, slot by slot, a slot's server reason before its
+ * client reason (as Linux); cb->args[0] counts the positions done (2 per
+ * slot), cb->args[1] whether the totals went out already. A copy is taken under the
+ * lock, so no message is built with a lock held.
+ */
+int smc_stats_nl_dump_fback(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_stats_fback *live = &smc_net(sock_net(skb->sk))->fback;
+	struct smc_stats_fback *fb;
+	long pos;
+
+	fb = kmalloc(sizeof(*fb), GFP_KERNEL);
+	if (!fb)
+		return -ENOMEM;
+	spin_lock_bh(&live->lock);
+	memcpy(fb->srv, live->srv, sizeof(fb->srv));
+	memcpy(fb->clnt, live->clnt, sizeof(fb->clnt));
+	fb->srv_cnt = live->srv_cnt;
+	fb->clnt_cnt = live->clnt_cnt;
+	spin_unlock_bh(&live->lock);
+
+	for (pos = cb->args[0]; pos < 2 * SMC_STATS_FBACK_RSNS; pos++) {
+		bool server = !(pos & 1);
+		const struct smc_stats_fback_rsn *r = server ?
+			&fb->srv[pos / 2] : &fb->clnt[pos / 2];
+
+		if (!r->code)
+			continue;
+		if (smc_stats_put_fback(skb, cb, fb, server, r, !cb->args[1]))
+			break;
+		cb->args[1] = 1;
+	}
+	cb->args[0] = pos;
+	kfree(fb);
+	return skb->len;
+}
