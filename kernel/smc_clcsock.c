@@ -87,6 +87,15 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 {
 	int err = READ_ONCE(clcsk->sk_err);
 
+	/*
+	 * Over SMC the clcsock idles and its end means nothing: our state
+	 * and errors are the close state machine's (smc_close.c). It owns
+	 * sk_state as soon as the connection exists, before the handshake
+	 * ends, since the peer's CDCs may arrive before that.
+	 */
+	if (!smc_use_fallback(smc) || READ_ONCE(smc->conn.ism))
+		return;
+
 	if (err) {
 		WRITE_ONCE(smc->sk.sk_err, err);
 		WRITE_ONCE(smc->err_mirrored, err);
@@ -326,5 +335,22 @@ void smc_clcsock_consumed_error(struct smc_sock *smc, long rc)
 	if (rc < 0 && rc >= -MAX_ERRNO) {
 		cmpxchg(&smc->sk.sk_err, (int)-rc, 0);
 		cmpxchg(&smc->err_mirrored, (int)-rc, 0);
+	}
+}
+
+/*
+ * An SMC connection outliving its file (smc_close.c): the clcsock stops
+ * reporting to us and gives the file back now; smc_clcsock_release()
+ * frees it when the connection ends.
+ */
+void smc_clcsock_orphan(struct smc_sock *smc)
+{
+	struct socket *clcsock = smc->clcsock;
+
+	smc_clcsock_detach(smc);
+	if (clcsock->file) {
+		lock_sock(clcsock->sk);
+		clcsock->file = NULL;
+		release_sock(clcsock->sk);
 	}
 }

@@ -202,7 +202,7 @@ static void observe_maxseg(const struct sf_family *f, struct obs *o)
 	set_get(o, fd, IPPROTO_TCP, TCP_MAXSEG, "unconnected TCP_MAXSEG", 1000);
 	OBS_RET(o, "set TCP_MAXSEG=10 (too small)", setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &(int){ 10 }, sizeof(int)));
 	ASSERT_SYS(connect(fd, (struct sockaddr *)&addr, sf_addr_len(&addr)));
-	a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)ASSERT_SYS(diff_accept(f, lfd));
 	ASSERT_SYS(getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &v, &len));
 	obs_int(o, "connected TCP_MAXSEG <= 1000", v <= 1000 && v > 0);
 	len = sizeof(v);
