@@ -256,7 +256,7 @@ int smc_clcsock_create(struct net *net, int protocol, int kern,
 void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock,
 			const struct smc_clcsk_cbs *inherited);
 void smc_clcsock_release(struct smc_sock *smc);
-void smc_clcsock_orphan(struct smc_sock *smc);
+void smc_clcsock_orphan(struct smc_sock *smc, bool abort);
 void smc_clcsock_prepare(struct smc_sock *smc, struct socket *sock);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_consumed_error(struct smc_sock *smc, long rc);

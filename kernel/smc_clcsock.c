@@ -22,6 +22,7 @@
 #include <linux/net.h>
 #include <net/inet_sock.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include <net/tcp_states.h>
 
 #include "smc.h"
@@ -105,6 +106,16 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 }
 
 /*
+ * Over SMC the clcsock only idles (and closes along with the connection,
+ * for TCP_INFO's sake): its events are none of our socket's business, and
+ * a wakeup forwarded from it would be one epoll (EPOLLET) never saw on TCP.
+ */
+static bool smc_clcsk_idle(const struct smc_sock *smc)
+{
+	return !smc_use_fallback(smc);
+}
+
+/*
  * A wrapper that finds no owner drops the event. For an unaccepted child
  * that is what TCP's own callback would do: it has no socket and no wait
  * queue yet. For a clcsock being detached, nobody waits on it: release
@@ -117,7 +128,9 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.data_ready(clcsk);
+	} else if (smc) {
 		smc->clcsk_cb.data_ready(clcsk);
 		/*
 		 * On a listening clcsock this means a new connection: an SMC
@@ -138,7 +151,9 @@ static void smc_clcsk_write_space(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.write_space(clcsk);
+	} else if (smc) {
 		smc->clcsk_cb.write_space(clcsk);
 		/*
 		 * TCP's callback clears SOCK_NOSPACE only once the stream has
@@ -160,7 +175,9 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.state_change(clcsk);
+	} else if (smc) {
 		/*
 		 * Mirror before anyone wakes: tcp_reset() sets sk_err and
 		 * reports the new state before it calls sk_error_report, and
@@ -180,7 +197,9 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.error_report(clcsk);
+	} else if (smc) {
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.error_report(clcsk);
 		sk_error_report(&smc->sk);
@@ -343,11 +362,16 @@ void smc_clcsock_consumed_error(struct smc_sock *smc, long rc)
  * reporting to us and gives the file back now; smc_clcsock_release()
  * frees it when the connection ends.
  */
-void smc_clcsock_orphan(struct smc_sock *smc)
+void smc_clcsock_orphan(struct smc_sock *smc, bool abort)
 {
 	struct socket *clcsock = smc->clcsock;
 
 	smc_clcsock_detach(smc);
+	/* The peer's clcsock shows the end as TCP would (TCP_INFO). */
+	if (abort)
+		tcp_abort(clcsock->sk, ECONNABORTED);
+	else
+		kernel_sock_shutdown(clcsock, SHUT_RDWR);
 	if (clcsock->file) {
 		lock_sock(clcsock->sk);
 		clcsock->file = NULL;

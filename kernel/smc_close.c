@@ -253,8 +253,14 @@ int smc_close_shutdown(struct smc_sock *smc, int how)
 			smc_close_end(smc);
 	}
 	spin_unlock_bh(&conn->lock);
-	if (tell)
+	if (tell) {
+		/*
+		 * The idle clcsock follows, so TCP_INFO says what TCP would;
+		 * first, so its FIN is in when the peer wakes for our CDC.
+		 */
+		kernel_sock_shutdown(smc->clcsock, SHUT_WR);
 		smc_cdc_send(smc);
+	}
 	release_sock(sk);
 	sk->sk_state_change(sk);
 	return rc;

@@ -108,6 +108,9 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 /* smc_rx.c */
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
+struct pipe_inode_info;
+ssize_t smc_rx_splice_read(struct smc_sock *smc, struct pipe_inode_info *pipe,
+			   size_t len, bool nonblock);
 /* Bytes the next plain read may return (SIOCINQ). Conn lock held. */
 u32 smc_rx_inq(struct smc_sock *smc);
 /* A CDC marked urgent data; in smc_cdc_rx(), conn lock held. */

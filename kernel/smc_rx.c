@@ -23,6 +23,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/net.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/sched/signal.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -132,6 +133,9 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 
 	if (flags & MSG_OOB)
 		return smc_rx_recv_urg(smc, msg, len, flags);
+	/* Nothing ever queues an error on an SMC socket: TCP's "empty". */
+	if (flags & MSG_ERRQUEUE)
+		return -EAGAIN;
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
@@ -173,9 +177,11 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			pos = (u32)(next % conn->rmb_size);
 			n = min_t(u64, avail, len - copied);
 			chunk = min(n, conn->rmb_size - pos);
-			if (copy_to_iter(ring + pos, chunk, &msg->msg_iter) != chunk ||
-			    (n > chunk && copy_to_iter(ring, n - chunk,
-						       &msg->msg_iter) != n - chunk)) {
+			/* MSG_TRUNC: as TCP, the bytes go without a copy. */
+			if (!(flags & MSG_TRUNC) &&
+			    (copy_to_iter(ring + pos, chunk, &msg->msg_iter) != chunk ||
+			     (n > chunk && copy_to_iter(ring, n - chunk,
+							&msg->msg_iter) != n - chunk))) {
 				rc = -EFAULT;
 				break;
 			}
@@ -224,4 +230,17 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	}
 	release_sock(sk);
 	return copied ? copied : rc;
+}
+
+/*
+ * splice(socket -> pipe): the same read, into the pipe's pages. Blocking
+ * follows the socket and SPLICE_F_NONBLOCK, as tcp_splice_read() does.
+ */
+ssize_t smc_rx_splice_read(struct smc_sock *smc, struct pipe_inode_info *pipe,
+			   size_t len, bool nonblock)
+{
+	struct msghdr msg = {};
+
+	iov_iter_pipe(&msg.msg_iter, ITER_DEST, pipe, len);
+	return smc_rx_recvmsg(smc, &msg, len, nonblock ? MSG_DONTWAIT : 0);
 }

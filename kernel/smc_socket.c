@@ -162,7 +162,7 @@ static int smc_release(struct socket *sock)
 		 */
 		orphan = smc_close_release(smc);
 		if (orphan) {
-			smc_clcsock_orphan(smc);
+			smc_clcsock_orphan(smc, smc->conn.aborted);
 		} else {
 			smc_sock_list_del(sk);
 			smc_clcsock_release(smc);
@@ -365,9 +365,8 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, nonblock));
 	if (rc)
 		return rc;
-	/* Splicing out of an SMC receive ring is not there yet. */
 	if (!smc_use_fallback(smc))
-		return -EOPNOTSUPP;
+		return smc_rx_splice_read(smc, pipe, len, nonblock);
 	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);
 }
 
