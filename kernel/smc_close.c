@@ -14,8 +14,9 @@
  *   PEERCLOSEWAIT1/2 --peer closed--> APPFINCLOSEWAIT (open) or CLOSED
  *   APPCLOSEWAIT1/2 --close--> PEERFINCLOSEWAIT, or CLOSED if the peer closed
  *   any open state --peer aborts or vanishes--> PROCESSABORT
- *   close with unread data, SO_LINGER {1, 0}, data after close,
- *   orphan timeout --> PEERABORTWAIT (until the peer closes) or CLOSED
+ *   close with unread data, SO_LINGER {1, 0}, data after close
+ *   --> PEERABORTWAIT (until the peer closes) or CLOSED
+ *   an orphan whose peer stays open --tcp_fin_timeout--> CLOSED
  *
  * What the application sees follows TCP, state for state: a peer's
  * done writing is TCP's FIN (RCV_SHUTDOWN, EOF after the data); an abort
@@ -402,9 +403,14 @@ static void smc_close_work(struct work_struct *work)
 	spin_lock_bh(&conn->lock);
 	expired = time_after_eq(jiffies, conn->orphan_until);
 	if (smc->sk.sk_state != SMC_CLOSED) {
-		if ((conn->rx_after_close || expired) && !conn->aborted)
+		if (conn->rx_after_close && !conn->aborted)
 			tell = smc_close_abort(smc);
-		/* After the time is up we wait for nobody. */
+		/*
+		 * After the time is up we wait for nobody, and go silently
+		 * as TCP's FIN_WAIT2 orphan does: the peer learns at its next
+		 * CDC, which finds our DMB gone (a reset, as TCP's next
+		 * segment meets a RST).
+		 */
 		if (expired)
 			smc_close_set(smc, SMC_CLOSED);
 	}

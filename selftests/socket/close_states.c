@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -182,6 +183,54 @@ static void data_after_close(const void *arg)
 	expect_state("client orphan at the end", CLIENT(&p), -1);
 }
 
+static void write_int_file(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+
+	ASSERT(f != NULL);
+	fprintf(f, "%d\n", v);
+	ASSERT(fclose(f) == 0);
+}
+
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	ASSERT(f != NULL);
+	ASSERT(fscanf(f, "%d", &v) == 1);
+	fclose(f);
+	return v;
+}
+
+#define FIN_TIMEOUT "/proc/sys/net/ipv4/tcp_fin_timeout"
+
+/*
+ * An orphan whose peer never closes goes after tcp_fin_timeout, silently;
+ * the peer's next write meets the reset (EPIPE, as TCP in CLOSE_WAIT).
+ */
+static void orphan_timeout(const void *arg)
+{
+	int old = read_int_file(FIN_TIMEOUT), err = 0;
+	socklen_t len = sizeof(err);
+	struct pair p;
+
+	(void)arg;
+	pair_open(&p);
+	write_int_file(FIN_TIMEOUT, 2);
+	ASSERT_SYS(close(p.c.client));
+	p.c.client = -1;
+	expect_state("client closed (orphan)", CLIENT(&p), PEERCLW1);
+	write_int_file(FIN_TIMEOUT, old);
+	expect_state("client orphan after tcp_fin_timeout", CLIENT(&p), -1);
+	expect_state("server, still open", SERVER(&p), APPLCLW1);
+	EXPECT_EQ(send(p.c.server, "x", 1, MSG_NOSIGNAL), 1);
+	expect_state("server after writing to the vanished peer", SERVER(&p), PROCESSABORT);
+	ASSERT_SYS(getsockopt(p.c.server, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(err, EPIPE);
+	diff_conn_close(&p.c);
+}
+
 static const struct tap_case cases[] = {
 	{ "connected: both ACTIVE; gone from sock_diag once both closed", active, NULL, 0 },
 	{ "SHUT_WR: PEERCLW1/APPLCLW1, then both: PEERCLW2/APPLCLW2", half_closes, NULL, 0 },
@@ -193,6 +242,8 @@ static const struct tap_case cases[] = {
 	  NULL, 0 },
 	{ "data sent to a closed peer: it aborts, the sender PROCESSABORT with EPIPE",
 	  data_after_close, NULL, 0 },
+	{ "an orphan whose peer stays open goes after tcp_fin_timeout; the peer's write: EPIPE",
+	  orphan_timeout, NULL, 0 },
 };
 
 int main(void)
