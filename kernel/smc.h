@@ -35,10 +35,19 @@
  * answers from sk_state without asking us.
  */
 enum smc_state {
-	SMC_ACTIVE	= 1,
-	SMC_INIT	= 2,
-	SMC_CLOSED	= 7,
-	SMC_LISTEN	= 10,
+	SMC_ACTIVE		= 1,
+	SMC_INIT		= 2,
+	SMC_CLOSED		= 7,
+	SMC_LISTEN		= 10,
+	/* Closing an SMC connection (smc_close.c); smcss's names after '='. */
+	SMC_PEERCLOSEWAIT1	= 20,	/* PEERCLW1: we stopped writing */
+	SMC_PEERCLOSEWAIT2	= 21,	/* PEERCLW2: both stopped writing */
+	SMC_APPCLOSEWAIT1	= 22,	/* APPLCLW1: the peer stopped writing */
+	SMC_APPCLOSEWAIT2	= 23,	/* APPLCLW2: ... and then we did */
+	SMC_APPFINCLOSEWAIT	= 24,	/* APPLFINCLW: we stopped, the peer closed */
+	SMC_PEERFINCLOSEWAIT	= 25,	/* PEERFINCLW: closed, the peer only stopped */
+	SMC_PEERABORTWAIT	= 26,	/* PEERABORTW: we aborted, the peer is open */
+	SMC_PROCESSABORT	= 27,	/* PROCESSABORT: the peer aborted */
 };
 
 /* The clcsock's own callbacks, which our wrappers chain to. */
@@ -192,6 +201,7 @@ static inline int smc_wait_check(long timeo)
 extern atomic_t smc_live_socks;
 extern struct workqueue_struct *smc_hs_wq;	/* CLC handshakes */
 extern struct workqueue_struct *smc_accept_wq;	/* listeners' accept work */
+extern struct workqueue_struct *smc_close_wq;	/* closed sockets' ends */
 
 /*
  * Every smc sock from smc_sock_init() until it is released or, for a
@@ -246,6 +256,7 @@ int smc_clcsock_create(struct net *net, int protocol, int kern,
 void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock,
 			const struct smc_clcsk_cbs *inherited);
 void smc_clcsock_release(struct smc_sock *smc);
+void smc_clcsock_orphan(struct smc_sock *smc, bool abort);
 void smc_clcsock_prepare(struct smc_sock *smc, struct socket *sock);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_consumed_error(struct smc_sock *smc, long rc);

@@ -22,6 +22,7 @@
 #include <linux/net.h>
 #include <net/inet_sock.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include <net/tcp_states.h>
 
 #include "smc.h"
@@ -87,12 +88,31 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 {
 	int err = READ_ONCE(clcsk->sk_err);
 
+	/*
+	 * Over SMC the clcsock idles and its end means nothing: our state
+	 * and errors are the close state machine's (smc_close.c). It owns
+	 * sk_state as soon as the connection exists, before the handshake
+	 * ends, since the peer's CDCs may arrive before that.
+	 */
+	if (!smc_use_fallback(smc) || READ_ONCE(smc->conn.ism))
+		return;
+
 	if (err) {
 		WRITE_ONCE(smc->sk.sk_err, err);
 		WRITE_ONCE(smc->err_mirrored, err);
 	}
 	WRITE_ONCE(smc->sk.sk_state,
 		   smc_state_of(smc, inet_sk_state_load(clcsk)));
+}
+
+/*
+ * Over SMC the clcsock only idles (and closes along with the connection,
+ * for TCP_INFO's sake): its events are none of our socket's business, and
+ * a wakeup forwarded from it would be one epoll (EPOLLET) never saw on TCP.
+ */
+static bool smc_clcsk_idle(const struct smc_sock *smc)
+{
+	return !smc_use_fallback(smc);
 }
 
 /*
@@ -108,7 +128,9 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.data_ready(clcsk);
+	} else if (smc) {
 		smc->clcsk_cb.data_ready(clcsk);
 		/*
 		 * On a listening clcsock this means a new connection: an SMC
@@ -129,7 +151,9 @@ static void smc_clcsk_write_space(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.write_space(clcsk);
+	} else if (smc) {
 		smc->clcsk_cb.write_space(clcsk);
 		/*
 		 * TCP's callback clears SOCK_NOSPACE only once the stream has
@@ -151,7 +175,9 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.state_change(clcsk);
+	} else if (smc) {
 		/*
 		 * Mirror before anyone wakes: tcp_reset() sets sk_err and
 		 * reports the new state before it calls sk_error_report, and
@@ -171,7 +197,9 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 
 	read_lock_bh(&clcsk->sk_callback_lock);
 	smc = smc_clcsk_owner(clcsk);
-	if (smc) {
+	if (smc && smc_clcsk_idle(smc)) {
+		smc->clcsk_cb.error_report(clcsk);
+	} else if (smc) {
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.error_report(clcsk);
 		sk_error_report(&smc->sk);
@@ -326,5 +354,27 @@ void smc_clcsock_consumed_error(struct smc_sock *smc, long rc)
 	if (rc < 0 && rc >= -MAX_ERRNO) {
 		cmpxchg(&smc->sk.sk_err, (int)-rc, 0);
 		cmpxchg(&smc->err_mirrored, (int)-rc, 0);
+	}
+}
+
+/*
+ * An SMC connection outliving its file (smc_close.c): the clcsock stops
+ * reporting to us and gives the file back now; smc_clcsock_release()
+ * frees it when the connection ends.
+ */
+void smc_clcsock_orphan(struct smc_sock *smc, bool abort)
+{
+	struct socket *clcsock = smc->clcsock;
+
+	smc_clcsock_detach(smc);
+	/* The peer's clcsock shows the end as TCP would (TCP_INFO). */
+	if (abort)
+		tcp_abort(clcsock->sk, ECONNABORTED);
+	else
+		kernel_sock_shutdown(clcsock, SHUT_RDWR);
+	if (clcsock->file) {
+		lock_sock(clcsock->sk);
+		clcsock->file = NULL;
+		release_sock(clcsock->sk);
 	}
 }

@@ -18,6 +18,7 @@
 
 #include <linux/inet_diag.h>
 #include <linux/sock_diag.h>
+#include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -50,7 +51,12 @@ static void smc_diag_fill_id(const struct smc_sock *smc,
 {
 	const struct sock *clcsk = smc->clcsock->sk;
 
-	id->idiag_sport = htons(clcsk->sk_num);
+	/*
+	 * inet_sport, not sk_num: TCP unbinds (and so zeroes sk_num) when
+	 * it reaches TCP_CLOSE, and a closed SMC connection's clcsock may be
+	 * there while the connection still waits for its peer.
+	 */
+	id->idiag_sport = inet_sk(clcsk)->inet_sport;
 	id->idiag_dport = clcsk->sk_dport;
 	id->idiag_if = clcsk->sk_bound_dev_if;
 	sock_diag_save_cookie((struct sock *)&smc->sk, id->idiag_cookie);

@@ -128,7 +128,15 @@ void smc_hs_set_smc(struct smc_sock *smc)
 {
 	smc->fallback_rsn = 0;
 	smc->peer_diagnosis = 0;
+	/*
+	 * From here on the close state machine owns sk_state: the peer's
+	 * CDCs may have moved it already (it treats INIT as ACTIVE).
+	 */
+	spin_lock_bh(&smc->conn.lock);
 	WRITE_ONCE(smc->use_fallback, false);
+	if (smc->sk.sk_state == SMC_INIT)
+		WRITE_ONCE(smc->sk.sk_state, SMC_ACTIVE);
+	spin_unlock_bh(&smc->conn.lock);
 }
 
 /* Decline after all and stay on TCP; 0, or the error sending it. */

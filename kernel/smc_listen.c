@@ -87,8 +87,8 @@ static void smc_child_destroy(struct smc_sock *nsmc)
 	struct smc_sock *lsmc = nsmc->listener;
 
 	smc_sock_list_del(&nsmc->sk);
-	/* An SMC child never accepted: the peer learns, our DMB goes. */
-	smc_data_release(nsmc);
+	/* An SMC child never accepted: the peer gets a reset, our DMB goes. */
+	smc_close_abort_child(nsmc);
 	tcp_abort(nsmc->clcsock->sk, ECONNABORTED);
 	smc_clcsock_release(nsmc);
 	sock_set_flag(&nsmc->sk, SOCK_DEAD);

@@ -25,12 +25,13 @@
 #include "smc_ism.h"
 
 /*
- * Off by default while SMC-D connections are not implemented: a client
- * with the device proposes SMC-D, and no server can accept it yet.
+ * On by default: every AF_SMC connection inside this kernel becomes SMC-D.
+ * loopback_ism=0 leaves the device out, so connections fall back to TCP
+ * (for tests of the fallback path, or to compare).
  */
-static bool loopback_ism;
+static bool loopback_ism = true;
 module_param(loopback_ism, bool, 0444);
-MODULE_PARM_DESC(loopback_ism, "register the in-kernel loopback ISM device, so clients propose SMC-D");
+MODULE_PARM_DESC(loopback_ism, "register the in-kernel loopback ISM device, so connections inside this kernel use SMC-D (default: on)");
 
 struct smc_lo_dmb {
 	u64			token;

@@ -37,6 +37,8 @@ atomic_t smc_live_socks = ATOMIC_INIT(0);
  */
 struct workqueue_struct *smc_hs_wq;
 struct workqueue_struct *smc_accept_wq;
+/* Closed SMC connections waiting for their peer (smc_close.c). */
+struct workqueue_struct *smc_close_wq;
 
 static int __init smc_init(void)
 {
@@ -50,9 +52,12 @@ static int __init smc_init(void)
 	smc_accept_wq = alloc_workqueue("af_smc_accept", 0, 0);
 	if (!smc_accept_wq)
 		goto out_hs_wq;
+	smc_close_wq = alloc_workqueue("af_smc_close", 0, 0);
+	if (!smc_close_wq)
+		goto out_accept_wq;
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
-		goto out_accept_wq;
+		goto out_close_wq;
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
@@ -104,6 +109,8 @@ out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
 	proto_unregister(&smc_proto);
+out_close_wq:
+	destroy_workqueue(smc_close_wq);
 out_accept_wq:
 	destroy_workqueue(smc_accept_wq);
 out_hs_wq:
@@ -130,6 +137,7 @@ static void __exit smc_exit(void)
 	 * the last sock (and so allowed this unload); destroying the queues
 	 * waits for it.
 	 */
+	destroy_workqueue(smc_close_wq);
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);
 	smc_gnl_exit();

@@ -44,14 +44,20 @@ u8 smc_conn_size_class(const struct smc_conn *conn)
 	return ilog2((conn->rmb_size + SMC_CDC_D_LEN) / SMC_DMB_MIN_SIZE);
 }
 
-/* Runs in the sender's context, bh off, under our DMB's lock. */
+/*
+ * Runs in the sender's context, bh off, under our DMB's lock: moves our
+ * cursors, then hands the flags to the close state machine and the
+ * urgent mark to smc_rx.c, and wakes whoever waits for any of it.
+ */
 static void smc_cdc_rx(void *owner)
 {
 	struct smc_sock *smc = owner;
 	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
 	struct smc_cdc_msg m;
-	bool readable, writable;
+	unsigned int ev;
 	u32 got, freed;
+	bool urgent;
 
 	if (smc_cdc_decode_d(conn->rmb.cpu_addr, SMC_CDC_D_LEN, &m))
 		return;		/* the header is the peer's to write; ignore junk */
@@ -66,23 +72,29 @@ static void smc_cdc_rx(void *owner)
 	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);
 	conn->rx_prod += got;
 	conn->tx_cons += freed;
-	readable = got || (m.peer_done_writing && !conn->peer_done_writing) ||
-		   (m.peer_conn_closed && !conn->peer_closed) ||
-		   (m.peer_conn_abort && !conn->peer_abort);
-	writable = freed || (m.peer_conn_abort && !conn->peer_abort);
-	conn->peer_done_writing |= m.peer_done_writing || m.peer_conn_closed;
-	conn->peer_closed |= m.peer_conn_closed;
-	conn->peer_abort |= m.peer_conn_abort;
+	urgent = smc_rx_urgent(smc, &m);
+	ev = smc_close_rx(smc, &m, got);
 	spin_unlock(&conn->lock);
 
-	if (m.peer_conn_abort)
-		WRITE_ONCE(smc->sk.sk_err, ECONNRESET);
-	if (readable)
-		smc->sk.sk_data_ready(&smc->sk);
-	if (writable)
-		smc->sk.sk_write_space(&smc->sk);
-	if (m.peer_done_writing || m.peer_conn_closed || m.peer_conn_abort)
-		smc->sk.sk_state_change(&smc->sk);
+	if (urgent) {
+		/*
+		 * SIGURG to the file's owner, as TCP sends it. The callback
+		 * lock keeps release (sock_orphan()) and so the file away.
+		 */
+		read_lock(&sk->sk_callback_lock);
+		sk_send_sigurg(sk);
+		read_unlock(&sk->sk_callback_lock);
+	}
+	if (got || urgent)
+		sk->sk_data_ready(sk);
+	if (freed)
+		sk->sk_write_space(sk);
+	if (ev & SMC_CLOSE_RX_CHANGED)
+		sk->sk_state_change(sk);
+	if (ev & SMC_CLOSE_RX_ERROR)
+		sk_error_report(sk);
+	if (ev & SMC_CLOSE_RX_KICK)
+		smc_close_kick(smc);
 }
 
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
@@ -163,17 +175,17 @@ int smc_cdc_send(struct smc_sock *smc)
 	m.peer_done_writing = conn->done_writing;
 	m.peer_conn_closed = conn->closed;
 	m.peer_conn_abort = conn->aborted;
+	/* One CDC carries each urgent mark; see smc_tx.c. */
+	m.urg_data_present = m.urg_data_pending = conn->urg_tx;
+	conn->urg_tx = false;
 	spin_unlock_bh(&conn->lock);
 	smc_cdc_encode_d(&m, buf, sizeof(buf));
 	rc = conn->ism->ops->move_data(conn->ism, conn->peer_gid,
 				       conn->peer_token, 0, buf, sizeof(buf),
 				       true);
 	mutex_unlock(&conn->cdc_mutex);
-	if (rc == -ENOENT) {
-		/* The peer's socket is gone: like a reset on TCP. */
-		spin_lock_bh(&conn->lock);
-		conn->peer_gone = true;
-		spin_unlock_bh(&conn->lock);
-	}
+	/* The peer's socket is gone: like a reset on TCP. */
+	if (rc == -ENOENT)
+		smc_close_peer_gone(smc);
 	return rc;
 }

@@ -97,6 +97,7 @@ void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 	smc_hs_init(smc);
 	smc_listen_init(smc);
 	smc_conn_init(&smc->conn);
+	smc_close_init(smc);
 	/* The "sockets" column of the SMC/SMC6 rows of /proc/net/protocols. */
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	atomic_inc(&smc_live_socks);
@@ -146,19 +147,34 @@ const struct net_proto_family smc_family = {
 static int smc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
+	struct smc_sock *smc;
+	bool orphan = false;
 
 	if (!sk)
 		return 0;
-	smc_sock_list_del(sk);
-	if (smc_sk(sk)->clcsock) {
-		smc_listen_stop(smc_sk(sk));
-		smc_hs_cancel(smc_sk(sk));
-		smc_data_release(smc_sk(sk));
-		smc_clcsock_release(smc_sk(sk));
+	smc = smc_sk(sk);
+	if (smc->clcsock) {
+		smc_listen_stop(smc);
+		smc_hs_cancel(smc);
+		/*
+		 * An SMC connection whose peer is still open lives on without
+		 * its file (smc_close.c), listed and with its clcsock, until
+		 * the peer closes; it must not reach the file from here on.
+		 */
+		orphan = smc_close_release(smc);
+		if (orphan) {
+			smc_clcsock_orphan(smc, smc->conn.aborted);
+		} else {
+			smc_sock_list_del(sk);
+			smc_clcsock_release(smc);
+		}
 	}
-	WRITE_ONCE(sk->sk_state, SMC_CLOSED);
+	if (!orphan)
+		WRITE_ONCE(sk->sk_state, SMC_CLOSED);
 	sock_orphan(sk);
 	sock->sk = NULL;
+	if (orphan)
+		smc_close_orphan(smc);
 	sock_put(sk);		/* the reference sock_init_data() set up */
 	return 0;
 }
@@ -178,6 +194,9 @@ static int smc_getname(struct socket *sock, struct sockaddr *addr, int peer)
 
 	/* TCP has no peer before the connection is up; nor do we. */
 	if (peer && !smc_hs_settled(smc))
+		return -ENOTCONN;
+	/* Nor once it ended (TCP_CLOSE), which the idle clcsock never sees. */
+	if (peer && !smc_use_fallback(smc) && smc_close_ended(&smc->conn))
 		return -ENOTCONN;
 	return smc->clcsock->ops->getname(smc->clcsock, addr, peer);
 }
@@ -281,7 +300,7 @@ static int smc_shutdown(struct socket *sock, int how)
 		flush_work(&smc->hs_work);
 	}
 	if (!smc_use_fallback(smc))
-		return smc_data_shutdown(smc, how);
+		return smc_close_shutdown(smc, how);
 	/* SHUT_RD and SHUT_RDWR end a TCP listener; ours stops first. */
 	if (how != SHUT_WR && smc_is_smc_listener(smc))
 		smc_listen_stop(smc);
@@ -305,7 +324,7 @@ static int smc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (!smc_use_fallback(smc)) {
 		if (msg->msg_flags & MSG_OOB)
 			smc_stats_urgent(smc);
-		rc = smc_data_sendmsg(smc, msg, len);
+		rc = smc_tx_sendmsg(smc, msg, len);
 		smc_stats_tx(smc, len, rc);
 		return rc;
 	}
@@ -322,7 +341,7 @@ static int smc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (rc)
 		return rc;
 	if (!smc_use_fallback(smc)) {
-		rc = smc_data_recvmsg(smc, msg, len, flags);
+		rc = smc_rx_recvmsg(smc, msg, len, flags);
 		smc_stats_rx(smc, len, rc);
 		return rc;
 	}
@@ -357,10 +376,9 @@ static ssize_t smc_splice_read(struct socket *sock, loff_t *ppos,
 	rc = smc_hs_settle(smc, sock_rcvtimeo(sock->sk, nonblock));
 	if (rc)
 		return rc;
-	/* Splicing out of an SMC receive ring is not there yet. */
 	if (!smc_use_fallback(smc)) {
 		smc_stats_splice(smc);
-		return -EOPNOTSUPP;
+		return smc_rx_splice_read(smc, pipe, len, nonblock);
 	}
 	return smc_fb_splice_read(smc, sock, ppos, pipe, len, flags);
 }

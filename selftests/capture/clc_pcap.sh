@@ -9,9 +9,10 @@
 # then asks tshark, a decoder we did not write, what went over the wire:
 #   - the SYN and the SYN-ACK carry the SMC experimental option (ExID E2D4);
 #   - the CLC messages decode as SMC with no malformed or expert warning;
-#   - without "ism": the client has no SMC device, so its only CLC message
-#     is a Decline saying so (0x03030000) and both sides fall back;
-#   - with "ism" (our module reloaded with loopback_ism=1 on both VMs): the
+#   - without "ism" (our module reloaded with loopback_ism=0 on both VMs):
+#     the client has no SMC device, so its only CLC message is a Decline
+#     saying so (0x03030000) and both sides fall back;
+#   - with "ism" (our module with its default, the loopback ISM device): the
 #     client proposes SMC-Dv2 with its loopback device's GID and CHID and
 #     the system EID, and the server declines: a loopback device reaches
 #     no other machine (our server: 0x03030007, no SMC-Dv2 device; Linux
@@ -40,10 +41,10 @@ command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 # The guest side: the echo server on VM 1, the client here on VM 0.
 reload='
-if grep -q "^af_smc " /proc/modules; then rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 || exit 4; fi
-smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmod \"\$SMC_MODULE_FILE\" loopback_ism=1; fi" || exit 5
+if grep -q "^af_smc " /proc/modules; then rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=0 || exit 4; fi
+smc-vm-exec 1 "if grep -q \"^af_smc \" /proc/modules; then rmmod af_smc && insmod \"\$SMC_MODULE_FILE\" loopback_ism=0; fi" || exit 5
 '
-[ -n "$ism" ] || reload=
+[ -z "$ism" ] || reload=
 guest=$reload'
 smc-vm-exec 1 "($SMC_SELFTESTS/tools/smc-echo -s -k 2 -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 &) </dev/null >/dev/null 2>&1" || exit 2
 smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3

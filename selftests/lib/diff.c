@@ -13,6 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/smc_diag.h>
+#include <stdlib.h>
+
+#include "smcdiag.h"
 #include "stream.h"
 #include "tap.h"
 
@@ -171,11 +175,71 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 	}
 }
 
+static enum diff_mode diff_expected_mode(void)
+{
+	const char *m = getenv("SMC_DIFF_MODE");
+
+	if (!m || !*m || strcmp(m, "smcd") == 0)
+		return DIFF_MODE_SMCD;
+	if (strcmp(m, "fallback") == 0)
+		return DIFF_MODE_FALLBACK;
+	tap_fail("SMC_DIFF_MODE=%s: want smcd or fallback", m);
+	tap_abort();
+	return DIFF_MODE_SMCD;
+}
+
+void diff_check_mode(const struct sf_family *f, int fd)
+{
+	struct sd_sock s;
+	int rc;
+
+	if (!f->oracle)
+		return;		/* TCP: nothing to prove */
+	rc = sd_find_fd(fd, &s);
+	if (rc) {
+		tap_fail("sock_diag has no entry for the connected %s socket: %s",
+			 f->label, tap_errno_name(-rc));
+		return;
+	}
+	if (diff_expected_mode() == DIFF_MODE_SMCD) {
+		if (s.mode != SMC_DIAG_MODE_SMCD)
+			tap_fail("the %s connection is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",
+				 f->label, s.mode, s.reason, s.peer_diagnosis);
+	} else if (s.mode != SMC_DIAG_MODE_FALLBACK_TCP) {
+		tap_fail("the %s connection did not fall back to TCP: mode %u",
+			 f->label, s.mode);
+	}
+}
+
+void diff_skip_on_smcd(const struct sf_family *f, const char *why)
+{
+	if (f->oracle && diff_expected_mode() == DIFF_MODE_SMCD)
+		tap_skip("SMC-D: %s", why);
+}
+
+int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr)
+{
+	int fd = sf_connect(f, addr);
+
+	if (fd >= 0)
+		diff_check_mode(f, fd);
+	return fd;
+}
+
+int diff_accept(const struct sf_family *f, int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd >= 0)
+		diff_check_mode(f, fd);
+	return fd;
+}
+
 void diff_establish(const struct sf_family *f, struct sf_conn *c)
 {
 	c->lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 8, &c->addr));
-	c->client = ASSERT_SYS(sf_connect(f, &c->addr));
-	c->server = ASSERT_SYS(accept4(c->lfd, NULL, NULL, SOCK_CLOEXEC));
+	c->client = ASSERT_SYS(diff_connect(f, &c->addr));
+	c->server = ASSERT_SYS(diff_accept(f, c->lfd));
 }
 
 void diff_conn_close(struct sf_conn *c)

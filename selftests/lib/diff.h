@@ -94,7 +94,31 @@ struct sf_conn {
 	struct sockaddr_storage addr; /* the listener's */
 };
 
-/* Listener on loopback, blocking connect, accept4(SOCK_CLOEXEC). */
+/*
+ * What the AF_SMC half must prove about every connection it makes: that it
+ * runs over SMC-D (the default), or that it fell back to TCP (a run with
+ * the ISM device off). Set from $SMC_DIFF_MODE ("smcd" or "fallback") at
+ * the first check; anything else fails the case.
+ */
+enum diff_mode { DIFF_MODE_SMCD, DIFF_MODE_FALLBACK };
+/*
+ * Fail the case unless the connected socket fd of family f is in the
+ * expected mode, as sock_diag reports it. Nothing for the TCP families.
+ */
+void diff_check_mode(const struct sf_family *f, int fd);
+/*
+ * For a case that needs what SMC-D does not have yet: skip it on the SMC
+ * families when they must run over SMC-D, saying why (never a pass).
+ */
+void diff_skip_on_smcd(const struct sf_family *f, const char *why);
+/* sf_connect() and accept4(SOCK_CLOEXEC) that check the mode on success. */
+int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr);
+int diff_accept(const struct sf_family *f, int lfd);
+
+/*
+ * Listener on loopback, blocking connect, accept4(SOCK_CLOEXEC); both ends
+ * checked with diff_check_mode().
+ */
 void diff_establish(const struct sf_family *f, struct sf_conn *c);
 void diff_conn_close(struct sf_conn *c);
 

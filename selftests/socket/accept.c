@@ -48,7 +48,7 @@ static void observe_accept4_flags(const struct sf_family *f, struct obs *o)
 	int lfd = (int)ASSERT_SYS(sf_listen(f, NULL, 0, 8, &addr));
 
 	for (unsigned int i = 0; i < 4; i++) {
-		int c = (int)ASSERT_SYS(sf_connect(f, &addr));
+		int c = (int)ASSERT_SYS(diff_connect(f, &addr));
 		int a = (int)OBS_ERR(o, modes[i].name, accept4(lfd, NULL, NULL, modes[i].flags));
 
 		if (a >= 0) {
@@ -61,7 +61,7 @@ static void observe_accept4_flags(const struct sf_family *f, struct obs *o)
 	/* A non-blocking listener hands out blocking sockets with accept(). */
 	diff_set_nonblock(lfd, 1);
 	{
-		int c = (int)ASSERT_SYS(sf_connect(f, &addr));
+		int c = (int)ASSERT_SYS(diff_connect(f, &addr));
 		int a;
 
 		diff_poll(lfd, POLLIN, DIFF_WAIT_MS);
@@ -94,9 +94,9 @@ static void observe_nonblocking_accept(const struct sf_family *f, struct obs *o)
 	OBS_RET(o, "accept4(SOCK_NONBLOCK), nothing queued",
 		accept4(lfd, NULL, NULL, SOCK_NONBLOCK));
 	obs_poll(o, "poll listener, empty", diff_poll_now(lfd));
-	c = (int)ASSERT_SYS(sf_connect(f, &addr));
+	c = (int)ASSERT_SYS(diff_connect(f, &addr));
 	obs_poll(o, "poll listener, one queued", diff_wait(lfd, POLLIN));
-	a = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)OBS_ERR(o, "accept", diff_accept(f, lfd));
 	obs_poll(o, "poll listener, drained", diff_poll_now(lfd));
 	OBS_RET(o, "accept again", accept(lfd, NULL, NULL));
 	if (a >= 0)
@@ -157,7 +157,7 @@ static void observe_accept_addresses(const struct sf_family *f, struct obs *o)
 	struct sockaddr_storage addr, peer, cl, mine;
 	socklen_t plen = sizeof(peer), len;
 	int lfd = (int)ASSERT_SYS(sf_listen(f, NULL, 0, 8, &addr));
-	int c = (int)ASSERT_SYS(sf_connect(f, &addr));
+	int c = (int)ASSERT_SYS(diff_connect(f, &addr));
 	int a, v;
 
 	a = (int)OBS_ERR(o, "accept", accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC));
@@ -174,7 +174,7 @@ static void observe_accept_addresses(const struct sf_family *f, struct obs *o)
 	/* A short buffer: truncated, with the full length reported. */
 	close(a);
 	close(c);
-	c = (int)ASSERT_SYS(sf_connect(f, &addr));
+	c = (int)ASSERT_SYS(diff_connect(f, &addr));
 	plen = 4;
 	a = (int)OBS_ERR(o, "accept(addrlen 4)", accept4(lfd, (struct sockaddr *)&peer, &plen, 0));
 	obs_int(o, "addrlen after", plen);
@@ -246,7 +246,7 @@ static void backlog_run(const struct sf_family *f, struct obs *o, int relisten)
 	tap_diag("%s: %d of %d connected before any accept", f->label, early, N);
 	obs_int(o, "at least backlog + 1 connected before any accept", early >= 3);
 	for (int k = 0; k < N; k++) {
-		int a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+		int a = (int)ASSERT_SYS(diff_accept(f, lfd));
 		int64_t end = diff_now_ms() + DIFF_WAIT_MS;
 		unsigned char id = 0xff;
 
@@ -414,7 +414,7 @@ static void observe_listener_shut_wr(const struct sf_family *f, struct obs *o)
 
 	OBS_RET(o, "shutdown(listener, SHUT_WR)", shutdown(lfd, SHUT_WR));
 	obs_poll(o, "poll listener", diff_poll_now(lfd));
-	c = (int)sf_connect(f, &addr);
+	c = (int)diff_connect(f, &addr);
 	obs_errno(o, "connect", c < 0 ? errno : 0);
 	a = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_NONBLOCK));
 	if (a >= 0 && c >= 0) {

@@ -127,7 +127,7 @@ static void observe_v4mapped(const struct sf_family *f, struct obs *o)
 	lfd = (int)ASSERT_SYS(sf_listen(v6, "any", 0, 4, &any));
 	sf_addr(v4, NULL, sf_port(&any), &v4addr);
 	c = (int)OBS_ERR(o, "IPv4 client connect", sf_connect(v4, &v4addr));
-	a = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)OBS_ERR(o, "accept", diff_accept(f, lfd));
 	if (c >= 0 && a >= 0) {
 		record_name(o, "v6 server: peername", a, 1);
 		record_name(o, "v6 server: sockname", a, 0);
@@ -143,7 +143,7 @@ static void observe_v4mapped(const struct sf_family *f, struct obs *o)
 	m->sin6_port = htons((uint16_t)sf_port(&any));
 	ASSERT(inet_pton(AF_INET6, "::ffff:127.0.0.1", &m->sin6_addr) == 1);
 	c = (int)OBS_ERR(o, "v6 client to ::ffff:127.0.0.1", sf_connect(v6, &mapped));
-	a = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)OBS_ERR(o, "accept", diff_accept(f, lfd));
 	if (c >= 0 && a >= 0) {
 		record_name(o, "v6 client: sockname", c, 0);
 		record_name(o, "v6 client: peername", c, 1);
@@ -186,7 +186,7 @@ static void observe_v6only(const struct sf_family *f, struct obs *o)
 		close(c);
 	sf_addr(v6, NULL, sf_port(&any), &any);
 	c = (int)OBS_ERR(o, "IPv6 client connect", sf_connect(v6, &any));
-	a = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)OBS_ERR(o, "accept", diff_accept(f, lfd));
 	if (a >= 0)
 		close(a);
 	if (c >= 0)
@@ -265,8 +265,8 @@ static void observe_reuseaddr(const struct sf_family *f, struct obs *o)
 	obs_int(o, "SO_REUSEADDR value", v);
 	OBS_RET(o, "bind with SO_REUSEADDR", bind(fd, (struct sockaddr *)&addr, sf_addr_len(&addr)));
 	OBS_RET(o, "listen", listen(fd, 4));
-	c.client = (int)OBS_ERR(o, "connect", sf_connect(f, &addr));
-	c.server = (int)OBS_ERR(o, "accept", accept4(fd, NULL, NULL, SOCK_CLOEXEC));
+	c.client = (int)OBS_ERR(o, "connect", diff_connect(f, &addr));
+	c.server = (int)OBS_ERR(o, "accept", diff_accept(f, fd));
 	if (c.client >= 0 && c.server >= 0)
 		obs_int(o, "data", diff_transfer_ok(c.client, c.server, 2000, 23));
 	c.lfd = fd;
@@ -318,7 +318,7 @@ static void observe_reuseport(const struct sf_family *f, struct obs *o)
 	OBS_RET(o, "bind without SO_REUSEPORT", bind(l[2], (struct sockaddr *)&addr, sf_addr_len(&addr)));
 	close(l[2]);
 	for (int i = 0; i < N; i++)
-		fds[i] = (int)ASSERT_SYS(sf_connect(f, &addr));
+		fds[i] = (int)ASSERT_SYS(diff_connect(f, &addr));
 	for (int k = 0; k < 2; k++) {
 		int a;
 

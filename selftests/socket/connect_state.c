@@ -36,7 +36,7 @@ struct full {
 static void full_listener(const struct sf_family *f, struct full *q)
 {
 	q->lfd = (int)ASSERT_SYS(sf_listen(f, NULL, 0, 0, &q->addr));
-	q->filler = (int)ASSERT_SYS(sf_connect(f, &q->addr));
+	q->filler = (int)ASSERT_SYS(diff_connect(f, &q->addr));
 	usleep(50000); /* the queued connection is complete on the server side too */
 }
 
@@ -69,7 +69,7 @@ static void observe_pending_ealready(const struct sf_family *f, struct obs *o)
 	obs_int(o, "SO_ERROR", diff_so_error(fd));
 	OBS_RET(o, "connect after completion", connect_to(fd, &q.addr));
 	OBS_RET(o, "connect once more", connect_to(fd, &q.addr));
-	afd = (int)ASSERT_SYS(accept4(q.lfd, NULL, NULL, SOCK_CLOEXEC));
+	afd = (int)ASSERT_SYS(diff_accept(f, q.lfd));
 	obs_int(o, "data", diff_transfer_ok(fd, afd, 3000, 11));
 	close(afd);
 	close(fd);
@@ -125,8 +125,8 @@ static void observe_close_pending(const struct sf_family *f, struct obs *o)
 	OBS_RET(o, "close while pending", close(fd));
 	unblock(&q);
 	/* The listener is unharmed: a new client gets in and moves data. */
-	c2 = (int)ASSERT_SYS(sf_connect(f, &q.addr));
-	afd = (int)ASSERT_SYS(accept4(q.lfd, NULL, NULL, SOCK_CLOEXEC));
+	c2 = (int)ASSERT_SYS(diff_connect(f, &q.addr));
+	afd = (int)ASSERT_SYS(diff_accept(f, q.lfd));
 	obs_int(o, "next connection data", diff_transfer_ok(c2, afd, 5000, 12));
 	close(afd);
 	close(c2);
@@ -166,8 +166,8 @@ static void observe_connect_listener(const struct sf_family *f, struct obs *o)
 	OBS_RET(o, "connect on a listener to itself", connect_to(lfd, &addr));
 	OBS_RET(o, "connect on a listener to another", connect_to(lfd, &other));
 	/* It still listens. */
-	c = (int)ASSERT_SYS(sf_connect(f, &addr));
-	afd = (int)OBS_ERR(o, "accept", accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	c = (int)ASSERT_SYS(diff_connect(f, &addr));
+	afd = (int)OBS_ERR(o, "accept", diff_accept(f, lfd));
 	if (afd >= 0)
 		close(afd);
 	close(c);

@@ -4,7 +4,8 @@
  * sock_diag reports it: the local reason and the peer's diagnosis (the
  * numbers smcss prints as 0x<local>/0x<remote>).
  *
- * No SMC device exists yet, so between two AF_SMC sockets the client
+ * The manifest runs it with the loopback ISM device off (loopback_ism=0,
+ * smc-module-opts.sh): with no SMC device, between two AF_SMC sockets the client
  * declines with "no SMC device" (0x03030000) instead of proposing, and the
  * server falls back because the peer declined (0x05000000), keeping the
  * client's code as the peer diagnosis. A peer without the SMC option in

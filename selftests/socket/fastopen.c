@@ -166,6 +166,7 @@ static void observe_msg_fastopen(const struct sf_family *f, struct obs *o)
 		close(fd);
 	}
 	/* MSG_FASTOPEN with an address on a connected socket: EISCONN. */
+	/* A TCP_FASTOPEN listener never offers SMC: this one falls back. */
 	fd = (int)ASSERT_SYS(sf_connect(f, &addr));
 	a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
 	OBS_RET(o, "MSG_FASTOPEN on a connected socket",

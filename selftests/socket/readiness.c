@@ -233,17 +233,17 @@ static void observe_listener_readiness(const struct sf_family *f, struct obs *o)
 	uint32_t ev;
 
 	obs_int(o, "empty: events", ep_wait(ep, &ev, 0));
-	c1 = (int)ASSERT_SYS(sf_connect(f, &addr));
+	c1 = (int)ASSERT_SYS(diff_connect(f, &addr));
 	obs_int(o, "1st connection: events", ep_wait(ep, &ev, DIFF_WAIT_MS));
 	obs_epoll(o, "1st connection: mask", ev);
 	obs_int(o, "nothing new: events", ep_wait(ep, &ev, 100));
-	c2 = (int)ASSERT_SYS(sf_connect(f, &addr));
+	c2 = (int)ASSERT_SYS(diff_connect(f, &addr));
 	obs_int(o, "2nd connection: events", ep_wait(ep, &ev, DIFF_WAIT_MS));
 	obs_poll(o, "poll, two queued", diff_poll_now(lfd));
-	a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)ASSERT_SYS(diff_accept(f, lfd));
 	close(a);
 	obs_poll(o, "poll, one queued", diff_poll_now(lfd));
-	a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	a = (int)ASSERT_SYS(diff_accept(f, lfd));
 	close(a);
 	obs_poll(o, "poll, none queued", diff_poll_now(lfd));
 	close(c1);

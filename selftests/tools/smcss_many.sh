@@ -3,7 +3,8 @@
 #
 # tools/smcss_many.sh [--require-diag] [COUNT]: smcss with COUNT AF_SMC
 # sockets (default 10000: all but 200 of them listening, each on a port of
-# its own, and 100 connected pairs over loopback, which fall back to TCP).
+# its own, and 100 connected pairs over loopback: SMC-D with our module's
+# defaults, TCP with Debian's).
 #   - the sockets exist: /proc/net/protocols counts exactly COUNT SMC sockets;
 #   - "smcss -a" and "smcss -a -j" list every one of them: COUNT rows, the
 #     right number of LISTEN and ACTIVE rows, and exactly the listeners' ports;

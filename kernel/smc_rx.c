@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: receiving on an SMC connection, urgent data included.
+ *
+ * recvmsg copies out of our ring and tells the peer how far it may write
+ * now. It holds the socket lock and waits on the socket's queue, which
+ * smc_cdc_rx() wakes. The order of its checks is tcp_recvmsg()'s, so the
+ * answers after every kind of close are TCP's: data first, then 0 once
+ * the peer finished writing (even after a later reset), then a pending
+ * error, then 0 after a reset or shutdown(SHUT_RD).
+ *
+ * Urgent data, as Linux TCP does it: the peer's CDC with urg_data_present
+ * marks the byte just before its producer cursor. Until a reader passes
+ * that mark it is "pending": poll reports EPOLLPRI while the byte is
+ * unread, SIOCATMARK is true when the next byte to read is the mark,
+ * SIOCINQ counts only the bytes before it, and a read stops at the mark
+ * (it returns what came before; the next read starts there). Without
+ * SO_OOBINLINE the byte is taken out of the stream: recv(MSG_OOB) returns
+ * it, and a plain read steps over it. With SO_OOBINLINE it stays in the
+ * stream and recv(MSG_OOB) fails with EINVAL. A new mark replaces an old
+ * one (only the last one counts, as with TCP's single urgent pointer).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/net.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "smc.h"
+#include "smc_conn.h"
+
+static const u8 *smc_rx_ring(const struct smc_conn *conn)
+{
+	return conn->rmb.cpu_addr + SMC_CDC_D_LEN;
+}
+
+/* A mark at or after byte number pos that a reader has not passed. */
+static bool smc_rx_mark_ahead(const struct smc_conn *conn, u64 pos)
+{
+	return conn->urg_state != SMC_URG_NONE && conn->urg_pos >= pos &&
+	       conn->urg_pos < conn->rx_prod;
+}
+
+u32 smc_rx_inq(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	if (!sock_flag(&smc->sk, SOCK_URGINLINE) &&
+	    smc_rx_mark_ahead(conn, conn->rx_cons))
+		return (u32)(conn->urg_pos - conn->rx_cons);
+	return (u32)(conn->rx_prod - conn->rx_cons);
+}
+
+bool smc_rx_urgent(struct smc_sock *smc, const struct smc_cdc_msg *m)
+{
+	struct smc_conn *conn = &smc->conn;
+	u64 pos;
+
+	if (!m->urg_data_present || conn->rx_prod == conn->rx_cons)
+		return false;
+	pos = conn->rx_prod - 1;
+	if (conn->urg_state != SMC_URG_NONE && conn->urg_pos == pos)
+		return false;	/* the same mark again */
+	conn->urg_pos = pos;
+	conn->urg_byte = smc_rx_ring(conn)[pos % conn->rmb_size];
+	conn->urg_state = SMC_URG_VALID;
+	return true;
+}
+
+/* The reader moved to rx_cons: a mark behind it is gone. Lock held. */
+static void smc_rx_passed(struct smc_conn *conn)
+{
+	if (conn->urg_state != SMC_URG_NONE && conn->rx_cons > conn->urg_pos)
+		conn->urg_state = SMC_URG_NONE;
+}
+
+/* recv(MSG_OOB): tcp_recv_urg()'s answers. */
+static int smc_rx_recv_urg(struct smc_sock *smc, struct msghdr *msg,
+			   size_t len, int flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	u8 c = 0;
+	int rc;
+
+	lock_sock(sk);
+	spin_lock_bh(&conn->lock);
+	if (sock_flag(sk, SOCK_URGINLINE) || conn->urg_state != SMC_URG_VALID) {
+		rc = -EINVAL;	/* "no urgent data", as TCP says it */
+	} else if (smc_close_ended(conn) && !conn->peer_done_writing) {
+		rc = -ENOTCONN;	/* reset before the peer finished */
+	} else {
+		c = conn->urg_byte;
+		if (!(flags & MSG_PEEK))
+			conn->urg_state = SMC_URG_READ;
+		rc = len ? 1 : 0;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (rc >= 0) {
+		msg->msg_flags |= MSG_OOB;
+		if (!len)
+			msg->msg_flags |= MSG_TRUNC;
+		else if (!(flags & MSG_TRUNC) && memcpy_to_msg(msg, &c, 1))
+			rc = -EFAULT;
+	}
+	release_sock(sk);
+	return rc;
+}
+
+/* Whether a blocked reader has something to look at. */
+static bool smc_rx_wake(struct smc_sock *smc, u64 next)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	return READ_ONCE(conn->rx_prod) > next ||
+	       READ_ONCE(conn->peer_done_writing) || READ_ONCE(sk->sk_err) ||
+	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
+}
+
+int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
+		   int flags)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool peek = flags & MSG_PEEK;
+	struct sock *sk = &smc->sk;
+	size_t copied = 0;
+	u64 peeked = 0;		/* MSG_PEEK: how far beyond rx_cons we looked */
+	int target, rc = 0;
+	long timeo;
+
+	if (flags & MSG_OOB)
+		return smc_rx_recv_urg(smc, msg, len, flags);
+	/* Nothing ever queues an error on an SMC socket: TCP's "empty". */
+	if (flags & MSG_ERRQUEUE)
+		return -EAGAIN;
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	while (copied < len) {
+		bool inline_urg = sock_flag(sk, SOCK_URGINLINE);
+		bool at_mark_stop = false, cons_moved = false;
+		u64 next, avail;
+		u32 pos, chunk, n;
+
+		spin_lock_bh(&conn->lock);
+		next = conn->rx_cons + peeked;
+		avail = conn->rx_prod - next;
+		if (smc_rx_mark_ahead(conn, next)) {
+			if (conn->urg_pos == next && copied) {
+				at_mark_stop = true;	/* a read stops at the mark */
+			} else if (conn->urg_pos == next) {
+				if (!inline_urg) {
+					/* The urgent byte is not in the stream. */
+					if (peek) {
+						peeked++;
+					} else {
+						conn->rx_cons++;
+						cons_moved = true;
+						smc_rx_passed(conn);
+					}
+					next++;
+					avail--;
+				}
+			} else {
+				avail = conn->urg_pos - next;
+			}
+		}
+		spin_unlock_bh(&conn->lock);
+		if (at_mark_stop)
+			break;
+		if (avail) {
+			const u8 *ring = smc_rx_ring(conn);
+
+			pos = (u32)(next % conn->rmb_size);
+			n = min_t(u64, avail, len - copied);
+			chunk = min(n, conn->rmb_size - pos);
+			/* MSG_TRUNC: as TCP, the bytes go without a copy. */
+			if (!(flags & MSG_TRUNC) &&
+			    (copy_to_iter(ring + pos, chunk, &msg->msg_iter) != chunk ||
+			     (n > chunk && copy_to_iter(ring, n - chunk,
+							&msg->msg_iter) != n - chunk))) {
+				rc = -EFAULT;
+				break;
+			}
+			copied += n;
+			if (peek) {
+				peeked += n;
+				continue;
+			}
+			spin_lock_bh(&conn->lock);
+			conn->rx_cons += n;
+			smc_rx_passed(conn);
+			spin_unlock_bh(&conn->lock);
+			smc_cdc_send(smc);	/* room for the peer */
+			continue;
+		}
+		if (cons_moved)
+			smc_cdc_send(smc);
+		if (copied >= target)
+			break;
+		if (copied) {
+			if (READ_ONCE(sk->sk_err) ||
+			    (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) ||
+			    !timeo || signal_pending(current))
+				break;
+		} else {
+			/* TCP's SOCK_DONE: the FIN came, reads see EOF. */
+			if (READ_ONCE(conn->peer_done_writing))
+				break;
+			if (READ_ONCE(sk->sk_err)) {
+				rc = sock_error(sk);
+				break;
+			}
+			if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+				break;
+			rc = smc_wait_check(timeo);
+			if (rc)
+				break;
+		}
+		{
+			DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+			add_wait_queue(sk_sleep(sk), &wait);
+			sk_wait_event(sk, &timeo, smc_rx_wake(smc, next), &wait);
+			remove_wait_queue(sk_sleep(sk), &wait);
+		}
+	}
+	release_sock(sk);
+	return copied ? copied : rc;
+}
+
+/*
+ * splice(socket -> pipe): the same read, into the pipe's pages. Blocking
+ * follows the socket and SPLICE_F_NONBLOCK, as tcp_splice_read() does.
+ */
+ssize_t smc_rx_splice_read(struct smc_sock *smc, struct pipe_inode_info *pipe,
+			   size_t len, bool nonblock)
+{
+	struct msghdr msg = {};
+
+	iov_iter_pipe(&msg.msg_iter, ITER_DEST, pipe, len);
+	return smc_rx_recvmsg(smc, &msg, len, nonblock ? MSG_DONTWAIT : 0);
+}
