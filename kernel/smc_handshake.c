@@ -33,6 +33,8 @@
 #include "smc_ism.h"
 #include "smc_lgr.h"
 #include "smc_offer.h"
+#include "smcr_hs.h"
+#include "smcr_ib.h"
 
 static void smc_connect_work(struct work_struct *work);
 
@@ -184,6 +186,41 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 }
 
 /*
+ * The client's CLC exchange when it has no ISM device and SMC-R is on
+ * (smcr_hs.c): an SMC-Rv1 Proposal if an RDMA port serves the route, else
+ * the Decline "no SMC device". 0 when decided, else -errno.
+ */
+static int smc_connect_clc_smcr(struct smc_sock *smc, struct smc_clc_msg *msg)
+{
+	struct smcr_path path;
+	u32 code;
+	int rc;
+
+	code = smcr_hs_propose(smc, &msg->proposal, &path);
+	if (code)
+		return smc_connect_decline(smc, code, SMC_CLC_V1);
+	rc = smc_clc_send(smc, msg);
+	if (!rc)
+		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
+	if (rc)
+		goto out;
+	switch (msg->hdr.type) {
+	case SMC_CLC_DECLINE:
+		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
+				    msg->decline.diagnosis);
+		break;
+	case SMC_CLC_ACCEPT:
+		rc = smcr_hs_connect(smc, &path, msg);
+		break;
+	default:
+		rc = -EPROTO;
+	}
+out:
+	smcr_path_put(&path);
+	return rc;
+}
+
+/*
  * The client's CLC exchange. 0 when decided (the decision is in smc), or
  * a negative errno to abort the connection with.
  */
@@ -198,6 +235,10 @@ static int smc_connect_clc(struct smc_sock *smc)
 	if (!msg)
 		return -ENOMEM;
 	code = smc_offer_propose(smc, &msg->proposal, &ism);
+	if (code == SMC_CLC_DECL_NOSMCDEV && smcr_hs_enabled()) {
+		rc = smc_connect_clc_smcr(smc, msg);
+		goto out;
+	}
 	if (code) {
 		/* The peer waits for a Proposal; tell it why none comes. */
 		rc = smc_connect_decline(smc, code, SMC_CLC_V2);

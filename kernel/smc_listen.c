@@ -36,6 +36,7 @@
 #include "smc_ism.h"
 #include "smc_lgr.h"
 #include "smc_offer.h"
+#include "smcr_hs.h"
 
 static void smc_listen_accept_work(struct work_struct *work);
 
@@ -175,6 +176,11 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid);
 		if (!code) {
 			rc = smc_listen_smcd(nsmc, ism, peer_gid, msg);
+			break;
+		}
+		if (smcr_hs_wanted(&msg->proposal)) {
+			/* SMC-R, when on: smcr_hs.c answers. */
+			rc = smcr_hs_listen(nsmc, msg);
 			break;
 		}
 		rc = smc_clc_send_decline(nsmc, code, msg->hdr.version);

@@ -16,9 +16,12 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_debugfs.h"
 #include "smc_ism.h"
 #include "smc_lgr.h"
 #include "smc_netns.h"
+#include "smcr_ib.h"
+#include "smcr_link.h"
 
 /*
  * Live smc socks (allocated and not yet destructed). Every sock also pins
@@ -56,11 +59,19 @@ static int __init smc_init(void)
 	rc = smc_netns_init();
 	if (rc)
 		goto out_proto6;
+	/* After the PNET table, which matching RDMA ports reads. */
+	rc = smcr_link_init();
+	if (rc)
+		goto out_netns;
+	rc = smcr_ib_init();
+	if (rc)
+		goto out_link;
+	smc_debugfs_init();
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
-		goto out_netns;
+		goto out_ib;
 	}
 	rc = smc_diag_init();
 	if (rc)
@@ -82,6 +93,11 @@ out_diag:
 	smc_diag_exit();
 out_sock:
 	sock_unregister(PF_SMC);
+out_ib:
+	smc_debugfs_exit();
+	smcr_ib_exit();
+out_link:
+	smcr_link_exit();
 out_netns:
 	smc_netns_exit();
 out_proto6:
@@ -119,6 +135,10 @@ static void __exit smc_exit(void)
 	 */
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);
+	smc_debugfs_exit();
+	/* Removes our state of every RDMA device still registered. */
+	smcr_ib_exit();
+	smcr_link_exit();
 	smc_netns_exit();
 	proto_unregister(&smc_proto6);
 	proto_unregister(&smc_proto);

@@ -14,8 +14,10 @@
  *                             per socket and "ok"; with hold, prints
  *                             "ready pid=N" and keeps the sockets open until
  *                             stdin reaches end of file
- *   threads N                 N threads call socket(AF_INET, SOCK_STREAM, 0)
- *                             at the same instant, as the process's first call
+ *   threads N [domains]       N threads call socket(AF_INET, SOCK_STREAM, 0)
+ *                             at the same instant, as the process's first call;
+ *                             with "domains", also how many of the sockets
+ *                             say SO_DOMAIN AF_SMC (" af_smc=K")
  *
  * Exit status: 0 success, 1 failure, 2 usage.
  */
@@ -216,6 +218,7 @@ static int mode_loopback(int family, int hold)
 }
 
 static pthread_barrier_t start;
+static int threads_af_smc;	/* sockets whose SO_DOMAIN is AF_SMC */
 
 static void *socket_thread(void *arg)
 {
@@ -226,11 +229,13 @@ static void *socket_thread(void *arg)
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		return (void *)1;
+	if (int_opt(fd, SOL_SOCKET, SO_DOMAIN) == AF_SMC)
+		__atomic_add_fetch(&threads_af_smc, 1, __ATOMIC_RELAXED);
 	close(fd);
 	return NULL;
 }
 
-static int mode_threads(int n)
+static int mode_threads(int n, int domains)
 {
 	pthread_t *threads = calloc((size_t)n, sizeof(*threads));
 	int i, created = 0, failed = 0;
@@ -250,7 +255,10 @@ static int mode_threads(int n)
 		pthread_join(threads[i], &ret);
 		failed += ret != NULL;
 	}
-	printf("threads=%d failed=%d\n", created, failed);
+	if (domains)
+		printf("threads=%d failed=%d af_smc=%d\n", created, failed, threads_af_smc);
+	else
+		printf("threads=%d failed=%d\n", created, failed);
 	free(threads);
 	return failed ? 1 : 0;
 }
@@ -258,7 +266,7 @@ static int mode_threads(int n)
 static int usage(void)
 {
 	fprintf(stderr, "usage: smc-preload-probe has-smc | create DOMAIN TYPE PROTO |"
-		" loopback [4|6] [hold] | threads N\n");
+		" loopback [4|6] [hold] | threads N [domains]\n");
 	return 2;
 }
 
@@ -285,12 +293,12 @@ int main(int argc, char **argv)
 		}
 		return mode_loopback(family, hold);
 	}
-	if (!strcmp(argv[1], "threads") && argc == 3) {
+	if (!strcmp(argv[1], "threads") && (argc == 3 || argc == 4)) {
 		int n = atoi(argv[2]);
 
-		if (n < 1 || n > 1024)
+		if (n < 1 || n > 1024 || (argc == 4 && strcmp(argv[3], "domains")))
 			return usage();
-		return mode_threads(n);
+		return mode_threads(n, argc == 4);
 	}
 	return usage();
 }

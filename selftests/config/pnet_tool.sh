@@ -11,6 +11,7 @@
 #   - another network namespace has its own table.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/tool_run.sh"
 
 command -v smc_pnet >/dev/null || tap_skip_all "smc_pnet is not installed"
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
@@ -28,18 +29,6 @@ cleanup() {
 }
 tap_at_exit cleanup
 
-# run STATUS CMD...: CMD must exit with STATUS; stdout in $out, stderr in $err.
-run() {
-	want=$1
-	shift
-	"$@" >"$out" 2>"$err"
-	rc=$?
-	[ $rc = "$want" ] && return 0
-	tap_fail "'$*' exited $rc, not $want"
-	sed 's/^/# stdout: /' "$out"
-	sed 's/^/# stderr: /' "$err"
-	return 1
-}
 
 # table EXPECTED: smc_pnet's listing must be exactly EXPECTED (lines).
 table() {
@@ -53,11 +42,6 @@ table() {
 	return 1
 }
 
-one_line_error() {
-	[ "$(wc -l <"$err")" = 1 ] || tap_fail "stderr is not one line: $(cat "$err")"
-	[ -s "$out" ] && tap_fail "stdout not empty: $(cat "$out")"
-	return 0
-}
 
 setup() {
 	ip link add smcpt0 type veth peer name smcpt1 &&

@@ -15,6 +15,7 @@
 # tool that cannot talk to a part that is there cannot hide behind a skip.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/tool_run.sh"
 all_parts=
 [ "${1-}" = --all-parts ] && all_parts=1
 
@@ -35,30 +36,6 @@ err=$TMPDIR/err
 export XDG_RUNTIME_DIR="$TMPDIR/xdg"
 mkdir -p "$XDG_RUNTIME_DIR"
 
-# run STATUS CMD...: CMD must exit with STATUS; stdout in $out, stderr in $err.
-run() {
-	want=$1
-	shift
-	"$@" >"$out" 2>"$err"
-	rc=$?
-	[ $rc = "$want" ] && return 0
-	tap_fail "'$*' exited $rc, not $want"
-	sed 's/^/# stdout: /' "$out"
-	sed 's/^/# stderr: /' "$err"
-	return 1
-}
-lines() { wc -l <"$1" | tr -d ' '; }
-has() {
-	grep -q -- "$1" "$out" && return 0
-	tap_fail "output lacks '$1'"
-	sed 's/^/# stdout: /' "$out"
-	return 1
-}
-one_line_error() {
-	[ "$(lines "$err")" = 1 ] || tap_fail "stderr is not one line: $(cat "$err")"
-	[ -s "$out" ] && tap_fail "stdout not empty: $(cat "$out")"
-	return 0
-}
 
 # Which parts of SMC the kernel offers.
 smcss >/dev/null 2>&1 && have_diag=1 || have_diag=

@@ -36,7 +36,11 @@ std::string extended_ack_message(const Message &m)
 Result<std::vector<Message>> Channel::dump(MessageBuilder req)
 {
 	req.add_flags(NLM_F_REQUEST | NLM_F_DUMP);
-	return transact(req, true);
+	for (int attempt = 1;; attempt++) {
+		auto r = transact(req, true);
+		if (r || r.error().code != EAGAIN || attempt == kDumpAttempts)
+			return r;
+	}
 }
 
 Result<std::vector<Message>> Channel::execute(MessageBuilder req)
@@ -55,6 +59,7 @@ Result<std::vector<Message>> Channel::transact(MessageBuilder &req, bool dump)
 		return sent.error();
 
 	std::vector<Message> data;
+	bool interrupted = false;
 	for (;;) {
 		auto datagram = transport_.receive();
 		if (!datagram)
@@ -92,13 +97,15 @@ Result<std::vector<Message>> Channel::transact(MessageBuilder &req, bool dump)
 					if (code > 0)
 						return make_error(code, std::strerror(code));
 				}
+				if (interrupted)
+					return make_error(EAGAIN, "the kernel's table changed during the dump; try again");
 				if (dump)
 					return data;
 				continue;
 			}
 			default:
-				if (m.flags & NLM_F_DUMP_INTR)
-					return make_error(EAGAIN, "the kernel's table changed during the dump; try again");
+				// Read on to the DONE, so the next request starts clean.
+				interrupted |= (m.flags & NLM_F_DUMP_INTR) != 0;
 				data.push_back(std::move(m));
 			}
 		}

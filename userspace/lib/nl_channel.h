@@ -17,7 +17,10 @@ public:
 	explicit Channel(Transport &transport) : transport_(transport) {}
 
 	// Sends req as a dump request and returns every data message of the dump.
+	// A dump the kernel marks interrupted (its table changed meanwhile) is
+	// read to its end and asked for again, up to kDumpAttempts times in all.
 	Result<std::vector<Message>> dump(MessageBuilder req);
+	static constexpr int kDumpAttempts = 3;
 	// Sends req with NLM_F_ACK; returns the data messages that came before
 	// the acknowledgement (most commands send none).
 	Result<std::vector<Message>> execute(MessageBuilder req);

@@ -149,6 +149,29 @@ TEST(Channel, DumpCollectsUntilDone)
 	EXPECT_EQ(hdr.nlmsg_len, t.sent[0].size());
 }
 
+// A data message of a dump the kernel marks interrupted (NLM_F_DUMP_INTR).
+static Bytes interrupted_msg(std::uint32_t seq)
+{
+	Bytes m = genl_msg(gen_family, 1, seq, {});
+	m[6] |= NLM_F_DUMP_INTR & 0xff;
+	m[7] |= NLM_F_DUMP_INTR >> 8;
+	return m;
+}
+
+TEST(Channel, InterruptedDumpIsAskedForAgain)
+{
+	Scripted t;
+	t.replies = {nl::join({interrupted_msg(1), interrupted_msg(1)}), done_msg(1),
+		     nl::join({genl_msg(gen_family, 1, 2, {}), done_msg(2)})};
+	nl::Channel ch(t);
+	auto r = ch.dump(nl::genl_message(gen_family, 1, 1, 0));
+	ASSERT_TRUE(r) << r.error().message;
+	EXPECT_EQ(r->size(), 1u);		// only the clean second dump's message
+	ASSERT_EQ(t.sent.size(), 2u);
+	EXPECT_EQ(load<nlmsghdr>(t.sent[1]).nlmsg_seq, 2u);
+	EXPECT_EQ(t.next, t.replies.size());	// the first dump was read to its DONE
+}
+
 TEST(Channel, ErrorsBecomeValues)
 {
 	auto dump = [](std::vector<Result<Bytes>> replies) {
@@ -183,10 +206,11 @@ TEST(Channel, ErrorsBecomeValues)
 	e = dump({Bytes{}});
 	EXPECT_EQ(e.error().code, EPIPE);
 
-	Bytes intr = genl_msg(gen_family, 1, 1, {});
-	intr[6] |= NLM_F_DUMP_INTR & 0xff;
-	intr[7] |= NLM_F_DUMP_INTR >> 8;
-	e = dump({intr});
+	// Interrupted every time: given up after kDumpAttempts, each read to its DONE.
+	std::vector<Result<Bytes>> always;
+	for (std::uint32_t seq = 1; seq <= nl::Channel::kDumpAttempts; seq++)
+		always.push_back(nl::join({interrupted_msg(seq), done_msg(seq)}));
+	e = dump(always);
 	EXPECT_EQ(e.error().code, EAGAIN);
 
 	nl::MessageBuilder shorterr(NLMSG_ERROR, 0);

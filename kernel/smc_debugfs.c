@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: debugfs views for tests and debugging, under
+ * /sys/kernel/debug/af_smc/ (none of it is ABI):
+ *
+ *   rdma        the RDMA registry (smcr_ib.c): one line per port, one per
+ *               RoCEv2 IPv4 GID with its netdev's ifindex and MAC
+ *   rdma_match  write a network device name (looked up in the writer's
+ *               namespace); a read then says which RDMA port and GID
+ *               SMC-R would use for it: "IFNAME DEV PORT GID PNETID" or
+ *               "IFNAME none". The last answer is kept module-wide, under
+ *               smc_dbg_mutex, for one tester at a time.
+ *   smcr_hs     SMC-R handshakes (smcr_hs.c): first links confirmed as
+ *               client and as server, failures
+ *   link        links driven by hand (smcr_link_dbg.c)
+ *
+ * debugfs being absent (or failing) is not an error for the module.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/netdevice.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+#include <net/net_namespace.h>
+
+#include "smc_debugfs.h"
+#include "smcr_hs.h"
+#include "smcr_ib.h"
+#include "smcr_link.h"
+
+static struct dentry *smc_dbg_dir;
+static DEFINE_MUTEX(smc_dbg_mutex);
+static char smc_dbg_match[160];
+
+static int smc_dbg_rdma_show(struct seq_file *m, void *v)
+{
+	smcr_ib_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_dbg_rdma);
+
+static int smc_dbg_smcr_hs_show(struct seq_file *m, void *v)
+{
+	smcr_hs_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_dbg_smcr_hs);
+
+static int smc_dbg_match_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&smc_dbg_mutex);
+	seq_printf(m, "%s\n", smc_dbg_match);
+	mutex_unlock(&smc_dbg_mutex);
+	return 0;
+}
+
+static int smc_dbg_match_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, smc_dbg_match_show, NULL);
+}
+
+static ssize_t smc_dbg_match_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char name[IFNAMSIZ];
+	struct smcr_path path;
+	struct net_device *ndev;
+	size_t n = min(len, sizeof(name) - 1);
+
+	if (copy_from_user(name, ubuf, n))
+		return -EFAULT;
+	name[n] = 0;
+	strim(name);
+	ndev = dev_get_by_name(current->nsproxy->net_ns, name);
+	if (!ndev)
+		return -ENODEV;
+	mutex_lock(&smc_dbg_mutex);
+	if (smcr_ib_find(ndev, 0, &path)) {
+		snprintf(smc_dbg_match, sizeof(smc_dbg_match), "%s none", name);
+	} else {
+		snprintf(smc_dbg_match, sizeof(smc_dbg_match), "%s %s %u %pI6c %s",
+			 name, path.dev->name, path.port, path.gid.gid.raw,
+			 path.pnetid[0] ? path.pnetid : "-");
+		smcr_path_put(&path);
+	}
+	mutex_unlock(&smc_dbg_mutex);
+	dev_put(ndev);
+	return len;
+}
+
+static const struct file_operations smc_dbg_match_fops = {
+	.owner		= THIS_MODULE,
+	.open		= smc_dbg_match_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= smc_dbg_match_write,
+};
+
+void smc_debugfs_init(void)
+{
+	smc_dbg_dir = debugfs_create_dir("af_smc", NULL);
+	debugfs_create_file("rdma", 0444, smc_dbg_dir, NULL, &smc_dbg_rdma_fops);
+	debugfs_create_file("rdma_match", 0644, smc_dbg_dir, NULL,
+			    &smc_dbg_match_fops);
+	debugfs_create_file("smcr_hs", 0444, smc_dbg_dir, NULL,
+			    &smc_dbg_smcr_hs_fops);
+	smcr_link_debugfs(smc_dbg_dir);
+}
+
+void smc_debugfs_exit(void)
+{
+	/* Waits for readers and writers of the files to leave them. */
+	debugfs_remove_recursive(smc_dbg_dir);
+	smcr_link_debugfs_exit();
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * af_smc: the RDMA devices SMC-R can use (an IB client of ib_core).
+ *
+ * Every RDMA device ib_core registers gets a struct smcr_dev here, with a
+ * snapshot of each port: whether it is ACTIVE, and its RoCEv2 GIDs that
+ * carry an IPv4 address, each with the network device it belongs to.
+ * Snapshots are refreshed from port and GID-change events. rxe in Linux
+ * 6.1 has no get_netdev, so the GID's own netdev is the only automatic
+ * link between an RDMA port and an IP interface.
+ *
+ * Which port serves a network device (smcr_ib_find), the rule in
+ * Documentation/smc-r.md:
+ *   - the netdev has a PNET ID: only active ports with the same PNET ID;
+ *   - it has none: only active ports without a PNET ID that have a GID
+ *     whose netdev is this netdev (same namespace, same ifindex).
+ * In both cases the GID used is one of that port's RoCEv2 IPv4 GIDs on
+ * the netdev, the one equal to the connection's source address if there
+ * is one.
+ */
+#ifndef _SMCR_IB_H
+#define _SMCR_IB_H
+
+#include <linux/if_ether.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include "smc_pnet.h"
+
+struct net_device;
+struct seq_file;
+
+#define SMCR_MAX_PORTS	2	/* ports of a device we track, as Linux */
+#define SMCR_MAX_GIDS	8	/* RoCEv2 IPv4 GIDs kept per port */
+
+struct smcr_gid {
+	union ib_gid	gid;		/* ::ffff:a.b.c.d */
+	u16		index;		/* in the port's GID table */
+	int		ifindex;	/* the GID's netdev ... */
+	u64		net_cookie;	/* ... in this namespace */
+	u8		mac[ETH_ALEN];	/* the netdev's address */
+};
+
+struct smcr_port {
+	bool		active;		/* IB_PORT_ACTIVE */
+	u8		ngids;
+	struct smcr_gid	gids[SMCR_MAX_GIDS];
+};
+
+struct smcr_dev {
+	struct list_head	list;		/* smcr_devs, under smcr_ib_mutex */
+	struct kref		ref;		/* the list's, and one per user */
+	/*
+	 * Valid until ib_core calls our remove for the device; users check
+	 * "gone" under links_mutex and must have released every verbs object
+	 * of the device by the time remove returns (smcr_link.c does it).
+	 */
+	struct ib_device	*ibdev;
+	char			name[IB_DEVICE_NAME_MAX];	/* copied at add/rename */
+	struct ib_event_handler	events;
+	struct work_struct	port_work;	/* refreshes ports[] */
+	spinlock_t		lock;		/* ports[] */
+	bool			gone;		/* under links_mutex */
+	u8			nports;
+	struct smcr_port	ports[SMCR_MAX_PORTS];	/* index = port - 1 */
+	/* Links on this device (smcr_link.c), under links_mutex. */
+	struct mutex		links_mutex;
+	struct list_head	links;
+};
+
+/* What smcr_ib_find returns: a device (referenced), a port and a GID. */
+struct smcr_path {
+	struct smcr_dev	*dev;
+	u8		port;		/* 1-based */
+	struct smcr_gid	gid;
+	char		pnetid[SMC_MAX_PNETID_LEN + 1];	/* "" when matched by the GID's netdev */
+};
+
+/*
+ * The RDMA port and GID for a connection over ndev from IPv4 source
+ * address saddr (0: any), by the rule above. 0 with path->dev holding a
+ * reference (smcr_path_put), or -ENODEV. Process context.
+ */
+int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path);
+void smcr_path_put(struct smcr_path *path);
+
+void smcr_dev_put(struct smcr_dev *dev);
+
+/* debugfs: one line per port and GID. */
+void smcr_ib_show(struct seq_file *m);
+
+int smcr_ib_init(void);
+void smcr_ib_exit(void);
+
+#endif /* _SMCR_IB_H */

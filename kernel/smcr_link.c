@@ -1,0 +1,952 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: SMC-R links (see smcr_link.h).
+ *
+ * Completions: one CQ per link, polled in softirq by ib_core, each work
+ * request carrying its own ib_cqe. Send and receive completions run under
+ * link->lock (bh); received LLC messages go through a small ring to
+ * rx_work (process context), which decodes them and answers requests.
+ *
+ * Teardown never waits for the hardware (FIELD-NOTES: Linux's smc.ko
+ * hangs for ever in smc_wr_drain_cq over rxe). smcr_link_release_verbs
+ * destroys the QP *first*, without draining it: the provider then stops
+ * processing it, and the completions it would have flushed never matter,
+ * because the CQ goes next, and ib_free_cq() discards what is left in it
+ * without running our handlers (it disables the softirq poller first).
+ * Only then are the buffers unmapped and the MR and PD released. Waiters
+ * are woken with the state set to GONE and find nothing of the link they
+ * need: buffers are touched by handlers only, and those are gone.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+
+#include "smcr_ib.h"
+#include "smcr_link.h"
+
+/*
+ * Bounds (rxe under TCG: ~45 ms per RC round trip). A free send slot
+ * comes back with the send's completion, which an RC QP delivers within
+ * its retry budget (ack timeout 4.096 us << 16 = 268 ms, 7 retries: about
+ * 2 s) even when the peer is gone; 5 s covers that. An LLC answer needs
+ * one round trip through the peer's rx_work.
+ */
+#define SMCR_SLOT_WAIT		(5 * HZ)
+#define SMCR_LLC_WAIT		(4 * HZ)
+#define SMCR_QP_TIMEOUT		16
+#define SMCR_QP_RETRY		7
+#define SMCR_QP_RNR_RETRY	7
+#define SMCR_CQ_SIZE		(SMCR_SEND_SLOTS + SMCR_RECV_SLOTS + 4)
+/* The send queue: the slots, plus one REG_MR and one RDMA WRITE. */
+#define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + 2)
+
+static struct workqueue_struct *smcr_wq;
+
+static bool smcr_link_usable(const struct smcr_link *l)
+{
+	return l->state == SMCR_LINK_ACTIVE;
+}
+
+/*
+ * In a completion handler, under l->lock: a failed WR ends the link. A
+ * flushed one too: the QP is in error then (the peer's QP may have put it
+ * there, e.g. after our bad rkey). Teardown sets GONE before it destroys
+ * anything, and GONE stays.
+ */
+static void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR || !l->last_wc_status)
+		l->last_wc_status = wc->status;
+	if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT)
+		l->state = SMCR_LINK_ERROR;
+}
+
+/*
+ * Asynchronous QP errors (ib_core calls this from the provider's context,
+ * softirq at worst): the QP is unusable, so is the link.
+ */
+static void smcr_qp_event(struct ib_event *event, void *context)
+{
+	struct smcr_link *l = context;
+
+	switch (event->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT)
+			l->state = SMCR_LINK_ERROR;
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- completions (softirq) ---- */
+
+static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+	int slot = wc->wr_cqe - l->send_cqe;
+
+	spin_lock_bh(&l->lock);
+	if (wc->status)
+		smcr_link_wc_error(l, wc);
+	__set_bit(slot, &l->send_free);
+	spin_unlock_bh(&l->lock);
+	wake_up(&l->wait);
+}
+
+static void smcr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+
+	spin_lock_bh(&l->lock);
+	l->reg_status = wc->status ? -EIO : 0;
+	if (wc->status)
+		smcr_link_wc_error(l, wc);
+	spin_unlock_bh(&l->lock);
+	wake_up(&l->wait);
+}
+
+static void smcr_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+
+	spin_lock_bh(&l->lock);
+	l->write_status = wc->status ? -EIO : 0;
+	if (wc->status)
+		smcr_link_wc_error(l, wc);
+	spin_unlock_bh(&l->lock);
+	wake_up(&l->wait);
+}
+
+static int smcr_post_recv(struct smcr_link *l, int slot)
+{
+	struct ib_sge sge = {
+		.addr	= l->recv_dma + slot * SMCR_MSG_SIZE,
+		.length	= SMCR_MSG_SIZE,
+		.lkey	= l->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe		= &l->recv_cqe[slot],
+		.sg_list	= &sge,
+		.num_sge	= 1,
+	};
+
+	return ib_post_recv(l->qp, &wr, NULL);
+}
+
+static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+	int slot = wc->wr_cqe - l->recv_cqe;
+	const u8 *msg = l->recv_buf + slot * SMCR_MSG_SIZE;
+	bool queue = false, wake = false;
+
+	spin_lock_bh(&l->lock);
+	if (wc->status) {
+		smcr_link_wc_error(l, wc);
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		return;
+	}
+	ib_dma_sync_single_for_cpu(l->dev->ibdev, l->recv_dma + slot * SMCR_MSG_SIZE,
+				   SMCR_MSG_SIZE, DMA_FROM_DEVICE);
+	l->rx_msgs++;
+	l->last_rx = jiffies;
+	if (wc->byte_len != SMCR_MSG_SIZE) {
+		l->rx_bad++;
+	} else if (msg[0] == 0xFE) {
+		l->rx_cdc++;	/* the data path is not there yet */
+	} else if (msg[0] == SMC_LLC_DELETE_LINK &&
+		   l->state == SMCR_LINK_ACTIVE) {
+		/*
+		 * Taken here, not only in rx_work: from now on nothing is
+		 * sent to a peer whose QP may already be gone (our own
+		 * destroy would otherwise send DELETE_LINK back and wait).
+		 */
+		l->state = SMCR_LINK_ERROR;
+		l->peer_deleted = true;
+		wake = true;
+	} else if (l->rx_head - l->rx_tail >= SMCR_RX_RING) {
+		l->rx_dropped++;
+	} else {
+		memcpy(l->rx_ring[l->rx_head % SMCR_RX_RING], msg, SMCR_MSG_SIZE);
+		l->rx_head++;
+		queue = true;
+	}
+	ib_dma_sync_single_for_device(l->dev->ibdev, l->recv_dma + slot * SMCR_MSG_SIZE,
+				      SMCR_MSG_SIZE, DMA_FROM_DEVICE);
+	/* Give the buffer back to the QP; a failure means it is in error. */
+	if (l->state != SMCR_LINK_GONE && smcr_post_recv(l, slot))
+		l->state = SMCR_LINK_ERROR;
+	spin_unlock_bh(&l->lock);
+	if (wake)
+		wake_up(&l->wait);
+	if (queue)
+		queue_work(smcr_wq, &l->rx_work);
+}
+
+/* ---- sending ---- */
+
+/*
+ * The wait condition of smcr_link_send: true once a free slot was taken
+ * (its index in *slot) or the link is unusable (*slot = -ENOLINK); false
+ * while all slots are in flight. Takes l->lock.
+ */
+static int smcr_slot_get(struct smcr_link *l, int *slot)
+{
+	int s;
+
+	spin_lock_bh(&l->lock);
+	if (!smcr_link_usable(l)) {
+		spin_unlock_bh(&l->lock);
+		*slot = -ENOLINK;
+		return 1;
+	}
+	s = find_first_bit(&l->send_free, SMCR_SEND_SLOTS);
+	if (s < SMCR_SEND_SLOTS)
+		__clear_bit(s, &l->send_free);
+	spin_unlock_bh(&l->lock);
+	*slot = s < SMCR_SEND_SLOTS ? s : -EBUSY;
+	return s < SMCR_SEND_SLOTS;
+}
+
+int smcr_link_send(struct smcr_link *l, const void *msg, size_t len)
+{
+	struct ib_sge sge;
+	struct ib_send_wr wr = {};
+	long left;
+	int slot, rc;
+
+	if (len > SMCR_MSG_SIZE)
+		return -EINVAL;
+	left = wait_event_timeout(l->wait, smcr_slot_get(l, &slot), SMCR_SLOT_WAIT);
+	if (!left)
+		return -ETIMEDOUT;
+	if (slot < 0)
+		return slot;
+	down_read(&l->verbs_sem);
+	if (!smcr_link_usable(l)) {
+		rc = -ENOLINK;
+		goto out;
+	}
+	memset(l->send_buf + slot * SMCR_MSG_SIZE, 0, SMCR_MSG_SIZE);
+	memcpy(l->send_buf + slot * SMCR_MSG_SIZE, msg, len);
+	ib_dma_sync_single_for_device(l->dev->ibdev, l->send_dma + slot * SMCR_MSG_SIZE,
+				      SMCR_MSG_SIZE, DMA_TO_DEVICE);
+	sge.addr = l->send_dma + slot * SMCR_MSG_SIZE;
+	sge.length = SMCR_MSG_SIZE;
+	sge.lkey = l->pd->local_dma_lkey;
+	wr.wr_cqe = &l->send_cqe[slot];
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	rc = ib_post_send(l->qp, &wr, NULL);
+	if (!rc)
+		l->tx_msgs++;
+out:
+	up_read(&l->verbs_sem);
+	if (rc) {
+		/* Not posted: the slot is ours to give back. */
+		spin_lock_bh(&l->lock);
+		__set_bit(slot, &l->send_free);
+		spin_unlock_bh(&l->lock);
+	}
+	return rc;
+}
+
+int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m)
+{
+	u8 buf[SMC_LLC_MSG_LEN];
+
+	if (smc_llc_encode(m, buf, sizeof(buf)))
+		return -EINVAL;
+	return smcr_link_send(l, buf, sizeof(buf));
+}
+
+/* ---- LLC ---- */
+
+static void smcr_llc_fill_confirm(struct smcr_link *l, struct smc_llc_msg *m,
+				  bool response)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = SMC_LLC_CONFIRM_LINK;
+	m->response = response;
+	memcpy(m->confirm_link.sender_mac, l->local.mac, ETH_ALEN);
+	memcpy(m->confirm_link.sender_gid, l->local.gid.raw, SMC_LLC_GID_LEN);
+	m->confirm_link.sender_qpn = l->local.qpn;
+	m->confirm_link.link_num = l->link_num;
+	memcpy(m->confirm_link.link_uid, l->link_uid, SMC_LLC_LGR_ID_LEN);
+	m->confirm_link.max_links = 1;	/* one link per group, for now */
+	m->confirm_link.no_rmbe_eyec = true;
+}
+
+/* Whether a CONFIRM_LINK names the peer we connected to. */
+static bool smcr_llc_confirm_ok(const struct smcr_link *l,
+				const struct smc_llc_confirm_link *c)
+{
+	return c->sender_qpn == l->peer.qpn &&
+	       !memcmp(c->sender_gid, l->peer.gid.raw, SMC_LLC_GID_LEN) &&
+	       ether_addr_equal(c->sender_mac, l->peer.mac);
+}
+
+static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
+{
+	struct smc_llc_msg reply;
+
+	switch (m->type) {
+	case SMC_LLC_CONFIRM_LINK:
+		if (!smcr_llc_confirm_ok(l, &m->confirm_link)) {
+			l->rx_bad++;
+			return;
+		}
+		if (m->response) {
+			spin_lock_bh(&l->lock);
+			l->confirm_resp = *m;
+			l->confirm_done = true;
+			spin_unlock_bh(&l->lock);
+			wake_up(&l->wait);
+			return;
+		}
+		/* The server's request: take its link number and group id. */
+		l->link_num = m->confirm_link.link_num;
+		memcpy(l->link_uid, m->confirm_link.link_uid, SMC_LLC_LGR_ID_LEN);
+		smcr_llc_fill_confirm(l, &reply, true);
+		smcr_llc_send(l, &reply);
+		spin_lock_bh(&l->lock);
+		l->confirm_done = true;
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		return;
+	case SMC_LLC_TEST_LINK:
+		if (m->response) {
+			spin_lock_bh(&l->lock);
+			l->test_resp = *m;
+			l->test_resps++;
+			spin_unlock_bh(&l->lock);
+			wake_up(&l->wait);
+			return;
+		}
+		reply = *m;
+		reply.response = true;
+		smcr_llc_send(l, &reply);
+		return;
+	case SMC_LLC_DELETE_LINK:
+		/*
+		 * One link per group: any DELETE_LINK ends it. The peer's
+		 * orderly one asks for no answer; its QP is going.
+		 */
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE)
+			l->state = SMCR_LINK_ERROR;
+		l->peer_deleted = true;
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+		return;
+	default:
+		/* ADD_LINK, rkeys: not handled yet (one link per group). */
+		l->rx_bad++;
+		return;
+	}
+}
+
+static void smcr_rx_work(struct work_struct *work)
+{
+	struct smcr_link *l = container_of(work, struct smcr_link, rx_work);
+	u8 raw[SMCR_MSG_SIZE];
+	struct smc_llc_msg m;
+
+	for (;;) {
+		spin_lock_bh(&l->lock);
+		if (l->rx_tail == l->rx_head) {
+			spin_unlock_bh(&l->lock);
+			return;
+		}
+		memcpy(raw, l->rx_ring[l->rx_tail % SMCR_RX_RING], SMCR_MSG_SIZE);
+		l->rx_tail++;
+		spin_unlock_bh(&l->lock);
+		if (smc_llc_decode(raw, sizeof(raw), &m)) {
+			l->rx_bad++;
+			continue;
+		}
+		smcr_llc_handle(l, &m);
+	}
+}
+
+static bool smcr_llc_answered(struct smcr_link *l, bool *flag)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = *flag || !smcr_link_usable(l);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+int smcr_llc_confirm_link(struct smcr_link *l)
+{
+	struct smc_llc_msg m;
+	int rc;
+
+	spin_lock_bh(&l->lock);
+	l->confirm_done = false;
+	spin_unlock_bh(&l->lock);
+	smcr_llc_fill_confirm(l, &m, false);
+	rc = smcr_llc_send(l, &m);
+	if (rc)
+		return rc;
+	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
+				SMCR_LLC_WAIT))
+		return -ETIMEDOUT;
+	return l->confirm_done ? 0 : -ENOLINK;
+}
+
+/* Wait (bounded) for the peer's CONFIRM_LINK request to have been answered. */
+int smcr_llc_await_confirm(struct smcr_link *l)
+{
+	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
+				SMCR_LLC_WAIT))
+		return -ETIMEDOUT;
+	return l->confirm_done ? 0 : -ENOLINK;
+}
+
+static bool smcr_test_answered(struct smcr_link *l, unsigned int before)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = l->test_resps != before || !smcr_link_usable(l);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+int smcr_llc_test_link(struct smcr_link *l)
+{
+	struct smc_llc_msg m = { .type = SMC_LLC_TEST_LINK };
+	unsigned int before;
+	u8 data[SMC_LLC_TEST_DATA_LEN];
+	int rc;
+
+	get_random_bytes(data, sizeof(data));
+	memcpy(m.test_link.user_data, data, sizeof(data));
+	spin_lock_bh(&l->lock);
+	before = l->test_resps;
+	spin_unlock_bh(&l->lock);
+	rc = smcr_llc_send(l, &m);
+	if (rc)
+		return rc;
+	if (!wait_event_timeout(l->wait, smcr_test_answered(l, before), SMCR_LLC_WAIT))
+		return -ETIMEDOUT;
+	if (l->test_resps == before)
+		return -ENOLINK;
+	return memcmp(l->test_resp.test_link.user_data, data, sizeof(data)) ? -EPROTO : 0;
+}
+
+/*
+ * Keepalive: when the peer has sent nothing for a whole interval, ask it
+ * with TEST_LINK; no answer within the LLC bound (or the send failing)
+ * ends the link. A peer that vanished without DELETE_LINK is so noticed
+ * within interval + SMCR_LLC_WAIT even when nobody uses the link.
+ */
+static void smcr_keepalive_work(struct work_struct *work)
+{
+	struct smcr_link *l = container_of(to_delayed_work(work), struct smcr_link,
+					   keepalive_work);
+	unsigned long interval = READ_ONCE(l->keepalive);
+	bool idle;
+	int rc;
+
+	if (!interval || READ_ONCE(l->state) != SMCR_LINK_ACTIVE)
+		return;
+	spin_lock_bh(&l->lock);
+	idle = time_after_eq(jiffies, l->last_rx + interval);
+	spin_unlock_bh(&l->lock);
+	if (idle) {
+		rc = smcr_llc_test_link(l);
+		if (rc == -ETIMEDOUT || rc == -ENOLINK || rc == -EPROTO) {
+			spin_lock_bh(&l->lock);
+			if (l->state == SMCR_LINK_ACTIVE)
+				l->state = SMCR_LINK_ERROR;
+			l->keepalive_failed = true;
+			spin_unlock_bh(&l->lock);
+			wake_up(&l->wait);
+			return;
+		}
+	}
+	if (READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
+		queue_delayed_work(smcr_wq, &l->keepalive_work, interval);
+}
+
+void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval)
+{
+	WRITE_ONCE(l->keepalive, interval);
+	if (interval)
+		mod_delayed_work(smcr_wq, &l->keepalive_work, interval);
+}
+
+/* ---- RDMA WRITE and memory registration ---- */
+
+static bool smcr_status_set(struct smcr_link *l, int *status)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = *status != 1 || (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+/* Post one WR that completes into *status and wait for it, bounded. */
+static int smcr_post_and_wait(struct smcr_link *l, struct ib_send_wr *wr,
+			      int *status)
+{
+	int rc;
+
+	down_read(&l->verbs_sem);
+	if (l->state != SMCR_LINK_ACTIVE) {
+		up_read(&l->verbs_sem);
+		return -ENOLINK;
+	}
+	spin_lock_bh(&l->lock);
+	*status = 1;
+	spin_unlock_bh(&l->lock);
+	rc = ib_post_send(l->qp, wr, NULL);
+	up_read(&l->verbs_sem);
+	if (rc)
+		return rc;
+	if (!wait_event_timeout(l->wait, smcr_status_set(l, status), SMCR_SLOT_WAIT))
+		return -ETIMEDOUT;
+	return *status == 1 ? -ENOLINK : *status;
+}
+
+static int smcr_rmb_register(struct smcr_link *l)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_REG_MR,
+			.wr_cqe		= &l->reg_cqe,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.mr	= l->rmb.mr,
+		.key	= l->rmb.mr->rkey,
+		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	int rc = smcr_post_and_wait(l, &wr.wr, &l->reg_status);
+
+	if (!rc)
+		l->rmb.registered = true;
+	return rc;
+}
+
+int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
+		    u64 raddr)
+{
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_RDMA_WRITE,
+			.wr_cqe		= &l->write_cqe,
+			.send_flags	= IB_SEND_SIGNALED,
+			.sg_list	= &sge,
+			.num_sge	= 1,
+		},
+		.remote_addr	= raddr,
+		.rkey		= rkey,
+	};
+
+	if (off > l->rmb.size || len > l->rmb.size - off || !len)
+		return -EINVAL;
+	/* The source is our own RMB, through the PD's local key. */
+	sge.addr = sg_dma_address(&l->rmb.sg) + off;
+	sge.length = len;
+	sge.lkey = l->pd->local_dma_lkey;
+	return smcr_post_and_wait(l, &wr.wr, &l->write_status);
+}
+
+u32 smcr_link_rkey(const struct smcr_link *l)
+{
+	return l->rmb.mr->rkey;
+}
+
+u64 smcr_link_rmb_addr(const struct smcr_link *l)
+{
+	return l->rmb.mr->iova;
+}
+
+/* ---- creation ---- */
+
+static void smcr_link_release_verbs(struct smcr_link *l)
+{
+	struct ib_device *ibdev = l->dev->ibdev;
+
+	spin_lock_bh(&l->lock);
+	l->state = SMCR_LINK_GONE;
+	spin_unlock_bh(&l->lock);
+	wake_up_all(&l->wait);
+
+	down_write(&l->verbs_sem);
+	/* QP first, no drain: see the comment at the top of this file. */
+	if (l->qp)
+		ib_destroy_qp(l->qp);
+	l->qp = NULL;
+	/* No handler of ours runs after this. */
+	if (l->cq)
+		ib_free_cq(l->cq);
+	l->cq = NULL;
+	up_write(&l->verbs_sem);
+	/* Nothing queues it any more; it sees GONE and sends nothing. */
+	cancel_work_sync(&l->rx_work);
+	/* Its waits ended with the wake-up above; it re-arms only if ACTIVE. */
+	cancel_delayed_work_sync(&l->keepalive_work);
+
+	if (l->rmb.mr)
+		ib_dereg_mr(l->rmb.mr);
+	l->rmb.mr = NULL;
+	if (l->rmb.mapped)
+		ib_dma_unmap_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL);
+	l->rmb.mapped = false;
+	if (l->recv_mapped)
+		ib_dma_unmap_single(ibdev, l->recv_dma,
+				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
+	l->recv_mapped = false;
+	if (l->send_mapped)
+		ib_dma_unmap_single(ibdev, l->send_dma,
+				    SMCR_SEND_SLOTS * SMCR_MSG_SIZE, DMA_TO_DEVICE);
+	l->send_mapped = false;
+	if (l->pd)
+		ib_dealloc_pd(l->pd);
+	l->pd = NULL;
+}
+
+static void smcr_link_free(struct smcr_link *l)
+{
+	/* A keepalive set after the verbs went would still be queued. */
+	cancel_delayed_work_sync(&l->keepalive_work);
+	if (l->rmb.buf)
+		free_pages((unsigned long)l->rmb.buf, get_order(l->rmb.size));
+	kfree(l->send_buf);
+	kfree(l->recv_buf);
+	smcr_dev_put(l->dev);
+	kfree(l);
+}
+
+static int smcr_link_map(struct smcr_link *l)
+{
+	struct ib_device *ibdev = l->dev->ibdev;
+	u64 dma;
+
+	dma = ib_dma_map_single(ibdev, l->send_buf, SMCR_SEND_SLOTS * SMCR_MSG_SIZE,
+				DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		return -ENOMEM;
+	l->send_dma = dma;
+	l->send_mapped = true;
+	dma = ib_dma_map_single(ibdev, l->recv_buf, SMCR_RECV_SLOTS * SMCR_MSG_SIZE,
+				DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		return -ENOMEM;
+	l->recv_dma = dma;
+	l->recv_mapped = true;
+	sg_init_one(&l->rmb.sg, l->rmb.buf, l->rmb.size);
+	if (ib_dma_map_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL) != 1)
+		return -ENOMEM;
+	l->rmb.mapped = true;
+	return 0;
+}
+
+/* Under dev->links_mutex, with the device present. */
+static int smcr_link_verbs(struct smcr_link *l)
+{
+	struct ib_device *ibdev = l->dev->ibdev;
+	struct ib_qp_init_attr qp_attr = {};
+	struct ib_qp_attr attr = {};
+	struct ib_port_attr pattr;
+	int rc, i;
+
+	l->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(l->pd)) {
+		rc = PTR_ERR(l->pd);
+		l->pd = NULL;
+		return rc;
+	}
+	rc = smcr_link_map(l);
+	if (rc)
+		return rc;
+	l->rmb.mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, l->rmb.size >> PAGE_SHIFT);
+	if (IS_ERR(l->rmb.mr)) {
+		rc = PTR_ERR(l->rmb.mr);
+		l->rmb.mr = NULL;
+		return rc;
+	}
+	rc = ib_map_mr_sg(l->rmb.mr, &l->rmb.sg, 1, NULL, PAGE_SIZE);
+	if (rc != 1)
+		return rc < 0 ? rc : -EINVAL;
+	l->cq = ib_alloc_cq(ibdev, l, SMCR_CQ_SIZE, 0, IB_POLL_SOFTIRQ);
+	if (IS_ERR(l->cq)) {
+		rc = PTR_ERR(l->cq);
+		l->cq = NULL;
+		return rc;
+	}
+	qp_attr.qp_context = l;
+	qp_attr.event_handler = smcr_qp_event;
+	qp_attr.send_cq = l->cq;
+	qp_attr.recv_cq = l->cq;
+	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	qp_attr.qp_type = IB_QPT_RC;
+	qp_attr.cap.max_send_wr = SMCR_SQ_SIZE;
+	qp_attr.cap.max_recv_wr = SMCR_RECV_SLOTS;
+	qp_attr.cap.max_send_sge = 1;
+	qp_attr.cap.max_recv_sge = 1;
+	l->qp = ib_create_qp(l->pd, &qp_attr);
+	if (IS_ERR(l->qp)) {
+		rc = PTR_ERR(l->qp);
+		l->qp = NULL;
+		return rc;
+	}
+	attr.qp_state = IB_QPS_INIT;
+	attr.pkey_index = 0;
+	attr.port_num = l->port;
+	attr.qp_access_flags = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	rc = ib_modify_qp(l->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (rc)
+		return rc;
+	for (i = 0; i < SMCR_RECV_SLOTS; i++) {
+		rc = smcr_post_recv(l, i);
+		if (rc)
+			return rc;
+	}
+	rc = ib_query_port(ibdev, l->port, &pattr);
+	if (rc)
+		return rc;
+	l->local.qpn = l->qp->qp_num;
+	l->local.psn = get_random_u32() & 0xffffff;
+	l->local.mtu = pattr.active_mtu;
+	l->local.gid = l->gid.gid;
+	ether_addr_copy(l->local.mac, l->gid.mac);
+	return 0;
+}
+
+struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
+{
+	struct smcr_link *l;
+	int rc, i;
+
+	if (rmb_size < PAGE_SIZE || !is_power_of_2(rmb_size))
+		return ERR_PTR(-EINVAL);
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return ERR_PTR(-ENOMEM);
+	kref_get(&path->dev->ref);
+	l->dev = path->dev;
+	l->port = path->port;
+	l->gid = path->gid;
+	l->link_num = 1;
+	get_random_bytes(l->link_uid, sizeof(l->link_uid));
+	init_rwsem(&l->verbs_sem);
+	spin_lock_init(&l->lock);
+	init_waitqueue_head(&l->wait);
+	INIT_WORK(&l->rx_work, smcr_rx_work);
+	INIT_DELAYED_WORK(&l->keepalive_work, smcr_keepalive_work);
+	INIT_LIST_HEAD(&l->dev_list);
+	l->send_free = GENMASK(SMCR_SEND_SLOTS - 1, 0);
+	for (i = 0; i < SMCR_SEND_SLOTS; i++)
+		l->send_cqe[i].done = smcr_send_done;
+	for (i = 0; i < SMCR_RECV_SLOTS; i++)
+		l->recv_cqe[i].done = smcr_recv_done;
+	l->reg_cqe.done = smcr_reg_done;
+	l->write_cqe.done = smcr_write_done;
+	l->state = SMCR_LINK_INIT;
+	l->rmb.size = rmb_size;
+	l->send_buf = kcalloc(SMCR_SEND_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
+	l->recv_buf = kcalloc(SMCR_RECV_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
+	l->rmb.buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+					      get_order(rmb_size));
+	if (!l->send_buf || !l->recv_buf || !l->rmb.buf) {
+		smcr_link_free(l);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	mutex_lock(&l->dev->links_mutex);
+	if (l->dev->gone) {
+		rc = -ENODEV;
+		goto fail;
+	}
+	rc = smcr_link_verbs(l);
+	if (rc) {
+		smcr_link_release_verbs(l);
+		goto fail;
+	}
+	list_add_tail(&l->dev_list, &l->dev->links);
+	mutex_unlock(&l->dev->links_mutex);
+	return l;
+fail:
+	mutex_unlock(&l->dev->links_mutex);
+	smcr_link_free(l);
+	return ERR_PTR(rc);
+}
+
+/* Under dev->links_mutex: INIT -> RTR -> RTS. */
+static int smcr_qp_ready(struct smcr_link *l, const struct smcr_qp_info *peer)
+{
+	struct ib_qp_attr attr = {};
+	int rc;
+
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = min(l->local.mtu, peer->mtu);
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, l->port);
+	/* hop limit 64: a RoCEv2 packet is an IP packet and may be routed. */
+	rdma_ah_set_grh(&attr.ah_attr, (union ib_gid *)&peer->gid, 0, l->gid.index, 64, 0);
+	memcpy(attr.ah_attr.roce.dmac, peer->mac, ETH_ALEN);
+	attr.dest_qp_num = peer->qpn;
+	attr.rq_psn = peer->psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 12;	/* 0.64 ms */
+	rc = ib_modify_qp(l->qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			  IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			  IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (rc)
+		return rc;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = SMCR_QP_TIMEOUT;
+	attr.retry_cnt = SMCR_QP_RETRY;
+	attr.rnr_retry = SMCR_QP_RNR_RETRY;
+	attr.sq_psn = l->local.psn;
+	attr.max_rd_atomic = 1;
+	return ib_modify_qp(l->qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer)
+{
+	int rc;
+
+	if (peer->qpn > 0xffffff || peer->psn > 0xffffff ||
+	    peer->mtu < IB_MTU_256 || peer->mtu > IB_MTU_4096)
+		return -EINVAL;
+	mutex_lock(&l->dev->links_mutex);
+	if (l->state != SMCR_LINK_INIT) {
+		mutex_unlock(&l->dev->links_mutex);
+		return -ENOLINK;
+	}
+	l->peer = *peer;
+	rc = smcr_qp_ready(l, peer);
+	if (!rc) {
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_INIT)
+			l->state = SMCR_LINK_ACTIVE;
+		else
+			rc = -ENOLINK;
+		spin_unlock_bh(&l->lock);
+	}
+	mutex_unlock(&l->dev->links_mutex);
+	if (rc)
+		return rc;
+	/* The peer may write into the RMB from here on. */
+	return smcr_rmb_register(l);
+}
+
+static bool smcr_sends_done(struct smcr_link *l)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = l->send_free == GENMASK(SMCR_SEND_SLOTS - 1, 0) ||
+	       !smcr_link_usable(l);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+/*
+ * Tell the peer, before our QP goes, that the link (the whole group: one
+ * link) ends in order, so its side fails at once instead of after its
+ * retries. The QP must still be there when the SEND is acknowledged, so
+ * this waits for the outstanding sends to complete, bounded like every
+ * send: a peer that is gone costs at most SMCR_SLOT_WAIT, never more.
+ */
+static void smcr_llc_delete_link(struct smcr_link *l)
+{
+	struct smc_llc_msg m = {
+		.type = SMC_LLC_DELETE_LINK,
+		.delete_link = {
+			.link_num = 0,
+			.reason = SMC_LLC_DEL_PROG_INIT_TERM,
+			.all = true,
+			.orderly = true,
+		},
+	};
+
+	if (smcr_llc_send(l, &m))
+		return;
+	wait_event_timeout(l->wait, smcr_sends_done(l), SMCR_SLOT_WAIT);
+}
+
+void smcr_link_destroy(struct smcr_link *l)
+{
+	struct smcr_dev *dev = l->dev;
+
+	/* No lock: a state change meanwhile only makes the send fail. */
+	if (READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
+		smcr_llc_delete_link(l);
+
+	mutex_lock(&dev->links_mutex);
+	list_del_init(&l->dev_list);
+	if (l->state != SMCR_LINK_GONE)
+		smcr_link_release_verbs(l);
+	mutex_unlock(&dev->links_mutex);
+	smcr_link_free(l);
+}
+
+void smcr_link_port_down(struct smcr_dev *dev, u8 port)
+{
+	struct smcr_link *l;
+
+	mutex_lock(&dev->links_mutex);
+	list_for_each_entry(l, &dev->links, dev_list) {
+		if (l->port != port)
+			continue;
+		spin_lock_bh(&l->lock);
+		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT) {
+			l->state = SMCR_LINK_ERROR;
+			l->port_down = true;
+		}
+		spin_unlock_bh(&l->lock);
+		wake_up(&l->wait);
+	}
+	mutex_unlock(&dev->links_mutex);
+}
+
+void smcr_link_dev_gone(struct smcr_dev *dev)
+{
+	struct smcr_link *l;
+
+	mutex_lock(&dev->links_mutex);
+	list_for_each_entry(l, &dev->links, dev_list)
+		if (l->state != SMCR_LINK_GONE)
+			smcr_link_release_verbs(l);
+	mutex_unlock(&dev->links_mutex);
+}
+
+int smcr_link_init(void)
+{
+	/* rx_work answers LLC requests, which waits (bounded) for send slots. */
+	smcr_wq = alloc_workqueue("af_smc_llc", WQ_UNBOUND, 0);
+	return smcr_wq ? 0 : -ENOMEM;
+}
+
+void smcr_link_exit(void)
+{
+	destroy_workqueue(smcr_wq);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: /sys/kernel/debug/af_smc/link, a way for the selftests to drive
+ * links by hand, before and apart from the CLC handshake (test plumbing,
+ * not ABI). Write one command; read the answer to the last one:
+ *
+ *   create ID IFNAME [RMBSIZE]   a link on the RDMA port matched to IFNAME
+ *                                (writer's namespace) ->
+ *       "created ID QPN PSN MTU GID MAC RKEY ADDR"
+ *   connect ID QPN PSN MTU GID MAC   to RTS, RMB registered -> "connected ID"
+ *   confirm ID                   CONFIRM_LINK request, await the response
+ *   await ID                     await the peer's CONFIRM_LINK request
+ *   test ID                      TEST_LINK request, await the echo
+ *   keepalive ID MS              TEST_LINK after MS ms idle (0: off)
+ *   fill ID LEN SEED             write a pattern into the own RMB
+ *   write ID LEN RKEY ADDR       RDMA WRITE of own RMB[0, LEN) to the peer
+ *   check ID LEN SEED            compare the own RMB with the pattern
+ *   stats ID                     state and counters
+ *   destroy ID
+ *
+ * IDs are 0..SMCR_DBG_LINKS-1. A failing command returns its error to
+ * write() and leaves "error CMD ERRNO" to read. Links left over are
+ * destroyed at module unload. smcr_dbg_mutex serialises the commands
+ * (they wait, bounded, for the link); it is never taken by the link code.
+ */
+#include <linux/debugfs.h>
+#include <linux/etherdevice.h>
+#include <linux/fs.h>
+#include <linux/inet.h>
+#include <linux/netdevice.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "smcr_ib.h"
+#include "smcr_link.h"
+
+#define SMCR_DBG_LINKS	4
+
+static DEFINE_MUTEX(smcr_dbg_mutex);
+static struct smcr_link *smcr_dbg_links[SMCR_DBG_LINKS];
+static char smcr_dbg_answer[256];
+
+static u8 smcr_dbg_pattern(u32 seed, size_t i)
+{
+	return (u8)((seed * 2654435761u) >> 24) ^ (u8)(i * 7 + (i >> 8));
+}
+
+static int smcr_dbg_create(int id, const char *ifname, size_t rmb)
+{
+	struct smcr_path path;
+	struct net_device *ndev;
+	struct smcr_link *l;
+	int rc;
+
+	if (smcr_dbg_links[id])
+		return -EEXIST;
+	ndev = dev_get_by_name(current->nsproxy->net_ns, ifname);
+	if (!ndev)
+		return -ENODEV;
+	rc = smcr_ib_find(ndev, 0, &path);
+	dev_put(ndev);
+	if (rc)
+		return rc;
+	l = smcr_link_create(&path, rmb);
+	smcr_path_put(&path);
+	if (IS_ERR(l))
+		return PTR_ERR(l);
+	smcr_dbg_links[id] = l;
+	snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
+		 "created %d %u %u %u %pI6c %pM %u %llu", id, l->local.qpn,
+		 l->local.psn, l->local.mtu, l->local.gid.raw, l->local.mac,
+		 smcr_link_rkey(l), smcr_link_rmb_addr(l));
+	return 0;
+}
+
+static int smcr_dbg_connect(struct smcr_link *l, char *args)
+{
+	struct smcr_qp_info peer = {};
+	char gid[64], mac[32];
+	unsigned int mtu;
+
+	if (sscanf(args, "%u %u %u %63s %31s", &peer.qpn, &peer.psn, &mtu,
+		   gid, mac) != 5)
+		return -EINVAL;
+	if (!in6_pton(gid, -1, peer.gid.raw, -1, NULL) || !mac_pton(mac, peer.mac))
+		return -EINVAL;
+	peer.mtu = mtu;
+	return smcr_link_connect(l, &peer);
+}
+
+static int smcr_dbg_check(struct smcr_link *l, size_t len, u32 seed)
+{
+	const u8 *p = l->rmb.buf;
+	size_t i;
+
+	if (len > l->rmb.size)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (READ_ONCE(p[i]) != smcr_dbg_pattern(seed, i)) {
+			snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
+				 "mismatch at %zu", i);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+static int smcr_dbg_run(char *cmd)
+{
+	char verb[16], arg[64];
+	unsigned long long a3;
+	unsigned int a1, a2;
+	struct smcr_link *l;
+	int id, n;
+	size_t i;
+
+	if (sscanf(cmd, "%15s %d %n", verb, &id, &n) < 2)
+		return -EINVAL;
+	if (id < 0 || id >= SMCR_DBG_LINKS)
+		return -EINVAL;
+	snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer), "%s %d", verb, id);
+	if (!strcmp(verb, "create")) {
+		a1 = 64 << 10;
+		if (sscanf(cmd + n, "%63s %u", arg, &a1) < 1)
+			return -EINVAL;
+		return smcr_dbg_create(id, arg, a1);
+	}
+	l = smcr_dbg_links[id];
+	if (!l)
+		return -ENOENT;
+	if (!strcmp(verb, "connect"))
+		return smcr_dbg_connect(l, cmd + n);
+	if (!strcmp(verb, "confirm"))
+		return smcr_llc_confirm_link(l);
+	if (!strcmp(verb, "await"))
+		return smcr_llc_await_confirm(l);
+	if (!strcmp(verb, "test"))
+		return smcr_llc_test_link(l);
+	if (!strcmp(verb, "keepalive")) {
+		if (sscanf(cmd + n, "%u", &a1) != 1)
+			return -EINVAL;
+		smcr_link_set_keepalive(l, msecs_to_jiffies(a1));
+		return 0;
+	}
+	if (!strcmp(verb, "fill")) {
+		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2 || a1 > l->rmb.size)
+			return -EINVAL;
+		for (i = 0; i < a1; i++)
+			((u8 *)l->rmb.buf)[i] = smcr_dbg_pattern(a2, i);
+		return 0;
+	}
+	if (!strcmp(verb, "write")) {
+		if (sscanf(cmd + n, "%u %u %llu", &a1, &a2, &a3) != 3)
+			return -EINVAL;
+		return smcr_link_write(l, 0, a1, a2, a3);
+	}
+	if (!strcmp(verb, "check")) {
+		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2)
+			return -EINVAL;
+		return smcr_dbg_check(l, a1, a2);
+	}
+	if (!strcmp(verb, "stats")) {
+		spin_lock_bh(&l->lock);
+		snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
+			 "stats %d state %d tx %u rx %u rx_bad %u rx_dropped %u rx_cdc %u wc_status %d confirmed %d port_down %d peer_deleted %d keepalive_failed %d",
+			 id, l->state, l->tx_msgs, l->rx_msgs, l->rx_bad,
+			 l->rx_dropped, l->rx_cdc, l->last_wc_status, l->confirm_done,
+			 l->port_down, l->peer_deleted, l->keepalive_failed);
+		spin_unlock_bh(&l->lock);
+		return 0;
+	}
+	if (!strcmp(verb, "destroy")) {
+		smcr_dbg_links[id] = NULL;
+		smcr_link_destroy(l);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int smcr_dbg_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&smcr_dbg_mutex);
+	seq_printf(m, "%s\n", smcr_dbg_answer);
+	mutex_unlock(&smcr_dbg_mutex);
+	return 0;
+}
+
+static int smcr_dbg_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, smcr_dbg_show, NULL);
+}
+
+static ssize_t smcr_dbg_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char cmd[256];
+	int rc;
+
+	if (len >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, len))
+		return -EFAULT;
+	cmd[len] = 0;
+	strim(cmd);
+	mutex_lock(&smcr_dbg_mutex);
+	rc = smcr_dbg_run(cmd);
+	if (rc && !strncmp(smcr_dbg_answer, "mismatch", 8))
+		; /* keep the detail */
+	else if (rc)
+		snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer), "error %.15s %d",
+			 cmd, rc);
+	mutex_unlock(&smcr_dbg_mutex);
+	return rc ? rc : len;
+}
+
+static const struct file_operations smcr_dbg_fops = {
+	.owner		= THIS_MODULE,
+	.open		= smcr_dbg_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= smcr_dbg_write,
+};
+
+void smcr_link_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("link", 0644, dir, NULL, &smcr_dbg_fops);
+}
+
+/* After the file is gone: no command can run. */
+void smcr_link_debugfs_exit(void)
+{
+	int i;
+
+	mutex_lock(&smcr_dbg_mutex);
+	for (i = 0; i < SMCR_DBG_LINKS; i++) {
+		if (smcr_dbg_links[i])
+			smcr_link_destroy(smcr_dbg_links[i]);
+		smcr_dbg_links[i] = NULL;
+	}
+	mutex_unlock(&smcr_dbg_mutex);
+}

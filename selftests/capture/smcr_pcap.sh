@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/capture/smcr_pcap.sh
+#
+# Runs on the host. Boots two VMs with a capture of VM 0's eth0 (vm/run
+# --pcap), our module on both with smcr_probe=1 and rxe0 on eth0 of each,
+# makes one AF_SMC connection from VM 0 to VM 1, and asks tshark, a decoder
+# we did not write, what went over the wire (see kernel/smcr_hs.c):
+#   - CLC: an SMC-Rv1 Proposal from the client, an SMC-R Accept with the
+#     server's QP number, an SMC-R Confirm with the client's, then the
+#     server's Decline 0x09990000 (no SMC-R data path yet);
+#   - RoCEv2 (UDP 4791): an LLC CONFIRM_LINK request whose sender QP is the
+#     server's QP of the Accept, and a CONFIRM_LINK response whose sender
+#     QP is the client's of the Confirm;
+#   - then, from the server, an orderly DELETE_LINK for the whole group
+#     (all, orderly, reason 0x00030000) before its Decline;
+#   - nothing malformed, on the TCP connection or in the RoCEv2 packets.
+# Prints TAP. Needs the built tree (make) and tshark.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/capture/smcr-ours-ours
+port=4401
+mkdir -p "$out"
+rm -f "$out/hs.pcap"
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
+finish() { echo "1..$n"; exit $failed; }
+
+echo "TAP version 13"
+echo "# capture: SMC-Rv1 first link between our modules (smcr_probe=1), rxe0 on both VMs"
+command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
+
+guest='
+. $SMC_SELFTESTS/lib/topology.sh
+reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr_probe=1"
+sh -c "$reload" || exit 4
+smc-vm-exec 1 "$reload" || exit 5
+topo_vm_rxe || exit 6
+smc-vm-exec 1 "$SMC_SELFTESTS/tools/smc-echo -s -k 1 -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" || exit 2
+smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
+$SMC_SELFTESTS/tools/smc-fbprobe 10.43.0.2 '$port' 0 | sed "s/^/client-diag: /"
+smc-vm-exec 1 "n=0; while kill -0 \$(cat /tmp/echo.pid) 2>/dev/null; do n=\$((n+1)); [ \$n -lt 200 ] || exit 1; sleep 0.05; done" || exit 7
+topo_cleanup
+'
+"$top/vm/run" --vms 2 --timeout 300 --pcap "$out/hs.pcap" -- sh -c "$guest" >"$out/vm.log" 2>&1
+rc=$?
+sed 's/^/# vm: /' "$out/vm.log" | grep -v '^# vm: qemu-system' | tail -n 8
+check "the guest script ran (vm/run status $rc)" [ $rc = 0 ]
+diag=$(sed -n 's/^client-diag: mode [0-9]* fallback //p' "$out/vm.log")
+check "the client fell back on the server's Decline 0x09990000 (got '$diag')" \
+	[ "$diag" = 0x05000000/0x09990000 ]
+[ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
+
+tsh() { tshark -r "$out/hs.pcap" "$@" 2>/dev/null; }
+clc=$(tsh -Y "tcp.port == $port && smc" -T fields -e ip.src -e _ws.col.Info -e smc.peer.diag.info)
+echo "$clc" | sed 's/^/# clc: /'
+check "the client's CLC messages: a Proposal, then a Confirm" \
+	[ "$(awk -F'\t' '$1 == "10.43.0.1" {print $2}' <<<"$clc" | grep -oE 'Proposal|Confirm' | paste -sd, -)" = Proposal,Confirm ]
+check "the server's CLC messages: an Accept, then a Decline" \
+	[ "$(awk -F'\t' '$1 == "10.43.0.2" {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)" = Accept,Decline ]
+p_type=$(tsh -Y "tcp.port == $port && smc.proposal.smc.type" -T fields -e smc.proposal.smc.type | head -n 1)
+check "the Proposal is SMC-R (v1 type 0, got '$p_type')" [ "$p_type" = 0 ]
+s_qpn=$(tsh -Y "tcp.port == $port && smc.accept.server.qp.number" -T fields -e smc.accept.server.qp.number | head -n 1)
+c_qpn=$(tsh -Y "tcp.port == $port && smc.confirm.client.qp.number" -T fields -e smc.confirm.client.qp.number | head -n 1)
+echo "# QP numbers: server (Accept) '$s_qpn', client (Confirm) '$c_qpn'"
+check "the Accept and the Confirm carry QP numbers" [ -n "$s_qpn" ] && [ -n "$c_qpn" ]
+d_diag=$(awk -F'\t' '$1 == "10.43.0.2" && $2 ~ /Decline/ {print $3}' <<<"$clc" | cut -d, -f1)
+check "the Decline's diagnosis is 0x09990000 (got '$d_diag')" [ "$d_diag" = 0x09990000 ]
+
+llc=$(tsh -Y "udp.port == 4791 && smc.confirm.link.sender.qp.number" -T fields \
+	-e ip.src -e smc.confirm.link.response -e smc.confirm.link.sender.qp.number)
+echo "$llc" | sed 's/^/# llc CONFIRM_LINK (src, response, sender qp): /'
+req=$(awk -F'\t' '$1 == "10.43.0.2" && ($2 == 0 || $2 == "False")' <<<"$llc" | head -n 1)
+resp=$(awk -F'\t' '$1 == "10.43.0.1" && ($2 == 1 || $2 == "True")' <<<"$llc" | head -n 1)
+check "an LLC CONFIRM_LINK request from the server over RoCEv2, sender QP = Accept's" \
+	[ -n "$req" ] && [ "$(cut -f3 <<<"$req")" = "$s_qpn" ]
+check "an LLC CONFIRM_LINK response from the client, sender QP = Confirm's" \
+	[ -n "$resp" ] && [ "$(cut -f3 <<<"$resp")" = "$c_qpn" ]
+del=$(tsh -Y "udp.port == 4791 && smc.delete.link.reason.code" -T fields -e ip.src \
+	-e smc.delete.link.all -e smc.delete.link.orderly -e smc.delete.link.reason.code -e frame.time_epoch)
+echo "$del" | sed 's/^/# llc DELETE_LINK (src, all, orderly, reason, time): /'
+IFS=$'\t' read -r d_src d_all d_ord d_rsn d_time <<<"$(head -n 1 <<<"$del")"
+check "an orderly DELETE_LINK (all) from the server, reason 0x00030000" \
+	[ "$d_src" = 10.43.0.2 ] && [[ "$d_all" =~ ^(1|True)$ ]] && [[ "$d_ord" =~ ^(1|True)$ ]] &&
+	[ "$((d_rsn))" = $((0x00030000)) ]
+decl_time=$(tsh -Y "tcp.port == $port && smc.peer.diag.info" -T fields -e frame.time_epoch | tail -n 1)
+check "it precedes the server's Decline" \
+	[ -n "$d_time" ] && [ -n "$decl_time" ] && awk -v a="$d_time" -v b="$decl_time" 'BEGIN { exit !(a < b) }'
+bad=$(tsh -Y "(tcp.port == $port) || (udp.port == 4791)" -V |
+	grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
+check "tshark finds nothing malformed in the CLC or RoCEv2 packets ($bad reports)" [ "$bad" = 0 ]
+finish

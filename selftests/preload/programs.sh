@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# preload/programs.sh: unmodified Debian programs under smc_run really use
+# SMC-D over the loopback ISM device in one VM, and the same commands still
+# work over TCP with af_smc unloaded.
+#
+# Programs: iperf3, sockperf, redis-server with redis-benchmark and
+# redis-cli, nginx with curl and wrk. Every server and client runs under
+# smc_run. "Really SMC-D" is not assumed: while each client runs, smcss (our
+# tool, over sock_diag) must list an ACTIVE connection on the server's port in
+# mode SMCD, and no connection on that port may have fallen back to TCP.
+# Each program's own result is checked too (bytes moved, requests answered,
+# a file fetched byte-exact).
+#
+# Needs our module (topology 1): it reloads af_smc with loopback_ism=1 when
+# the device is off, and puts the module back as it found it at the end.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+
+export PATH="/smc/bin:$PATH"
+work=$(mktemp -d /tmp/programs.XXXXXX) || exit 1
+tap_at_exit "rm -rf '$work'"
+probe=$here/smc-preload-probe
+
+for p in smc_run smcss iperf3 sockperf redis-server redis-benchmark redis-cli nginx curl wrk; do
+	command -v "$p" >/dev/null 2>&1 ||
+		{ echo "Bail out! $p is not in the VM (scripts/packages.list, vm/initramfs)"; exit 1; }
+done
+[ -n "${SMC_MODULE_FILE-}" ] && [ -f "$SMC_MODULE_FILE" ] ||
+	{ echo "Bail out! SMC_MODULE_FILE is not set; this test needs af_smc"; exit 1; }
+
+param=/sys/module/af_smc/parameters/loopback_ism
+load_with_ism() {
+	rmmod af_smc 2>/dev/null
+	insmod "$SMC_MODULE_FILE" loopback_ism=1
+}
+if [ "$(cat "$param" 2>/dev/null)" != Y ]; then
+	load_with_ism || { echo "Bail out! cannot load af_smc with loopback_ism=1"; exit 1; }
+	# The next tests in this VM expect af_smc as the harness loaded it.
+	tap_at_exit 'rmmod af_smc 2>/dev/null; insmod "$SMC_MODULE_FILE"'
+fi
+
+# Connections on TCP port $1, one "STATE MODE" line each, from smcss -a.
+conns_on_port() {
+	# Columns: State UID Inode Local Peer Intf Mode [reasons]
+	smcss -a 2>/dev/null | awk -v p=":$1" '
+		$1 != "State" && ($4 ~ p "$" || $5 ~ p "$") { print $1, $7 }'
+}
+
+# watch_port PORT PID: until PID ends, sample the connections on PORT; then
+# require that SMC-D was seen and no fallback. Output in $work/watch.PORT.
+watch_port() {
+	_port=$1 _pid=$2 _log=$work/watch.$1
+	: >"$_log"
+	while tap_alive "$_pid"; do
+		conns_on_port "$_port" >>"$_log"
+		sleep 0.3
+	done
+	_smcd=$(grep -c '^ACTIVE SMCD$' "$_log")
+	_tcp=$(grep -c ' TCP$' "$_log")
+	tap_diag "port $_port: $_smcd SMCD samples, $_tcp TCP samples"
+	[ "$_tcp" = 0 ] || { tap_fail "connections on port $_port fell back to TCP:"; sort -u "$_log"; }
+	[ "$_smcd" -gt 0 ] || tap_fail "no ACTIVE SMCD connection on port $_port while the client ran"
+}
+
+# wait_listen PORT: the server on PORT accepts connections.
+listening() { ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1\$"; }
+wait_listen() { tap_wait_for 20 listening "$1" || tap_fail "nothing listens on port $1"; }
+
+# ---- iperf3 --------------------------------------------------------------
+iperf3_case() {
+	mode=$1 port=5201
+	$run iperf3 -s -1 -p $port >"$work/iperf3.s" 2>&1 &
+	wait_listen $port
+	$run iperf3 -c 127.0.0.1 -p $port -t 3 -f k >"$work/iperf3.c" 2>&1 &
+	cpid=$!
+	[ "$mode" = tcp ] || watch_port $port $cpid
+	wait $cpid || { tap_fail "iperf3 client failed"; cat "$work/iperf3.c"; }
+	rate=$(awk '/receiver/ { print int($(NF-2)) }' "$work/iperf3.c")
+	tap_diag "iperf3 over $mode: ${rate:-?} Kbit/s"
+	[ "${rate:-0}" -gt 0 ] || { tap_fail "iperf3 moved no data"; cat "$work/iperf3.c"; }
+}
+
+# ---- sockperf ------------------------------------------------------------
+sockperf_case() {
+	mode=$1 port=11111
+	$run sockperf server -i 127.0.0.1 -p $port --tcp >"$work/sp.s" 2>&1 &
+	spid=$!
+	wait_listen $port
+	$run sockperf tp -i 127.0.0.1 -p $port --tcp -m 65506 -t 3 >"$work/sp.tp" 2>&1 &
+	cpid=$!
+	[ "$mode" = tcp ] || watch_port $port $cpid
+	wait $cpid || tap_fail "sockperf tp failed"
+	bw=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' "$work/sp.tp" | tail -n 1)
+	$run sockperf pp -i 127.0.0.1 -p $port --tcp -m 1024 -t 2 >"$work/sp.pp" 2>&1 ||
+		tap_fail "sockperf pp failed"
+	lat=$(sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' "$work/sp.pp" | tail -n 1)
+	tap_diag "sockperf over $mode: ${bw:-?} MB/s with 64 KiB messages, ${lat:-?} us ping-pong 1 KiB"
+	[ -n "$bw" ] && [ "${bw%%.*}" -gt 0 ] || { tap_fail "no throughput figure"; cat "$work/sp.tp"; }
+	[ -n "$lat" ] || { tap_fail "no latency figure"; cat "$work/sp.pp"; }
+	kill $spid
+}
+
+# ---- redis ---------------------------------------------------------------
+redis_case() {
+	mode=$1 port=6380
+	$run redis-server --port $port --bind 127.0.0.1 --save '' --appendonly no \
+		--protected-mode no --daemonize no >"$work/redis.s" 2>&1 &
+	spid=$!
+	wait_listen $port
+	# A value that is not a whole number of small writes, read back exactly.
+	value=$(head -c 30000 /dev/urandom | od -An -tx1 | tr -d ' \n')
+	[ "$($run redis-cli -p $port set smc-key "$value")" = OK ] || tap_fail "redis-cli set"
+	[ "$($run redis-cli -p $port get smc-key)" = "$value" ] ||
+		tap_fail "redis-cli get returned something else than was set"
+	$run redis-benchmark -p $port -n 20000 -c 8 -t set,get -q >"$work/redis.b" 2>&1 &
+	cpid=$!
+	[ "$mode" = tcp ] || watch_port $port $cpid
+	wait $cpid || tap_fail "redis-benchmark failed"
+	tr '\r' '\n' <"$work/redis.b" | grep 'requests per second' | sed 's/^/# /'
+	n=$(tr '\r' '\n' <"$work/redis.b" | grep -c '^[A-Z]*: [0-9.]* requests per second')
+	[ "$n" = 2 ] || { tap_fail "redis-benchmark did not report SET and GET"; cat "$work/redis.b"; }
+	kill $spid
+}
+
+# ---- nginx ---------------------------------------------------------------
+nginx_case() {
+	mode=$1 port=8080 d=$work/nginx
+	mkdir -p "$d/www" "$d/tmp"
+	head -c 3000017 /dev/urandom >"$d/www/big"
+	echo hello >"$d/www/index.html"
+	# sendfile on: nginx then sends the file with sendfile(2) to the socket.
+	cat >"$d/nginx.conf" <<EOF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $d/nginx.pid;
+error_log $d/error.log;
+events { worker_connections 256; }
+http {
+	access_log off;
+	sendfile on;
+	client_body_temp_path $d/tmp/body;
+	proxy_temp_path $d/tmp/proxy;
+	fastcgi_temp_path $d/tmp/fastcgi;
+	uwsgi_temp_path $d/tmp/uwsgi;
+	scgi_temp_path $d/tmp/scgi;
+	server { listen 127.0.0.1:$port; root $d/www; }
+}
+EOF
+	$run nginx -e "$d/error.log" -c "$d/nginx.conf" >"$work/nginx.s" 2>&1 &
+	spid=$!
+	wait_listen $port
+	$run curl -sS -o "$d/got" "http://127.0.0.1:$port/big" || tap_fail "curl failed"
+	cmp -s "$d/www/big" "$d/got" || tap_fail "curl: the 3 MB file came back different"
+	$run wrk -t 1 -c 4 -d 3 "http://127.0.0.1:$port/index.html" >"$work/wrk" 2>&1 &
+	cpid=$!
+	[ "$mode" = tcp ] || watch_port $port $cpid
+	wait $cpid || tap_fail "wrk failed"
+	sed -n 's/^Requests\/sec: *//p' "$work/wrk" | sed "s/^/# wrk over $mode: requests\/s /"
+	grep -q 'Requests/sec' "$work/wrk" || { tap_fail "wrk printed no rate"; cat "$work/wrk"; }
+	! grep -q -E 'Socket errors|Non-2xx' "$work/wrk" || { tap_fail "wrk saw errors"; cat "$work/wrk"; }
+	kill $spid
+	grep -E '\[(alert|crit|emerg)\]' "$d/error.log" && tap_fail "nginx logged errors"
+	return 0
+}
+
+# ---- 64 threads creating their first sockets at once ----------------------
+threads_case() {
+	out=$(smc_run -d "$probe" threads 64 domains 2>"$work/threads.err")
+	tap_expect "64 threads under smc_run, every socket AF_SMC by SO_DOMAIN: $out" \
+		[ "$out" = "threads=64 failed=0 af_smc=64" ]
+	n=$(grep -c 'converted to socket(AF_SMC' "$work/threads.err")
+	[ "$n" = 64 ] || tap_fail "smc_run -d logged $n conversions, not 64"
+}
+
+# ---- SMC_SNDBUF / SMC_RCVBUF reach the socket -------------------------------
+# Linux doubles SO_SNDBUF/SO_RCVBUF values for overhead, and so does AF_SMC.
+buffers_case() {
+	out=$(smc_run -t 96k -r 200k "$probe" create 2 1 0)
+	tap_diag "$out"
+	case $out in
+	*" domain=43 "*" sndbuf=196608 rcvbuf=409600 "*) ;;
+	*) tap_fail "smc_run -t 96k -r 200k: $out" ;;
+	esac
+}
+
+run=smc_run
+tap_case "iperf3 under smc_run uses SMC-D" 120 iperf3_case smcd
+tap_case "sockperf under smc_run uses SMC-D" 120 sockperf_case smcd
+tap_case "redis-server and redis-benchmark under smc_run use SMC-D" 180 redis_case smcd
+tap_case "nginx with curl and wrk under smc_run use SMC-D" 180 nginx_case smcd
+tap_case "64 threads' first socket() calls are all converted" 60 threads_case
+tap_case "smc_run -t/-r sizes reach SO_SNDBUF/SO_RCVBUF" 30 buffers_case
+
+# The same commands without the module: smc_run falls back to TCP.
+if rmmod af_smc; then
+	tap_at_exit 'grep -q "^af_smc " /proc/modules || insmod "$SMC_MODULE_FILE"'
+	tap_case "iperf3 under smc_run without af_smc (TCP)" 120 iperf3_case tcp
+	tap_case "sockperf under smc_run without af_smc (TCP)" 120 sockperf_case tcp
+	tap_case "redis under smc_run without af_smc (TCP)" 180 redis_case tcp
+	tap_case "nginx, curl, wrk under smc_run without af_smc (TCP)" 180 nginx_case tcp
+	load_with_ism || tap_not_ok "insmod af_smc again"
+else
+	tap_not_ok "rmmod af_smc after the SMC-D runs (a socket or reference leaked?)"
+fi
+tap_done

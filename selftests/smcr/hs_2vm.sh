@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/hs_2vm.sh: the SMC-Rv1 first-contact handshake between our modules
+# on two VMs, rxe0 on eth0 of each, af_smc loaded with smcr_probe=1 on
+# both (kernel/smcr_hs.c): the client proposes SMC-R, the server accepts
+# with its QP data and RMB, the client confirms, LLC CONFIRM_LINK goes
+# over the QP and is answered. With no SMC-R data path yet, the server
+# then declines 0x09990000 and the connection is TCP:
+#   - debugfs counters: a first link confirmed on each side, per connection;
+#   - the client's sock_diag: fallback 0x05000000 (peer declined), peer
+#     diagnosis 0x09990000; 64 KiB echo byte-exact over the fallback;
+#   - ten connections at once: ten links confirmed on each side;
+#   - server without RDMA (rxe0 deleted on VM 1): the client still
+#     proposes SMC-R and falls back with peer diagnosis 0x03030002, and no
+#     link is counted;
+#   - client without RDMA either: it declines 0x03030000 itself.
+# The modules are reloaded without the parameter at the end.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
+[ "${SMC_MODULE:-ours}" = ours ] && [ "${SMC_PEER_MODULE:-ours}" = ours ] ||
+	tap_skip_all "smcr_probe is af_smc's own parameter"
+module=${SMC_MODULE_FILE:-}
+[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+T=$SMC_SELFTESTS/tools
+D=/sys/kernel/debug/af_smc/smcr_hs
+port=4455
+
+reload() {
+	# reload ARGS: af_smc with ARGS on both VMs.
+	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
+	sh -c "$cmd" && smc-vm-exec 1 "$cmd"
+}
+cleanup() {
+	# The echo server holds AF_SMC sockets: it must go before rmmod.
+	smc-vm-exec 1 'kill $(cat /tmp/echo.pid) 2>/dev/null; n=0; while kill -0 $(cat /tmp/echo.pid) 2>/dev/null && [ $n -lt 100 ]; do n=$((n+1)); sleep 0.05; done'
+	topo_cleanup
+	reload || tap_diag "could not reload af_smc without smcr_probe"
+}
+tap_at_exit cleanup
+
+cleanup_case() {
+	smc-vm-exec 1 'kill $(cat /tmp/echo.pid)' || tap_fail "no echo server to stop"
+	tap_wait_for 10 smc-vm-exec 1 '! kill -0 $(cat /tmp/echo.pid) 2>/dev/null' || tap_fail "the echo server does not end"
+	tap_expect "rmmod and insmod on both VMs" reload
+	return 0
+}
+
+# counter VM NAME: the value of NAME in VM's smcr_hs file.
+counter() {
+	if [ "$1" = 0 ]; then line=$(cat $D); else line=$(smc-vm-exec 1 "cat $D"); fi
+	echo "$line" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"
+}
+
+serve() {
+	smc-vm-exec 1 "rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 120 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" &&
+		smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+}
+
+setup() {
+	tap_assert "af_smc smcr_probe=1 on both VMs" reload smcr_probe=1
+	for vm in 0 1; do
+		c="grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
+		if [ $vm = 0 ]; then sh -c "$c"; else smc-vm-exec 1 "$c"; fi
+	done
+	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
+	tap_assert "echo server on VM 1" serve
+	tap_diag "VM 0: $(cat $D)"
+	return 0
+}
+
+first_link() {
+	c0=$(counter 0 confirmed_client) s0=$(counter 1 confirmed_server)
+	out=$($T/smc-fbprobe 10.43.0.2 $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client: $out"
+	tap_diag "VM 0: $(cat $D)"
+	tap_diag "VM 1: $(smc-vm-exec 1 "cat $D")"
+	case "$out" in
+	*"fallback 0x05000000/0x09990000") ;;
+	*) tap_fail "client fallback is not peer-declined 0x09990000" ;;
+	esac
+	[ "$(counter 0 confirmed_client)" = $((c0 + 1)) ] || tap_fail "no first link confirmed on the client"
+	[ "$(counter 1 confirmed_server)" = $((s0 + 1)) ] || tap_fail "no first link confirmed on the server"
+	return 0
+}
+
+echo_64k() {
+	c0=$(counter 0 confirmed_client)
+	tap_expect "64 KiB echoed byte-exact" $T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n 65536 -w 20
+	[ "$(counter 0 confirmed_client)" = $((c0 + 1)) ] || tap_fail "the echo's connection confirmed no link"
+	return 0
+}
+
+concurrent() {
+	c0=$(counter 0 confirmed_client) s0=$(counter 1 confirmed_server)
+	i=0
+	while [ $i -lt 10 ]; do
+		$T/smc-fbprobe 10.43.0.2 $port 0 >"$TMPDIR/cc.$i" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	i=0
+	while [ $i -lt 10 ]; do
+		grep -q 'fallback 0x05000000/0x09990000' "$TMPDIR/cc.$i" ||
+			tap_fail "connection $i: $(cat "$TMPDIR/cc.$i")"
+		i=$((i + 1))
+	done
+	c1=$(counter 0 confirmed_client) s1=$(counter 1 confirmed_server)
+	tap_diag "first links confirmed: client +$((c1 - c0)), server +$((s1 - s0))"
+	tap_diag "VM 0: $(cat $D)"
+	[ $((c1 - c0)) = 10 ] || tap_fail "client confirmed $((c1 - c0)) links, not 10"
+	[ $((s1 - s0)) = 10 ] || tap_fail "server confirmed $((s1 - s0)) links, not 10"
+	return 0
+}
+
+server_no_rdma() {
+	tap_assert "rxe0 deleted on VM 1" smc-vm-exec 1 "rdma link del rxe0"
+	c0=$(counter 0 confirmed_client)
+	out=$($T/smc-fbprobe 10.43.0.2 $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client: $out"
+	case "$out" in
+	*"fallback 0x05000000/0x03030002") ;;
+	*) tap_fail "client fallback is not peer-declined 0x03030002 (no SMC-R device)" ;;
+	esac
+	[ "$(counter 0 confirmed_client)" = "$c0" ] || tap_fail "a link was counted without the peer's RDMA"
+	return 0
+}
+
+client_no_rdma() {
+	tap_assert "rxe0 deleted on VM 0" rdma link del rxe0
+	out=$($T/smc-fbprobe 10.43.0.2 $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client: $out"
+	case "$out" in
+	*"fallback 0x03030000/0x00000000") ;;
+	*) tap_fail "client fallback is not 0x03030000 (no SMC device)" ;;
+	esac
+	return 0
+}
+
+tap_case "setup: smcr_probe=1, rxe0 on both VMs, echo server" 180 setup
+tap_case "first link confirmed both sides, then TCP on the server's decline" 60 first_link
+tap_case "the data flows (TCP) after an SMC-R link probe" 60 echo_64k
+tap_case "ten concurrent connections: ten first links on each side" 120 concurrent
+tap_case "server without RDMA: peer declines 0x03030002" 60 server_no_rdma
+tap_case "client without RDMA: declines 0x03030000" 60 client_no_rdma
+tap_case "teardown: af_smc unloads and reloads on both VMs" 60 cleanup_case
+tap_done

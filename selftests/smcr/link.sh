@@ -1,0 +1,270 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/link.sh: SMC-R links (kernel/smcr_link.c) driven by hand through
+# af_smc's debugfs file "link", without the CLC handshake: two links,
+# A and B, are created, given each other's QP number, PSN, MTU, GID and
+# MAC, and brought to RTS with their RMBs registered; then
+#   - CONFIRM_LINK from A is answered by B (and B saw A's request);
+#   - TEST_LINK both ways;
+#   - an RDMA WRITE of 64 KiB from A's RMB into B's RMB, with B's rkey,
+#     arrives byte for byte;
+#   - a WRITE with a wrong rkey fails and leaves the link in error;
+#   - destroying A, active, sends DELETE_LINK: B fails at once, and A's
+#     destroy takes no longer than an acknowledged SEND;
+#   - the netdev of A's port goes down: A fails at once (ERROR, by the
+#     port event, not after the QP's retries), and up again: new links
+#     work;
+#   - rmmod af_smc with a live link works (the link ends with DELETE_LINK);
+#   - rdma link del under a live link: the link is GONE at once, calls on
+#     it fail at once; the peer (2 VMs), with a 1 s keepalive and nobody
+#     calling, ends its link by an unanswered TEST_LINK; its next request
+#     fails within its bound; rmmod af_smc works afterwards.
+# One VM (no argument): both links on one rxe device (rxe0 on a veth end in
+# the initial namespace; rxe of Linux 6.1 only carries RoCE traffic in the
+# initial namespace, see Documentation/smc-r.md). "2vm": A on VM 0, B on
+# VM 1, rxe0 on eth0 of each (topo_vm_rxe).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+
+mode=${1:-1vm}
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "the link file is af_smc's own"
+command -v rdma >/dev/null || tap_skip_all "no rdma command"
+module=${SMC_MODULE_FILE:-}
+[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+if [ "$mode" = 2vm ]; then
+	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
+	VMA=0 VMB=1 IFA=eth0 IFB=eth0 DEV=rxe0
+else
+	VMA=0 VMB=0 IFA=smcrl0 IFB=smcrl0 DEV=rxe9
+fi
+L=/sys/kernel/debug/af_smc/link
+
+# on VM CMD: run CMD (a shell string) on VM.
+on() {
+	_vm=$1
+	shift
+	if [ "$_vm" = 0 ]; then sh -c "$*"; else smc-vm-exec "$_vm" "$*"; fi
+}
+# lk VM COMMAND: one link command; prints the answer; fails as the write did.
+lk() {
+	on "$1" "echo '$2' > $L; rc=\$?; cat $L; exit \$rc"
+}
+
+cleanup() {
+	on $VMA "echo 'destroy 0' > $L" 2>/dev/null
+	on $VMB "echo 'destroy 1' > $L" 2>/dev/null
+	if [ "$mode" = 2vm ]; then
+		topo_cleanup
+	else
+		rdma link del rxe9 2>/dev/null
+		ip link del smcrl0 2>/dev/null
+	fi
+	grep -q '^af_smc ' /proc/modules || insmod "$module"
+}
+tap_at_exit cleanup
+
+setup() {
+	for vm in $VMA $VMB; do
+		on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug" ||
+			tap_fail "no debugfs on VM $vm"
+	done
+	if [ "$mode" = 2vm ]; then
+		tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
+	else
+		tap_assert "a veth pair" ip link add smcrl0 type veth peer name smcrl1
+		ip addr add 10.44.0.1/24 dev smcrl0
+		ip link set smcrl1 up
+		ip link set smcrl0 up
+		tap_assert "rxe9 on smcrl0" rdma link add rxe9 type rxe netdev smcrl0
+		tap_wait_for 30 sh -c "rdma link show rxe9/1 | grep -q 'state ACTIVE'" ||
+			tap_fail "rxe9 not ACTIVE"
+	fi
+	return 0
+}
+
+# Fields of a "created" answer: ID QPN PSN MTU GID MAC RKEY ADDR.
+create_connect() {
+	a=$(lk $VMA "create 0 $IFA") || { tap_fail "create A: $a"; return 1; }
+	b=$(lk $VMB "create 1 $IFB") || { tap_fail "create B: $b"; return 1; }
+	tap_diag "A: $a"
+	tap_diag "B: $b"
+	set -- $a
+	[ "$1" = created ] || { tap_fail "A: $a"; return 1; }
+	a_info="$3 $4 $5 $6 $7"
+	set -- $b
+	[ "$1" = created ] || { tap_fail "B: $b"; return 1; }
+	b_info="$3 $4 $5 $6 $7"
+	echo "$b" >$TMPDIR/link_b
+	r=$(lk $VMA "connect 0 $b_info") || tap_fail "connect A: $r"
+	r=$(lk $VMB "connect 1 $a_info") || tap_fail "connect B: $r"
+	return 0
+}
+
+confirm() {
+	r=$(lk $VMA "confirm 0") || tap_fail "CONFIRM_LINK from A: $r"
+	r=$(lk $VMB "await 1") || tap_fail "B saw no CONFIRM_LINK: $r"
+	return 0
+}
+
+testlink() {
+	r=$(lk $VMA "test 0") || tap_fail "TEST_LINK from A: $r"
+	r=$(lk $VMB "test 1") || tap_fail "TEST_LINK from B: $r"
+	return 0
+}
+
+write64k() {
+	set -- $(cat $TMPDIR/link_b)
+	rkey=$8 addr=$9
+	r=$(lk $VMB "check 1 65536 7") && tap_fail "B's RMB has the pattern before the write"
+	lk $VMA "fill 0 65536 7" >/dev/null || tap_fail "fill"
+	r=$(lk $VMA "write 0 65536 $rkey $addr") || tap_fail "RDMA WRITE: $r"
+	r=$(lk $VMB "check 1 65536 7") || tap_fail "B's RMB: $r"
+	for vm in A B; do
+		if [ $vm = A ]; then s=$(lk $VMA "stats 0"); else s=$(lk $VMB "stats 1"); fi
+		tap_diag "$vm: $s"
+		echo "$s" | grep -q ' state 1 ' || tap_fail "link $vm not active"
+		echo "$s" | grep -q ' rx_bad 0 ' || tap_fail "link $vm saw bad messages"
+	done
+	return 0
+}
+
+bad_rkey() {
+	set -- $(cat $TMPDIR/link_b)
+	rkey=$8 addr=$9
+	r=$(lk $VMA "write 0 16 $((rkey ^ 0x100)) $addr") && tap_fail "a WRITE with a wrong rkey succeeded"
+	tap_diag "$r"
+	s=$(lk $VMA "stats 0")
+	tap_diag "$s"
+	echo "$s" | grep -q ' state 2 ' || tap_fail "link A is not in error"
+	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a link in error succeeded"
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	return 0
+}
+
+orderly_delete() {
+	create_connect || return 1
+	confirm
+	t0=$(date +%s)
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	t1=$(date +%s)
+	tap_diag "destroy of active A took $((t1 - t0)) s"
+	[ $((t1 - t0)) -le 2 ] || tap_fail "destroying A took $((t1 - t0)) s"
+	n=0
+	until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* peer_deleted 1'; do
+		n=$((n + 1))
+		[ $n -lt 20 ] || break
+		sleep 0.1
+	done
+	tap_diag "B: $s (polled $n times)"
+	echo "$s" | grep -q ' state 2 .* peer_deleted 1' || tap_fail "B did not learn of the DELETE_LINK"
+	t0=$(date +%s)
+	r=$(lk $VMB "test 1") && tap_fail "TEST_LINK on a deleted link succeeded"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	t1=$(date +%s)
+	[ $((t1 - t0)) -le 1 ] || tap_fail "B's calls after DELETE_LINK took $((t1 - t0)) s"
+	return 0
+}
+
+netdev_down() {
+	create_connect || return 1
+	confirm
+	on $VMA "ip link set $IFA down" || tap_fail "ip link set $IFA down"
+	n=0
+	until s=$(lk $VMA "stats 0") && echo "$s" | grep -q ' state 2 .* port_down 1'; do
+		n=$((n + 1))
+		[ $n -lt 50 ] || break
+		sleep 0.1
+	done
+	tap_diag "A after $IFA down: $s (polled $n times)"
+	echo "$s" | grep -q ' state 2 .* port_down 1' || tap_fail "link A did not fail with its port within 5 s"
+	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a link whose port is down succeeded"
+	on $VMA "ip link set $IFA up" || tap_fail "ip link set $IFA up"
+	[ "$mode" = 2vm ] || on $VMA "ip link set smcrl1 up"
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	tap_wait_for 30 sh -c "rdma link show $DEV/1 | grep -q 'state ACTIVE'" ||
+		tap_fail "$DEV not ACTIVE again"
+	# A new pair of links works over the port that came back.
+	tap_wait_for 30 sh -c "echo 'create 0 $IFA' > $L" || { tap_fail "no new link on $IFA"; return 1; }
+	lk $VMA "destroy 0" >/dev/null
+	create_connect || return 1
+	confirm
+	testlink
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	return 0
+}
+
+unload_live() {
+	create_connect || return 1
+	confirm
+	t0=$(date +%s)
+	tap_expect "rmmod af_smc with a live link" rmmod af_smc
+	t1=$(date +%s)
+	tap_diag "rmmod took $((t1 - t0)) s"
+	tap_expect "insmod af_smc" insmod "$module"
+	on $VMA "grep -q ' /sys/kernel/debug debugfs' /proc/mounts" || tap_fail "debugfs gone"
+	if [ "$mode" = 2vm ]; then
+		# The unload destroyed A in order: B was told.
+		s=$(lk $VMB "stats 1")
+		tap_diag "B: $s"
+		echo "$s" | grep -q ' state 2 .* peer_deleted 1' || tap_fail "B was not told by DELETE_LINK"
+		lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	fi
+	return 0
+}
+
+dev_gone() {
+	create_connect || return 1
+	confirm
+	rdel="rdma link del $DEV"
+	[ "$mode" = 2vm ] && { lk $VMB "keepalive 1 1000" >/dev/null || tap_fail "keepalive on B"; }
+	t0=$(date +%s)
+	on $VMA "$rdel" || tap_fail "rdma link del on VM $VMA"
+	t1=$(date +%s)
+	tap_diag "rdma link del took $((t1 - t0)) s"
+	s=$(lk $VMA "stats 0")
+	tap_diag "A: $s"
+	echo "$s" | grep -q ' state 3 ' || tap_fail "link A is not GONE"
+	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a GONE link succeeded"
+	if [ "$mode" = 2vm ]; then
+		# B, left alone, notices through its keepalive (1 s idle, then
+		# a TEST_LINK that gets no answer within 4 s).
+		n=0
+		until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* keepalive_failed 1'; do
+			n=$((n + 1))
+			[ $n -lt 100 ] || break
+			sleep 0.1
+		done
+		tap_diag "B: $s (polled $n times)"
+		echo "$s" | grep -q ' state 2 .* keepalive_failed 1' ||
+			tap_fail "B's keepalive did not end the link within 10 s"
+		# B's peer has vanished: its request must fail within the bound.
+		t0=$(date +%s)
+		r=$(lk $VMB "test 1") && tap_fail "TEST_LINK to a vanished peer succeeded"
+		t1=$(date +%s)
+		tap_diag "B: $r after $((t1 - t0)) s"
+		[ $((t1 - t0)) -le 12 ] || tap_fail "B's request took $((t1 - t0)) s"
+	fi
+	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
+	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
+	tap_expect "rmmod af_smc" rmmod af_smc
+	tap_expect "insmod af_smc" insmod "$module"
+	return 0
+}
+
+tap_case "setup: rxe device(s), debugfs" 120 setup
+tap_case "two links to RTS with each other's QP data" 60 create_connect
+tap_case "CONFIRM_LINK answered over the QP" 60 confirm
+tap_case "TEST_LINK both ways" 60 testlink
+tap_case "RDMA WRITE of 64 KiB into the peer's RMB with its rkey" 60 write64k
+tap_case "a wrong rkey fails the WRITE and the link" 60 bad_rkey
+tap_case "destroying an active link tells the peer (DELETE_LINK)" 60 orderly_delete
+tap_case "netdev down: the links on its port fail at once; up: new links work" 120 netdev_down
+tap_case "rmmod with a live link: it ends in order" 60 unload_live
+tap_case "rdma link del under a live link: bounded, rmmod works" 90 dev_gone
+tap_done
