@@ -272,8 +272,8 @@ ssize_t smc_fb_splice_read(struct smc_sock *smc, struct socket *sock,
 void smc_fb_splice_eof(struct smc_sock *smc);
 
 /* smc_objects.c: debugfs af_smc/objects */
-void smc_objects_init(void);
-void smc_objects_exit(void);
+struct dentry;
+void smc_objects_debugfs(struct dentry *dir);
 
 /* smc_diag.c */
 int smc_diag_init(void);

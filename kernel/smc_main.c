@@ -82,7 +82,6 @@ static int __init smc_init(void)
 	rc = smc_loopback_init();
 	if (rc)
 		goto out_lgr;
-	smc_objects_init();
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
 	return 0;
@@ -114,7 +113,6 @@ out:
 
 static void __exit smc_exit(void)
 {
-	smc_objects_exit();
 	smc_diag_exit();
 	/* Link groups hold device references: they go first. */
 	smc_lgr_exit();

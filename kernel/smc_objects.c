@@ -24,8 +24,6 @@
 #include "smc.h"
 #include "smc_lgr.h"
 
-static struct dentry *smc_debugfs_dir;
-
 static int smc_objects_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "socks %d\n", atomic_read(&smc_live_socks));
@@ -37,15 +35,8 @@ static int smc_objects_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(smc_objects);
 
-/* Best effort: without debugfs the module works, tests skip. */
-void smc_objects_init(void)
+/* In af_smc's debugfs directory (smc_debugfs.c); best effort. */
+void smc_objects_debugfs(struct dentry *dir)
 {
-	smc_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("objects", 0444, smc_debugfs_dir, NULL,
-			    &smc_objects_fops);
-}
-
-void smc_objects_exit(void)
-{
-	debugfs_remove_recursive(smc_debugfs_dir);
+	debugfs_create_file("objects", 0444, dir, NULL, &smc_objects_fops);
 }
