@@ -46,7 +46,6 @@ struct smc_conn {
 
 	spinlock_t		lock;		/* bh: cursors, flags below */
 	u64			tx_prod, tx_cons, rx_prod, rx_cons;
-	u64			rx_cons_sent;	/* rx_cons the peer last heard of */
 	/* The last cursors the peer sent, to measure its next ones against. */
 	struct smc_cdc_cursor	peer_prod, peer_cons;
 	bool			peer_done_writing;

@@ -35,24 +35,6 @@ static u32 smc_rx_avail(struct smc_conn *conn)
 	return (u32)(conn->rx_prod - conn->rx_cons);
 }
 
-/*
- * Whether the peer should hear now how far we consumed: once that frees
- * a quarter of our ring, not after every read (the receiver's rule of
- * RFC 7609's window updates, as TCP's against silly windows): each CDC
- * costs the peer a signal and a wakeup. With all, anything not yet told,
- * which a reader sends before it sleeps, so a peer waiting for room never
- * waits for a reader that waits for data.
- */
-static bool smc_rx_update_due(struct smc_conn *conn, bool all)
-{
-	u64 untold;
-
-	spin_lock_bh(&conn->lock);
-	untold = conn->rx_cons - conn->rx_cons_sent;
-	spin_unlock_bh(&conn->lock);
-	return all ? untold != 0 : untold >= conn->rmb_size / 4;
-}
-
 /* Why writing is over for good: 0 while it is not. Conn lock held. */
 static int smc_tx_error(struct smc_sock *smc)
 {
@@ -169,8 +151,7 @@ int smc_data_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 				spin_lock_bh(&conn->lock);
 				conn->rx_cons += n;
 				spin_unlock_bh(&conn->lock);
-				if (smc_rx_update_due(conn, false))
-					smc_cdc_send(smc);	/* room for the peer */
+				smc_cdc_send(smc);	/* room for the peer */
 			}
 			continue;
 		}
@@ -185,8 +166,6 @@ int smc_data_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		rc = smc_wait_check(timeo);
 		if (rc)
 			break;
-		if (smc_rx_update_due(conn, true))
-			smc_cdc_send(smc);	/* before we sleep: see above */
 		{
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 

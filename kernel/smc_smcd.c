@@ -184,7 +184,6 @@ int smc_cdc_send(struct smc_sock *smc)
 	spin_lock_bh(&conn->lock);
 	smc_cdc_cursor_of(conn->tx_prod, conn->peer_size, &m.prod);
 	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
-	conn->rx_cons_sent = conn->rx_cons;
 	m.peer_done_writing = conn->done_writing;
 	m.peer_conn_closed = conn->closed;
 	m.peer_conn_abort = conn->aborted;
