@@ -10,7 +10,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 || { echo "bench: cannot load af_smc loopback_ism=1"; exit 1; }
 
 sockperf server -i 127.0.0.1 -p 11111 --tcp >/dev/null 2>&1 &
+tcp_server=$!
 smc_run sockperf server -i 127.0.0.1 -p 11112 --tcp >/dev/null 2>&1 &
+smc_server=$!
 sleep 1
 
 # One sockperf client run; prints its summary value (nothing if it failed,
@@ -39,6 +41,8 @@ echo "RESULT latency_1KiB $(pp 11111 1024) $(pp 11112 1024 smc_run) us"
 tcp=$("$here/smc-connrate" -f inet -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
 smc=$("$here/smc-connrate" -f smc -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
 echo "RESULT connections $tcp $smc conn/s"
-kill %1 %2 2>/dev/null
-wait 2>/dev/null
+# By pid: busybox ash has no job specs (%1) in a script, and a bare wait
+# would then wait for the servers forever.
+kill "$tcp_server" "$smc_server" 2>/dev/null
+wait "$tcp_server" "$smc_server" 2>/dev/null
 exit 0

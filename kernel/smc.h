@@ -282,6 +282,10 @@ ssize_t smc_fb_splice_read(struct smc_sock *smc, struct socket *sock,
 			   size_t len, unsigned int flags);
 void smc_fb_splice_eof(struct smc_sock *smc);
 
+/* smc_objects.c: debugfs af_smc/objects */
+struct dentry;
+void smc_objects_debugfs(struct dentry *dir);
+
 /* smc_diag.c */
 int smc_diag_init(void);
 void smc_diag_exit(void);

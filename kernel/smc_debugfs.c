@@ -25,6 +25,7 @@
 #include <linux/uaccess.h>
 #include <net/net_namespace.h>
 
+#include "smc.h"
 #include "smc_debugfs.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
@@ -108,6 +109,7 @@ void smc_debugfs_init(void)
 	debugfs_create_file("smcr_hs", 0444, smc_dbg_dir, NULL,
 			    &smc_dbg_smcr_hs_fops);
 	smcr_link_debugfs(smc_dbg_dir);
+	smc_objects_debugfs(smc_dbg_dir);
 }
 
 void smc_debugfs_exit(void)
