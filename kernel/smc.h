@@ -271,6 +271,10 @@ ssize_t smc_fb_splice_read(struct smc_sock *smc, struct socket *sock,
 			   size_t len, unsigned int flags);
 void smc_fb_splice_eof(struct smc_sock *smc);
 
+/* smc_objects.c: debugfs af_smc/objects */
+void smc_objects_init(void);
+void smc_objects_exit(void);
+
 /* smc_diag.c */
 int smc_diag_init(void);
 void smc_diag_exit(void);

@@ -27,8 +27,15 @@
 struct smc_sock;
 struct msghdr;
 
+struct smc_lgr;
+
 struct smc_conn {
 	struct smc_ism_dev	*ism;		/* SMC-D device, with a reference */
+	/* Our link group (smc_lgr.h) and our entry on its list. */
+	struct smc_lgr		*lgr;
+	struct list_head	lgr_entry;
+	u32			lgr_id;		/* lgr's id, kept for diag */
+	bool			first_contact;	/* we made lgr for this conn */
 	u64			peer_gid;
 	u64			peer_token;	/* the peer's DMB */
 	struct smc_dmb		rmb;		/* ours: CDC header, then ring */
@@ -57,9 +64,13 @@ struct smc_conn {
 #define SMC_DMB_MAX_CLASS	6
 
 void smc_conn_init(struct smc_conn *conn);
-/* Our DMB on ism, sized for the socket; holds a device reference. */
+/*
+ * Our DMB on ism, sized for the socket, in the link group for the peer
+ * (server: we accepted the connection); takes over the caller's device
+ * reference on success.
+ */
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
-		    u64 peer_gid);
+		    u64 peer_gid, bool server);
 /* Attach the peer's DMB; size_class is what the peer announced. */
 int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
 /* Everything smc_conn_create/attach did, undone; safe to call twice. */

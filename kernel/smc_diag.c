@@ -159,7 +159,7 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 
 		/* Registered devices outlive every connection on them. */
 		if (ism) {
-			dinfo.linkid = 0;
+			dinfo.linkid = smc->conn.lgr_id;
 			dinfo.peer_gid = smc->conn.peer_gid;
 			dinfo.my_gid = ism->gid;
 			dinfo.token = smc->conn.rmb.token;

@@ -31,6 +31,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_ism.h"
+#include "smc_lgr.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
 
@@ -162,7 +163,7 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 	token = ac->d.token;
 	class = ac->d.dmbe_size;
 	memcpy(eid, ac->eid, sizeof(eid));
-	rc = smc_conn_create(smc, ism, ac->d.gid);
+	rc = smc_conn_create(smc, ism, ac->d.gid, false);
 	if (rc) {
 		smc_ism_put(ism);
 		return smc_connect_decline(smc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
@@ -172,6 +173,9 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 		smc_conn_destroy(smc);
 		return smc_connect_decline(smc, SMC_CLC_DECL_INTERR, SMC_CLC_V2);
 	}
+	if (smc_clc_first_contact(&ac->hdr))
+		smc_lgr_set_peer(&smc->conn, ac->fce.os_type, ac->fce.release,
+				 ac->fce.hostname, eid);
 	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, ac);
 	rc = smc_clc_send(smc, msg);
 	if (rc) {

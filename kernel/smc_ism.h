@@ -49,6 +49,21 @@ struct smc_ism_ops {
 	 */
 	void *(*attach_dmb)(struct smc_ism_dev *dev, u64 token, u32 *len);
 	void (*detach_dmb)(struct smc_ism_dev *dev, u64 token);
+	/*
+	 * For the DMB pool of a link group (smc_lgr.c): hand a registered
+	 * DMB to a new owner, or park it with handler NULL (signalled moves
+	 * into a parked DMB fail with -ENOENT, as into a gone one). No call
+	 * of the old handler runs once this returns.
+	 */
+	void (*set_dmb_owner)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
+			      smc_dmb_signal_t handler, void *owner);
+	/*
+	 * Whether anyone but the owner still holds the DMB: a peer's
+	 * attachment or a move in progress. A pooled DMB is handed out
+	 * again only when this says no. NULL: the device cannot tell, and
+	 * its DMBs are never pooled.
+	 */
+	bool (*dmb_busy)(struct smc_ism_dev *dev, struct smc_dmb *dmb);
 };
 
 struct smc_ism_dev {

@@ -34,6 +34,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_ism.h"
+#include "smc_lgr.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
 
@@ -108,7 +109,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	int rc;
 
-	rc = smc_conn_create(nsmc, ism, peer_gid);
+	rc = smc_conn_create(nsmc, ism, peer_gid, true);
 	if (rc) {
 		smc_ism_put(ism);
 		rc = smc_clc_send_decline(nsmc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
@@ -135,6 +136,9 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 	rc = smc_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
 	if (rc)
 		goto fail;
+	if (smc_clc_first_contact(&ac->hdr))
+		smc_lgr_set_peer(&nsmc->conn, ac->fce.os_type, ac->fce.release,
+				 ac->fce.hostname, ac->eid);
 	smc_hs_set_smc(nsmc);
 	return 0;
 fail:

@@ -171,12 +171,43 @@ static void smc_lo_detach_dmb(struct smc_ism_dev *dev, u64 token)
 	smc_lo_put(d);		/* the attachment's */
 }
 
+static void smc_lo_set_dmb_owner(struct smc_ism_dev *dev, struct smc_dmb *dmb,
+				 smc_dmb_signal_t handler, void *owner)
+{
+	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
+
+	if (WARN_ON_ONCE(!d))
+		return;
+	/* Handlers run under d->lock: none of the old owner's is left. */
+	spin_lock_bh(&d->lock);
+	d->handler = handler;
+	d->owner = owner;
+	d->dead = !handler;
+	spin_unlock_bh(&d->lock);
+	smc_lo_put(d);
+}
+
+static bool smc_lo_dmb_busy(struct smc_ism_dev *dev, struct smc_dmb *dmb)
+{
+	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
+	bool busy;
+
+	if (WARN_ON_ONCE(!d))
+		return true;
+	/* The owner's reference and ours: any more is someone else's. */
+	busy = refcount_read(&d->ref) > 2;
+	smc_lo_put(d);
+	return busy;
+}
+
 static const struct smc_ism_ops smc_lo_ops = {
 	.register_dmb	= smc_lo_register_dmb,
 	.unregister_dmb	= smc_lo_unregister_dmb,
 	.move_data	= smc_lo_move_data,
 	.attach_dmb	= smc_lo_attach_dmb,
 	.detach_dmb	= smc_lo_detach_dmb,
+	.set_dmb_owner	= smc_lo_set_dmb_owner,
+	.dmb_busy	= smc_lo_dmb_busy,
 };
 
 static struct smc_ism_dev smc_lo_dev = {

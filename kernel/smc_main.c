@@ -18,6 +18,7 @@
 #include "smc_clc_io.h"
 #include "smc_gnl.h"
 #include "smc_ism.h"
+#include "smc_lgr.h"
 #include "smc_netns.h"
 
 /*
@@ -69,13 +70,19 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_sock;
-	rc = smc_loopback_init();
+	rc = smc_lgr_init();
 	if (rc)
 		goto out_diag;
+	rc = smc_loopback_init();
+	if (rc)
+		goto out_lgr;
+	smc_objects_init();
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
 	return 0;
 
+out_lgr:
+	smc_lgr_exit();
 out_diag:
 	smc_diag_exit();
 out_sock:
@@ -98,7 +105,10 @@ out:
 
 static void __exit smc_exit(void)
 {
+	smc_objects_exit();
 	smc_diag_exit();
+	/* Link groups hold device references: they go first. */
+	smc_lgr_exit();
 	smc_loopback_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
 	sock_unregister(PF_SMC);

@@ -135,8 +135,8 @@ u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
 
 /*
  * Fill an SMC-Dv2 Accept (server) or Confirm (client) for smc's SMC-D
- * connection. Every connection is a first contact: there are no link
- * groups to join yet.
+ * connection. First contact says that this side made a new link group
+ * for it (smc_lgr.h); the first-contact extension (fce) goes only then.
  */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 			 struct smc_clc_accept_confirm *ac)
@@ -149,13 +149,14 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->hdr.type = type;
 	ac->hdr.version = SMC_CLC_V2;
 	ac->hdr.typev1 = SMC_CLC_TYPE_D;
-	ac->hdr.typev2 = SMC_CLC_FIRST_CONTACT;
+	ac->hdr.typev2 = conn->first_contact ? SMC_CLC_FIRST_CONTACT : 0;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
 	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
 	ac->d.gid = conn->ism->gid;
 	ac->d.token = conn->rmb.token;
 	ac->d.dmbe_idx = 0;
 	ac->d.dmbe_size = smc_conn_size_class(conn);
+	ac->d.linkid = conn->lgr_id;
 	ac->d.chid = conn->ism->chid;
 	memcpy(ac->eid, eid, SMC_CLC_EID_LEN);
 	ac->fce.os_type = SMC_CLC_OS_LINUX;

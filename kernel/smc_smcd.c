@@ -12,31 +12,55 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <net/sock.h>
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_lgr.h"
+#include "smc_netns.h"
 
 void smc_conn_init(struct smc_conn *conn)
 {
 	spin_lock_init(&conn->lock);
 	mutex_init(&conn->cdc_mutex);
+	INIT_LIST_HEAD(&conn->lgr_entry);
 }
 
 /*
- * The ring size class for a socket: the receive buffer TCP would have,
- * halved as TCP keeps half for overhead, between 16 KiB and 1 MiB.
+ * The DMB size class for a socket (Documentation/smc-d.md, "Sizing"):
+ * what the user asked for with SO_RCVBUF (the core stores twice the
+ * value, TCP's share for overhead, which a DMB does not need), else the
+ * namespace's net.smc.rmem; rounded up to 16 KiB << n, at most 1 MiB.
+ * The 32-byte CDC header comes out of the DMB, as in Linux.
  */
 static u8 smc_conn_class_for(const struct sock *sk)
 {
-	u32 want = max_t(u32, READ_ONCE(sk->sk_rcvbuf) / 2, SMC_DMB_MIN_SIZE);
+	u32 want;
 	u8 class = 0;
 
-	while (class < SMC_DMB_MAX_CLASS &&
-	       (SMC_DMB_MIN_SIZE << (class + 1)) <= want)
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)	/* a bit-field */
+		want = READ_ONCE(sk->sk_rcvbuf) / 2;
+	else
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
+	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
 		class++;
 	return class;
+}
+
+/* The VLAN the connection's TCP route leaves on; 0 for none. */
+static u16 smc_conn_vlan(struct smc_sock *smc)
+{
+	struct dst_entry *dst;
+	u16 vlan = 0;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(smc->clcsock->sk);
+	if (dst && dst->dev && is_vlan_dev(dst->dev))
+		vlan = vlan_dev_vlan_id(dst->dev);
+	rcu_read_unlock();
+	return vlan;
 }
 
 u8 smc_conn_size_class(const struct smc_conn *conn)
@@ -86,18 +110,18 @@ static void smc_cdc_rx(void *owner)
 }
 
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
-		    u64 peer_gid)
+		    u64 peer_gid, bool server)
 {
 	struct smc_conn *conn = &smc->conn;
-	u8 class = smc_conn_class_for(&smc->sk);
 	int rc;
 
-	conn->rmb.len = SMC_DMB_MIN_SIZE << class;
-	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
-	conn->peer_gid = peer_gid;
-	rc = ism->ops->register_dmb(ism, &conn->rmb, smc_cdc_rx, smc);
+	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_conn_vlan(smc),
+			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
+			      smc_conn_class_for(&smc->sk), smc_cdc_rx, smc);
 	if (rc)
 		return rc;
+	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
+	conn->peer_gid = peer_gid;
 	conn->ism = ism;	/* the caller's reference is ours now */
 	return 0;
 }
@@ -137,7 +161,7 @@ void smc_conn_destroy(struct smc_sock *smc)
 		conn->peer_ring = NULL;
 	}
 	/* After this no smc_cdc_rx() runs for us. */
-	ism->ops->unregister_dmb(ism, &conn->rmb);
+	smc_lgr_conn_del(conn);
 	conn->ism = NULL;
 	smc_ism_put(ism);
 }

@@ -2,6 +2,7 @@
 /* smcdiag.c: a minimal sock_diag reader for AF_SMC (see smcdiag.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -39,6 +40,16 @@ static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
 			s->reason = f->reason;
 			s->peer_diagnosis = f->peer_diagnosis;
 		}
+		/* 6.1's form ends with peer_token; 6.8 added the GID halves. */
+		if (a->rta_type == SMC_DIAG_DMBINFO &&
+		    RTA_PAYLOAD(a) >= offsetof(struct smcd_diag_dmbinfo, peer_gid_ext)) {
+			const struct smcd_diag_dmbinfo *d = RTA_DATA(a);
+
+			s->has_dmb = true;
+			s->linkid = d->linkid;
+			s->token = d->token;
+			s->peer_token = d->peer_token;
+		}
 	}
 }
 
@@ -55,7 +66,8 @@ int sd_dump(struct sd_sock *out, int max)
 			.nlmsg_seq = 1,
 		},
 		.req = { .diag_family = AF_SMC,
-			 .diag_ext = 1 << (SMC_DIAG_SHUTDOWN - 1) },
+			 .diag_ext = 1 << (SMC_DIAG_SHUTDOWN - 1) |
+				     1 << (SMC_DIAG_DMBINFO - 1) },
 	};
 	static char buf[65536];
 	int fd, n = 0, rc = 0, done = 0;

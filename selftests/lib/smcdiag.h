@@ -21,6 +21,9 @@ struct sd_sock {
 	uint16_t sport, dport;	/* host order */
 	bool has_fallback;	/* SMC_DIAG_FALLBACK present */
 	uint32_t reason, peer_diagnosis;
+	bool has_dmb;		/* SMC_DIAG_DMBINFO present (SMC-D) */
+	uint32_t linkid;	/* the link group's id */
+	uint64_t token, peer_token;
 };
 
 /*

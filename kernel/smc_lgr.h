@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * af_smc: SMC-D link groups.
+ *
+ * A link group holds the SMC-D connections of one role (client or
+ * server) between one ISM device of ours and one peer GID on one VLAN.
+ * It is made by the first connection that needs it (the CLC "first
+ * contact"), keeps a pool of freed DMBs for the next connections, and
+ * lingers for smc_lgr_linger seconds after its last connection left
+ * before it and its pool are freed (see Documentation/smc-d.md).
+ *
+ * An SMC-D link group shares no state with the peer: no links, no LLC,
+ * tokens travel per connection in the CLC. Each side's first-contact flag
+ * says only whether that side made a new group for the connection, and
+ * a side that hears "first contact" while it has a group (or the other
+ * way round) simply goes on; nothing can get out of sync.
+ *
+ * Locking: one mutex (smc_lgr_lock, in smc_lgr.c) guards the list of
+ * groups and, in each group, its connection list, counts and pool. Every
+ * user runs in process context (handshake work, close, the free work,
+ * netlink dumps). The mutex is never taken under a socket lock's
+ * spinlock or a DMB's lock, and nothing else is taken under it but a
+ * DMB's lock (inside the device ops).
+ */
+#ifndef _SMC_LGR_H
+#define _SMC_LGR_H
+
+#include <linux/types.h>
+
+#include "smc_ism.h"
+
+struct smc_conn;
+
+enum smc_lgr_role {
+	SMC_LGR_CLIENT	= 0,	/* the values Linux's netlink reports */
+	SMC_LGR_SERVER	= 1,
+};
+
+/*
+ * What a reader outside smc_lgr.c may know of a group: a snapshot taken
+ * under the lock, handed to smc_lgr_for_each()'s callback.
+ * SMC_GEN_NETLINK's LGR_SMCD dump and smc_diag read these fields.
+ */
+struct smc_lgr_info {
+	u32		id;		/* SMC_NLA_LGR_D_ID; never 0 */
+	u8		role;		/* enum smc_lgr_role */
+	u64		gid;		/* our device's GID */
+	u64		peer_gid;
+	u16		chid;
+	u16		vlan_id;	/* 0: none */
+	u32		conns;		/* SMC_NLA_LGR_D_CONNS_NUM */
+	u64		dmb_bytes;	/* SMC_NLA_LGR_D_DMB_ALLOC: in use + pooled */
+	u32		pool_dmbs;	/* of which pooled, free */
+	const char	*dev_name;	/* the ISM device; static string */
+	/* SMC_NLA_LGR_D_V2_COMMON, from the peer's first-contact CLC: */
+	bool		peer_known;	/* false until that arrived */
+	u8		smc_version;	/* 2 */
+	u8		peer_os;	/* SMC_CLC_OS_* */
+	u8		peer_release;
+	char		peer_host[33];	/* NUL-terminated, blanks trimmed */
+	char		neg_eid[33];	/* NUL-terminated, blanks trimmed */
+};
+
+/*
+ * Visit the groups in creation order, under the lock. Starts at the
+ * *pos-th group (0 for the first call of a dump) and leaves *pos at the
+ * group where it stopped: fn returns 0 to go on, non-zero to stop (say,
+ * the netlink skb is full) and that group is visited again by the next
+ * call. Returns fn's non-zero value, or 0 when every group was visited.
+ * fn must not sleep long and must not call back into smc_lgr_*.
+ * Groups made or freed between two calls may shift positions: compare
+ * smc_lgr_seq() before and after to flag a dump as interrupted.
+ */
+int smc_lgr_for_each(unsigned long *pos,
+		     int (*fn)(const struct smc_lgr_info *info, void *arg),
+		     void *arg);
+/* Changes with every group made or freed. */
+unsigned int smc_lgr_seq(void);
+/* The snapshot of conn's group; false if conn has none. */
+bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info);
+
+/*
+ * Put conn into the group for (ism, peer_gid, vlan_id, role), made for it
+ * if there is none (then conn->first_contact is set), and give it a DMB
+ * of 16 KiB << class from the group's pool or the device, with signals to
+ * handler(owner). 0, or -ENOMEM and conn is in no group.
+ */
+int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
+		     u64 peer_gid, u16 vlan_id, enum smc_lgr_role role,
+		     u8 class, smc_dmb_signal_t handler, void *owner);
+/*
+ * conn leaves its group; its DMB goes to the group's pool or back to the
+ * device. The group lingers if this was its last connection.
+ */
+void smc_lgr_conn_del(struct smc_conn *conn);
+/* What the peer said about itself in its first-contact CLC message. */
+void smc_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
+		      const u8 *host, const u8 *eid);
+
+/* Module parameter: seconds an empty group stays (default 10). */
+extern unsigned int smc_lgr_linger;
+
+int smc_lgr_init(void);
+/* Frees every group at once; no connection may be left. */
+void smc_lgr_exit(void);
+
+/*
+ * Live objects of the module, for tests (debugfs af_smc/objects, see
+ * smc_objects.c): connections with a DMB, registered DMBs (in use and
+ * pooled), pooled DMBs, link groups.
+ */
+extern atomic_t smc_obj_conns, smc_obj_dmbs, smc_obj_pool, smc_obj_lgrs;
+
+#endif

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcd/smcd_sizes: DMB sizing (SO_RCVBUF, net.smc.rmem), every size class
+ * byte-exact across its ring's wrap point, DMB reuse from the link
+ * group's pool, link groups per peer. Run by smcd.sh with af_smc loaded
+ * as loopback_ism=1.
+ *
+ * A DMB of class n is 16 KiB << n bytes: a 32-byte CDC header, then the
+ * ring. How many bytes a sender can put in before EAGAIN while nobody
+ * reads is exactly the peer's ring: that is how the tests see a class.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+
+#include "family.h"
+#include "objects.h"
+#include "smcdiag.h"
+#include "stream.h"
+#include "tap.h"
+
+#define CDC_LEN 32
+#define CLASSES 7
+#define DMB(c) ((size_t)16384 << (c))
+#define RING(c) (DMB(c) - CDC_LEN)
+
+struct pair {
+	int lfd, cfd, afd;
+};
+
+/*
+ * rcvbuf: 0 leaves the default (net.smc.rmem); else SO_RCVBUFFORCE (past
+ * net.core.rmem_max), set before listen() and connect(), where tcp(7)
+ * says buffer sizes must be set to take effect.
+ */
+static void pair_open(struct pair *p, int rcvbuf)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage addr;
+	socklen_t alen = sizeof(addr);
+	struct sd_sock c, a;
+
+	sf_require(f);
+	p->lfd = ASSERT_SYS(sf_socket(f, SOCK_CLOEXEC));
+	p->cfd = ASSERT_SYS(sf_socket(f, SOCK_CLOEXEC));
+	if (rcvbuf) {
+		/* The core stores twice the value; af_smc halves it back. */
+		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
+		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
+	}
+	alen = sf_addr(f, NULL, 0, &addr);
+	ASSERT_SYS(bind(p->lfd, (struct sockaddr *)&addr, alen));
+	alen = sizeof(addr);
+	ASSERT_SYS(listen(p->lfd, 16));
+	ASSERT_SYS(getsockname(p->lfd, (struct sockaddr *)&addr, &alen));
+	ASSERT_SYS(connect(p->cfd, (struct sockaddr *)&addr, sf_addr_len(&addr)));
+	p->afd = ASSERT_SYS(accept4(p->lfd, NULL, NULL, SOCK_CLOEXEC));
+	ASSERT_EQ(sd_find_fd(p->cfd, &c), 0);
+	ASSERT_EQ(sd_find_fd(p->afd, &a), 0);
+	ASSERT_EQ(c.mode, SMC_DIAG_MODE_SMCD);
+	ASSERT_EQ(a.mode, SMC_DIAG_MODE_SMCD);
+}
+
+static void pair_close(struct pair *p)
+{
+	close(p->cfd);
+	close(p->afd);
+	close(p->lfd);
+}
+
+/* Bytes fd can send before EAGAIN while nobody reads: the peer's ring. */
+static size_t fill(int fd)
+{
+	static char buf[65536];
+	size_t sent = 0;
+	ssize_t n;
+
+	while ((n = send(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		sent += (size_t)n;
+	EXPECT_ERRNO(send(fd, buf, 1, MSG_DONTWAIT), EAGAIN);
+	return sent;
+}
+
+/* Drain what fill() put in, so the pair closes without an abort. */
+static void drain(int fd, size_t len)
+{
+	static char buf[65536];
+
+	while (len) {
+		ssize_t r = read(fd, buf, len < sizeof(buf) ? len : sizeof(buf));
+
+		ASSERT(r > 0);
+		len -= (size_t)r;
+	}
+}
+
+static void classes(const void *arg)
+{
+	int c;
+
+	(void)arg;
+	for (c = 0; c < CLASSES; c++) {
+		struct pair p;
+		size_t got;
+
+		pair_open(&p, (int)DMB(c));
+		got = fill(p.afd);
+		tap_diag("SO_RCVBUF %zu: the client's ring took %zu bytes", DMB(c), got);
+		EXPECT_EQ(got, RING(c));
+		drain(p.cfd, got);
+		got = fill(p.cfd);
+		EXPECT_EQ(got, RING(c));
+		drain(p.afd, got);
+		pair_close(&p);
+	}
+	/* Between classes: rounded up; beyond 1 MiB: 1 MiB. */
+	{
+		struct pair p;
+		size_t got;
+
+		pair_open(&p, 40000);
+		got = fill(p.afd);
+		EXPECT_EQ(got, RING(2));
+		drain(p.cfd, got);
+		pair_close(&p);
+		pair_open(&p, 8 << 20);
+		got = fill(p.afd);
+		EXPECT_EQ(got, RING(6));
+		drain(p.cfd, got);
+		pair_close(&p);
+	}
+}
+
+static int sysctl_rmem(int set)
+{
+	char buf[32];
+	int fd = open("/proc/sys/net/smc/rmem", O_RDWR | O_CLOEXEC), old;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = 0;
+	old = atoi(buf);
+	if (set) {
+		n = snprintf(buf, sizeof(buf), "%d\n", set);
+		if (pwrite(fd, buf, (size_t)n, 0) != n)
+			old = -1;
+	}
+	close(fd);
+	return old;
+}
+
+static void rmem_sysctl(const void *arg)
+{
+	static const struct { int rmem; int class; } t[] = {
+		{ 65536, 2 }, { 262144, 4 }, { 100000, 3 }, { 16384, 0 },
+	};
+	int old = sysctl_rmem(0);
+	unsigned int i;
+
+	(void)arg;
+	ASSERT(old > 0);
+	tap_diag("net.smc.rmem was %d", old);
+	EXPECT_EQ(old, 65536);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pair p;
+		size_t got;
+
+		ASSERT(sysctl_rmem(t[i].rmem) > 0);
+		pair_open(&p, 0);
+		got = fill(p.afd);
+		tap_diag("net.smc.rmem %d: the ring took %zu bytes", t[i].rmem, got);
+		EXPECT_EQ(got, RING(t[i].class));
+		drain(p.cfd, got);
+		pair_close(&p);
+	}
+	sysctl_rmem(old);
+}
+
+/*
+ * Write len bytes of the stream "seed" in pieces whose sizes cycle
+ * through odd values, so that writes start and end all around the ring.
+ */
+static pid_t writer(int fd, size_t len, uint64_t seed)
+{
+	static const size_t pieces[] = { 1, 4093, 65536 + 7, 17, 300001, 16352, 999 };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		static char buf[300001];
+		size_t off = 0;
+		unsigned int k = 0;
+
+		while (off < len) {
+			size_t n = pieces[k++ % 7];
+			ssize_t w;
+
+			if (n > len - off)
+				n = len - off;
+			pattern_fill(buf, n, seed, off);
+			w = write(fd, buf, n);
+			if (w <= 0)
+				_exit(1);
+			off += (size_t)w;
+		}
+		_exit(shutdown(fd, SHUT_WR) ? 2 : 0);
+	}
+	return pid;
+}
+
+/* Read to EOF in cycling sizes and check every byte; returns the count. */
+static size_t reader(int fd, uint64_t seed)
+{
+	static const size_t pieces[] = { 65536, 3, 16385, 250000, 1021 };
+	static char buf[250000];
+	size_t off = 0;
+	unsigned int k = 0;
+	ssize_t r;
+
+	while ((r = read(fd, buf, pieces[k++ % 5])) > 0) {
+		size_t bad = pattern_mismatch(buf, (size_t)r, seed, off);
+
+		if (bad != (size_t)r) {
+			tap_fail("byte %zu differs", off + bad);
+			tap_abort();
+		}
+		off += (size_t)r;
+	}
+	EXPECT_EQ(r, 0);
+	return off;
+}
+
+static void one_transfer(int wfd, int rfd, size_t len, uint64_t seed)
+{
+	int status;
+	pid_t pid = writer(wfd, len, seed);
+
+	ASSERT_SYS(pid);
+	EXPECT_EQ(reader(rfd, seed), (long long)len);
+	ASSERT_SYS(waitpid(pid, &status, 0));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Sizes around each ring: below, at and just past the wrap, many wraps. */
+static void wraps(const void *arg)
+{
+	int c;
+
+	(void)arg;
+	for (c = 0; c < CLASSES; c++) {
+		size_t r = RING(c);
+		const size_t sizes[] = { 1, r - 1, r, r + 1, 2 * r + r / 2 + 3, 5 * r + 7 };
+		unsigned int i;
+
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			struct pair p;
+
+			pair_open(&p, (int)DMB(c));
+			one_transfer(p.cfd, p.afd, sizes[i], c * 100 + i + 1);
+			one_transfer(p.afd, p.cfd, sizes[i], c * 100 + i + 51);
+			pair_close(&p);
+		}
+		tap_diag("class %d (%zu-byte ring): 1 B .. %zu B both ways", c, r, 5 * r + 7);
+	}
+}
+
+static void big(const void *arg)
+{
+	const size_t len = (size_t)(uintptr_t)arg;
+	struct pair p;
+
+	pair_open(&p, len >= (64u << 20) ? (int)DMB(6) : (int)DMB(0));
+	one_transfer(p.cfd, p.afd, len, len);
+	pair_close(&p);
+}
+
+static void reuse(const void *arg)
+{
+	struct smc_objects o0, o1, o2;
+	struct pair p;
+
+	(void)arg;
+	/* A class no other case here leaves in the pool last: 512 KiB. */
+	pair_open(&p, (int)DMB(5));
+	pair_close(&p);
+	ASSERT_EQ(objects_read(&o0), 0);
+	tap_diag("after close: conns %ld dmbs %ld pooled %ld lgrs %ld",
+		 o0.conns, o0.dmbs, o0.pool_dmbs, o0.lgrs);
+	EXPECT_EQ(o0.conns, 0);
+	EXPECT(o0.pool_dmbs >= 2);
+	pair_open(&p, (int)DMB(5));
+	ASSERT_EQ(objects_read(&o1), 0);
+	tap_diag("new pair: conns %ld dmbs %ld pooled %ld", o1.conns, o1.dmbs, o1.pool_dmbs);
+	EXPECT_EQ(o1.conns, 2);
+	EXPECT_EQ(o1.dmbs, o0.dmbs);			/* nothing new registered */
+	EXPECT_EQ(o1.pool_dmbs, o0.pool_dmbs - 2);	/* both taken from the pool */
+	/* The reused DMBs start clean: data and flow control are right. */
+	EXPECT_EQ(fill(p.afd), RING(5));
+	drain(p.cfd, RING(5));
+	one_transfer(p.cfd, p.afd, 3 * RING(5) + 11, 77);
+	one_transfer(p.afd, p.cfd, 2 * RING(5) + 5, 78);
+	pair_close(&p);
+	ASSERT_EQ(objects_read(&o2), 0);
+	EXPECT_EQ(o2.dmbs, o0.dmbs);
+	EXPECT_EQ(o2.pool_dmbs, o0.pool_dmbs);
+}
+
+static void link_groups(const void *arg)
+{
+	struct sd_sock c1, a1, c2, a2;
+	struct smc_objects o;
+	struct pair p1, p2;
+
+	(void)arg;
+	pair_open(&p1, 0);
+	pair_open(&p2, 0);
+	ASSERT_EQ(sd_find_fd(p1.cfd, &c1), 0);
+	ASSERT_EQ(sd_find_fd(p1.afd, &a1), 0);
+	ASSERT_EQ(sd_find_fd(p2.cfd, &c2), 0);
+	ASSERT_EQ(sd_find_fd(p2.afd, &a2), 0);
+	ASSERT(c1.has_dmb && a1.has_dmb && c2.has_dmb && a2.has_dmb);
+	tap_diag("link ids: clients %u %u, servers %u %u", c1.linkid, c2.linkid,
+		 a1.linkid, a2.linkid);
+	EXPECT(c1.linkid != 0 && a1.linkid != 0);
+	EXPECT_EQ(c1.linkid, c2.linkid);	/* one group per peer and role */
+	EXPECT_EQ(a1.linkid, a2.linkid);
+	EXPECT(c1.linkid != a1.linkid);		/* the loopback: both roles here */
+	EXPECT(c1.token != c2.token);
+	EXPECT_EQ(c1.peer_token, a1.token);
+	ASSERT_EQ(objects_read(&o), 0);
+	EXPECT_EQ(o.lgrs, 2);
+	EXPECT_EQ(o.conns, 4);
+	pair_close(&p1);
+	pair_close(&p2);
+}
+
+/* Last: with a short linger everything goes, to zero. */
+static void all_freed(const void *arg)
+{
+	struct smc_objects o;
+
+	(void)arg;
+	ASSERT_EQ(objects_set_linger(1), 0);
+	EXPECT_EQ(objects_wait_zero(&o, 15), 0);
+	tap_diag("socks %ld conns %ld dmbs %ld pooled %ld lgrs %ld", o.socks,
+		 o.conns, o.dmbs, o.pool_dmbs, o.lgrs);
+	objects_set_linger(10);
+}
+
+static const struct tap_case cases[] = {
+	{ "SO_RCVBUF picks the DMB size class, 16 KiB to 1 MiB, rounded up", classes, NULL, 120 },
+	{ "net.smc.rmem sizes the DMB of sockets without SO_RCVBUF", rmem_sysctl, NULL, 60 },
+	{ "every class byte-exact both ways, 1 B to 5 rings, across the wrap", wraps, NULL, 300 },
+	{ "32 MiB byte-exact through a 16 KiB DMB", big, (void *)(uintptr_t)(32u << 20), 120 },
+	{ "256 MiB byte-exact through a 1 MiB DMB", big, (void *)(uintptr_t)(256u << 20), 300 },
+	{ "a closed connection's DMBs serve the next one, clean", reuse, NULL, 60 },
+	{ "connections to one peer share a link group per role", link_groups, NULL, 30 },
+	{ "every connection, DMB and link group freed after the linger time", all_freed, NULL, 30 },
+};
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
+	return tap_run();
+}
