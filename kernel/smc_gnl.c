@@ -15,6 +15,13 @@
  * network namespace of the socket (GENL_UNS_ADMIN_PERM), whose state
  * they change, as for SMC_PNETID (Documentation/decisions.md).
  */
+/*
+ * Our uapi header first: it has the attributes later kernels added (the
+ * kernel's 6.1 copy, first on the include path, has not); its guard then
+ * keeps the 6.1 copy out.
+ */
+#include "../uapi/linux/smc.h"
+
 #include <linux/pci.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
@@ -28,6 +35,7 @@
 #include "smc_eid.h"
 #include "smc_gnl.h"
 #include "smc_ism.h"
+#include "smc_lgr.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
 #include "smc_pnet.h"
@@ -245,13 +253,80 @@ static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *c
 
 /* ---- link groups ---- */
 
-/*
- * SMC-D connections do not share link groups yet, and there is no SMC-R:
- * the tables are empty (Documentation/netlink.md).
- */
+/* There is no SMC-R yet: its tables are empty. */
 static int smc_gnl_dump_empty(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return 0;
+}
+
+static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smc_lgr_info *i)
+{
+	struct nlattr *n = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
+
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, i->smc_version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, i->peer_release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, i->peer_os) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, i->neg_eid) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST, i->peer_host))
+		return -EMSGSIZE;
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+/*
+ * One SMC-D link group, in Linux's attribute order, plus the DMB bytes it
+ * holds (SMC_NLA_LGR_D_DMB_ALLOC, a later kernel's attribute, as u64).
+ * Runs under the link group lock: nothing here sleeps or allocates.
+ */
+static int smc_gnl_put_lgr_smcd(const struct smc_lgr_info *i, void *arg)
+{
+	struct smc_gnl_dev_ctx *c = arg;
+	struct sk_buff *skb = c->skb;
+	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
+	struct nlattr *n;
+	void *hdr;
+
+	smc_pnetid_by_ibdev(i->dev_name, 0, pnetid);
+	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_LGR_SMCD);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(c->cb, hdr);
+	n = nla_nest_start(skb, SMC_GEN_LGR_SMCD);
+	if (!n ||
+	    nla_put_u32(skb, SMC_NLA_LGR_D_ID, i->id) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_GID, i->gid, SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_GID, i->peer_gid,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_D_VLAN_ID, i->vlan_id) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_D_CONNS_NUM, i->conns) ||
+	    nla_put_u16(skb, SMC_NLA_LGR_D_CHID, i->chid) ||
+	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, pnetid) ||
+	    (i->peer_known && smc_gnl_put_lgr_v2(skb, i)) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_DMB_ALLOC, i->dmb_bytes,
+			      SMC_NLA_LGR_D_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * Every SMC-D link group of the host, as Linux lists them; a dump that
+ * spans a group made or freed is marked NLM_F_DUMP_INTR.
+ */
+static int smc_gnl_dump_lgr_smcd(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+	unsigned long pos = cb->args[0];
+	int rc;
+
+	cb->seq = smc_lgr_seq();
+	rc = smc_lgr_for_each(&pos, smc_gnl_put_lgr_smcd, &c);
+	cb->args[0] = pos;
+	return smc_gnl_dev_result(skb, rc);
 }
 
 /* ---- HS_LIMITATION: the net.smc.limit_smc_hs sysctl ---- */
@@ -312,7 +387,7 @@ static const struct genl_ops smc_gnl_ops[] = {
 	SMC_GNL_DUMP(SMC_NETLINK_GET_SYS_INFO, smc_gnl_dump_sys_info),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smc_gnl_dump_empty),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smc_gnl_dump_empty),
-	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCD, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCD, smc_gnl_dump_lgr_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCD, smc_gnl_dump_dev_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCR, smc_gnl_dump_dev_smcr),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_STATS, smc_stats_nl_dump),

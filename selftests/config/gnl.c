@@ -1006,6 +1006,62 @@ static void smcd_conninfo(const void *arg)
 }
 
 /*
+ * LGR_SMCD while one SMC-D connection is open: its two ends sit in a
+ * client and a server group on the loopback device, whose GIDs are what
+ * sock_diag says, with the SEID negotiated and our host name as the peer's.
+ */
+static void smcd_lgr(const void *arg)
+{
+	struct genl_result res;
+	const struct nlmsghdr *m = NULL;
+	struct conn_diag cd;
+	struct utsname u;
+	char seid[64] = "";
+	int c, s, groups = 0, conns = 0;
+
+	(void)arg;
+	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_SYS_INFO), 0);
+	snprintf(seid, sizeof(seid), "%s", genl_attr_str(nest_get(genl_attr(genl_next_msg(&res, NULL), 0,
+				SMC_GEN_SYS_INFO), SMC_NLA_SYS_SEID)));
+	genl_result_free(&res);
+	/* The EID in a group is shown without its blank padding. */
+	for (size_t n = strlen(seid); n && seid[n - 1] == ' '; n--)
+		seid[n - 1] = 0;
+	uname(&u);
+	smc_pair(&c, &s);
+	diag_of(c, &cd);
+	ASSERT(cd.has_dmb);
+	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_LGR_SMCD), 0);
+	while ((m = genl_next_msg(&res, m))) {
+		const struct nlattr *g = genl_attr(m, 0, SMC_GEN_LGR_SMCD), *v2;
+		unsigned int n = attr_uint(nest_get(g, SMC_NLA_LGR_D_CONNS_NUM));
+
+		ASSERT(g != NULL);
+		tap_diag("group %u: %u connections", (unsigned int)attr_uint(nest_get(g, SMC_NLA_LGR_D_ID)), n);
+		if (!n)
+			continue;	/* lingering after an earlier case */
+		groups++;
+		conns += n;
+		EXPECT(attr_uint(nest_get(g, SMC_NLA_LGR_D_ID)) != 0);
+		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_GID)), cd.dmb.my_gid);
+		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_PEER_GID)), cd.dmb.peer_gid);
+		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_CHID)), 0xffff);
+		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_VLAN_ID)), 0);
+		EXPECT(attr_uint(nest_get(g, SMC_NLA_LGR_D_DMB_ALLOC)) > 0);
+		v2 = nest_get(g, SMC_NLA_LGR_D_V2_COMMON);
+		ASSERT(v2 != NULL);
+		EXPECT_EQ(attr_uint(nest_get(v2, SMC_NLA_LGR_V2_VER)), 2);
+		EXPECT_STR(genl_attr_str(nest_get(v2, SMC_NLA_LGR_V2_NEG_EID)), seid);
+		EXPECT_STR(genl_attr_str(nest_get(v2, SMC_NLA_LGR_V2_PEER_HOST)), u.nodename);
+	}
+	genl_result_free(&res);
+	EXPECT_EQ(groups, 2);
+	EXPECT_EQ(conns, 2);
+	close(c);
+	close(s);
+}
+
+/*
  * Handshake errors, with handshake/smc_badpeer loaded (gnl_smcd.sh does,
  * base_port 7800): our client gets garbage instead of a CLC answer, and
  * our server gets garbage instead of a Proposal. Each counts once on its
@@ -1076,6 +1132,7 @@ static const struct tap_case smcd_cases[] = {
 	{ "SMC-D by a shared UEID with the SEID disabled", smcd_ueid, NULL, 60 },
 	{ "sock_diag CONNINFO of both ends: sizes, tokens, cursors, flags", smcd_conninfo, NULL, 60 },
 	{ "handshake errors count once, client and server", hs_errors, NULL, 60 },
+	{ "LGR_SMCD: the client and server groups of a connection", smcd_lgr, NULL, 60 },
 	{ "SEID dump, enable, disable with an ISM device", seid, NULL, 60 },
 	{ "SYS_INFO with an ISM device", sys_info, NULL, 60 },
 };
