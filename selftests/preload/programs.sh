@@ -64,15 +64,23 @@ watch_port() {
 	[ "$_smcd" -gt 0 ] || tap_fail "no ACTIVE SMCD connection on port $_port while the client ran"
 }
 
-# wait_listen PORT: the server on PORT accepts connections.
+# wait_listen PORT LOG: the server on PORT accepts connections (LOG: its output).
 listening() { ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1\$"; }
-wait_listen() { tap_wait_for 20 listening "$1" || tap_fail "nothing listens on port $1"; }
+wait_listen() {
+	tap_wait_for 20 listening "$1" && return 0
+	tap_fail "nothing listens on port $1; the server said:"
+	sed 's/^/#   /' "$2"
+	return 1
+}
+# Each case uses its own ports in each mode, so that nothing a previous run
+# left (a TIME_WAIT, a slow exit) stands in the way.
+port_of() { [ "$mode" = tcp ] && echo $(($1 + 100)) || echo "$1"; }
 
 # ---- iperf3 --------------------------------------------------------------
 iperf3_case() {
-	mode=$1 port=5201
+	mode=$1 port=$(port_of 5201)
 	$run iperf3 -s -1 -p $port >"$work/iperf3.s" 2>&1 &
-	wait_listen $port
+	wait_listen $port "$work/iperf3.s"
 	$run iperf3 -c 127.0.0.1 -p $port -t 3 -f k >"$work/iperf3.c" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
@@ -84,10 +92,10 @@ iperf3_case() {
 
 # ---- sockperf ------------------------------------------------------------
 sockperf_case() {
-	mode=$1 port=11111
+	mode=$1 port=$(port_of 11111)
 	$run sockperf server -i 127.0.0.1 -p $port --tcp >"$work/sp.s" 2>&1 &
 	spid=$!
-	wait_listen $port
+	wait_listen $port "$work/sp.s"
 	$run sockperf tp -i 127.0.0.1 -p $port --tcp -m 65506 -t 3 >"$work/sp.tp" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
@@ -104,11 +112,11 @@ sockperf_case() {
 
 # ---- redis ---------------------------------------------------------------
 redis_case() {
-	mode=$1 port=6380
+	mode=$1 port=$(port_of 6380)
 	$run redis-server --port $port --bind 127.0.0.1 --save '' --appendonly no \
 		--protected-mode no --daemonize no >"$work/redis.s" 2>&1 &
 	spid=$!
-	wait_listen $port
+	wait_listen $port "$work/redis.s"
 	# A value that is not a whole number of small writes, read back exactly.
 	value=$(head -c 30000 /dev/urandom | od -An -tx1 | tr -d ' \n')
 	[ "$($run redis-cli -p $port set smc-key "$value")" = OK ] || tap_fail "redis-cli set"
@@ -126,7 +134,7 @@ redis_case() {
 
 # ---- nginx ---------------------------------------------------------------
 nginx_case() {
-	mode=$1 port=8080 d=$work/nginx
+	mode=$1 port=$(port_of 8080) d=$work/nginx.$1
 	mkdir -p "$d/www" "$d/tmp"
 	head -c 3000017 /dev/urandom >"$d/www/big"
 	echo hello >"$d/www/index.html"
@@ -151,7 +159,7 @@ http {
 EOF
 	$run nginx -e "$d/error.log" -c "$d/nginx.conf" >"$work/nginx.s" 2>&1 &
 	spid=$!
-	wait_listen $port
+	wait_listen $port "$work/nginx.s"
 	$run curl -sS -o "$d/got" "http://127.0.0.1:$port/big" || tap_fail "curl failed"
 	cmp -s "$d/www/big" "$d/got" || tap_fail "curl: the 3 MB file came back different"
 	$run wrk -t 1 -c 4 -d 3 "http://127.0.0.1:$port/index.html" >"$work/wrk" 2>&1 &
