@@ -415,4 +415,6 @@ void smc_hs_abort_wait(struct smc_sock *smc)
 	 * the flag is set before this wakeup, so it cannot sleep past it.
 	 */
 	wake_up_interruptible_all(sk_sleep(smc->clcsock->sk));
+	/* An SMC-R probe link's LLC waits are not on that queue. */
+	smcr_hs_abort(smc);
 }

@@ -19,6 +19,12 @@
  * Decline after its Confirm: it waits (bounded) for the server's, so the
  * two never both put a Decline into the stream. Counters in debugfs
  * ("smcr_hs") say how many first links were confirmed on each side.
+ *
+ * A socket closed in the middle (or its listener) must not wait for the
+ * LLC bounds: while a handshake has a link it is on smcr_hs_running, and
+ * smcr_hs_abort() ends that link's LLC waits. The entry lives on the
+ * handshake's stack; it leaves the list, under smcr_hs_lock, before its
+ * link is destroyed, so the walker never sees a freed link.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +51,61 @@ MODULE_PARM_DESC(smcr_probe,
 #define SMCR_HS_RMB_CLASS	2
 /* The decline that ends a probe handshake whose link came up. */
 #define SMCR_HS_NO_DATA_PATH	SMC_CLC_DECL_INTERR
+
+/*
+ * Test plumbing: the server waits this long (ms, at most 10 s) before
+ * its CONFIRM_LINK, so a test can close the client while it waits for it.
+ */
+static unsigned int smcr_probe_confirm_delay_ms;
+module_param(smcr_probe_confirm_delay_ms, uint, 0644);
+MODULE_PARM_DESC(smcr_probe_confirm_delay_ms,
+		 "tests only: delay of the probe server's LLC CONFIRM_LINK, ms (max 10000)");
+
+/* A handshake with a link: smc and its link, on smcr_hs_running. */
+struct smcr_hs_op {
+	struct list_head	list;
+	struct smc_sock		*smc;
+	struct smcr_link	*link;
+};
+
+/* Few at a time (one per handshake in flight): a list is enough. */
+static LIST_HEAD(smcr_hs_running);
+static DEFINE_SPINLOCK(smcr_hs_lock);	/* the list; taken with bh off */
+
+/*
+ * Publish op; if the socket was aborted before (the flag is set before
+ * smcr_hs_abort() takes the lock, so either it sees op or we see the
+ * flag), end the link's waits ourselves.
+ */
+static void smcr_hs_op_start(struct smcr_hs_op *op, struct smc_sock *smc,
+			     struct smcr_link *l)
+{
+	op->smc = smc;
+	op->link = l;
+	spin_lock_bh(&smcr_hs_lock);
+	list_add(&op->list, &smcr_hs_running);
+	spin_unlock_bh(&smcr_hs_lock);
+	if (test_bit(SMC_F_HS_ABORT, &smc->flags))
+		smcr_link_abort_waits(l);
+}
+
+static void smcr_hs_op_end(struct smcr_hs_op *op)
+{
+	spin_lock_bh(&smcr_hs_lock);
+	list_del(&op->list);
+	spin_unlock_bh(&smcr_hs_lock);
+}
+
+void smcr_hs_abort(struct smc_sock *smc)
+{
+	struct smcr_hs_op *op;
+
+	spin_lock_bh(&smcr_hs_lock);
+	list_for_each_entry(op, &smcr_hs_running, list)
+		if (op->smc == smc)
+			smcr_link_abort_waits(op->link);
+	spin_unlock_bh(&smcr_hs_lock);
+}
 
 static atomic_t smcr_hs_confirmed_client = ATOMIC_INIT(0);
 static atomic_t smcr_hs_confirmed_server = ATOMIC_INIT(0);
@@ -198,6 +259,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	struct smcr_qp_info peer;
+	struct smcr_hs_op op;
 	struct smcr_link *l;
 	int rc;
 
@@ -206,10 +268,12 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	l = smcr_link_create(path, SMCR_HS_RMB_SIZE);
 	if (IS_ERR(l))
 		return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+	smcr_hs_op_start(&op, smc, l);
 	if (smcr_link_connect(l, &peer)) {
 		rc = smcr_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
 		goto out;
 	}
+	smcr_link_keepalive_net(l, sock_net(&smc->sk));
 	smcr_hs_fill(l, SMC_CLC_CONFIRM, get_random_u32(), ac);
 	rc = smc_clc_send(smc, msg);
 	if (rc)
@@ -231,6 +295,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	}
 	smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL, msg->decline.diagnosis);
 out:
+	smcr_hs_op_end(&op);
 	smcr_link_destroy(l);
 	return rc;
 }
@@ -241,7 +306,9 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	struct smcr_qp_info peer;
 	struct smcr_path path;
+	struct smcr_hs_op op;
 	struct smcr_link *l;
+	unsigned int delay;
 	__be32 subnet;
 	u8 plen;
 	u32 code;
@@ -258,6 +325,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	smcr_path_put(&path);
 	if (IS_ERR(l))
 		return smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
+	smcr_hs_op_start(&op, nsmc, l);
 	smcr_hs_fill(l, SMC_CLC_ACCEPT, get_random_u32(), ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
@@ -278,6 +346,10 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_RDYLNK);
 		goto out;
 	}
+	smcr_link_keepalive_net(l, sock_net(&nsmc->sk));
+	delay = READ_ONCE(smcr_probe_confirm_delay_ms);
+	if (delay)
+		schedule_timeout_uninterruptible(msecs_to_jiffies(min(delay, 10000U)));
 	if (smcr_llc_confirm_link(l)) {
 		atomic_inc(&smcr_hs_failed);
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_TIMEOUT_CL);
@@ -288,9 +360,11 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	 * The link goes first (its DELETE_LINK acked by the client's QP,
 	 * which lives until the client reads our Decline), then the Decline.
 	 */
+	smcr_hs_op_end(&op);
 	smcr_link_destroy(l);
 	return smcr_hs_decline(nsmc, SMCR_HS_NO_DATA_PATH);
 out:
+	smcr_hs_op_end(&op);
 	smcr_link_destroy(l);
 	return rc;
 }

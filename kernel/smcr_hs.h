@@ -33,6 +33,13 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 /* Server: answer the SMC-R Proposal in msg. 0 when decided, else -errno. */
 int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg);
 
+/*
+ * smc is being closed: end the LLC waits of its handshake's link, if it
+ * has one now (smc_hs_abort_wait() calls this after it set the abort
+ * flag). Process or softirq context; takes spinlocks only.
+ */
+void smcr_hs_abort(struct smc_sock *smc);
+
 /* debugfs "smcr_hs": counters. */
 void smcr_hs_show(struct seq_file *m);
 

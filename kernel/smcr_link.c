@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
+#include "smc_netns.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
 
@@ -382,12 +383,20 @@ static void smcr_rx_work(struct work_struct *work)
 	}
 }
 
+/* After an LLC answer wait: 0 if answered, else why not. */
+static int smcr_llc_result(struct smcr_link *l, bool answered)
+{
+	if (answered)
+		return 0;
+	return READ_ONCE(l->aborted) ? -ECONNABORTED : -ENOLINK;
+}
+
 static bool smcr_llc_answered(struct smcr_link *l, bool *flag)
 {
 	bool done;
 
 	spin_lock_bh(&l->lock);
-	done = *flag || !smcr_link_usable(l);
+	done = *flag || !smcr_link_usable(l) || l->aborted;
 	spin_unlock_bh(&l->lock);
 	return done;
 }
@@ -407,7 +416,7 @@ int smcr_llc_confirm_link(struct smcr_link *l)
 	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
 				SMCR_LLC_WAIT))
 		return -ETIMEDOUT;
-	return l->confirm_done ? 0 : -ENOLINK;
+	return smcr_llc_result(l, l->confirm_done);
 }
 
 /* Wait (bounded) for the peer's CONFIRM_LINK request to have been answered. */
@@ -416,7 +425,7 @@ int smcr_llc_await_confirm(struct smcr_link *l)
 	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
 				SMCR_LLC_WAIT))
 		return -ETIMEDOUT;
-	return l->confirm_done ? 0 : -ENOLINK;
+	return smcr_llc_result(l, l->confirm_done);
 }
 
 static bool smcr_test_answered(struct smcr_link *l, unsigned int before)
@@ -424,7 +433,7 @@ static bool smcr_test_answered(struct smcr_link *l, unsigned int before)
 	bool done;
 
 	spin_lock_bh(&l->lock);
-	done = l->test_resps != before || !smcr_link_usable(l);
+	done = l->test_resps != before || !smcr_link_usable(l) || l->aborted;
 	spin_unlock_bh(&l->lock);
 	return done;
 }
@@ -447,7 +456,7 @@ int smcr_llc_test_link(struct smcr_link *l)
 	if (!wait_event_timeout(l->wait, smcr_test_answered(l, before), SMCR_LLC_WAIT))
 		return -ETIMEDOUT;
 	if (l->test_resps == before)
-		return -ENOLINK;
+		return smcr_llc_result(l, false);
 	return memcmp(l->test_resp.test_link.user_data, data, sizeof(data)) ? -EPROTO : 0;
 }
 
@@ -491,6 +500,21 @@ void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval)
 	WRITE_ONCE(l->keepalive, interval);
 	if (interval)
 		mod_delayed_work(smcr_wq, &l->keepalive_work, interval);
+}
+
+void smcr_link_keepalive_net(struct smcr_link *l, const struct net *net)
+{
+	int t = READ_ONCE(smc_net(net)->sysctl_smcr_testlink_time);
+
+	smcr_link_set_keepalive(l, t > 0 ? t : 0);
+}
+
+void smcr_link_abort_waits(struct smcr_link *l)
+{
+	spin_lock_bh(&l->lock);
+	l->aborted = true;
+	spin_unlock_bh(&l->lock);
+	wake_up_all(&l->wait);
 }
 
 /* ---- RDMA WRITE and memory registration ---- */

@@ -35,6 +35,7 @@
 #include "wire/smc_llc.h"
 
 struct dentry;
+struct net;
 
 #define SMCR_SEND_SLOTS		16	/* LLC/CDC sends in flight */
 #define SMCR_RECV_SLOTS		48	/* receive WRs posted */
@@ -129,6 +130,11 @@ struct smcr_link {
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
 	bool			keepalive_failed; /* ended by an unanswered TEST_LINK */
+	/*
+	 * The owner gave up (its socket is being closed): the LLC answer
+	 * waits end with -ECONNABORTED. Under lock; never cleared.
+	 */
+	bool			aborted;
 };
 
 struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);
@@ -158,6 +164,15 @@ int smcr_llc_test_link(struct smcr_link *l);
  * one ends the link. 0 turns it off.
  */
 void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval);
+/* The same with net's net.smc.smcr_testlink_time (0 there: off). */
+void smcr_link_keepalive_net(struct smcr_link *l, const struct net *net);
+/*
+ * End the LLC answer waits on l now (they return -ECONNABORTED), for an
+ * owner that is being closed. The link itself stays as it is: destroying
+ * it afterwards still ends an active link with DELETE_LINK. Any context
+ * but hard irq; takes l->lock.
+ */
+void smcr_link_abort_waits(struct smcr_link *l);
 /* RDMA WRITE len bytes of our RMB at off to the peer's RMB; bounded wait. */
 int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
 		    u64 raddr);

@@ -12,6 +12,8 @@
  *   await ID                     await the peer's CONFIRM_LINK request
  *   test ID                      TEST_LINK request, await the echo
  *   keepalive ID MS              TEST_LINK after MS ms idle (0: off)
+ *   keepalive ID net             the same with the writer's namespace's
+ *                                net.smc.smcr_testlink_time (as socket links)
  *   fill ID LEN SEED             write a pattern into the own RMB
  *   write ID LEN RKEY ADDR       RDMA WRITE of own RMB[0, LEN) to the peer
  *   check ID LEN SEED            compare the own RMB with the pattern
@@ -139,6 +141,10 @@ static int smcr_dbg_run(char *cmd)
 	if (!strcmp(verb, "test"))
 		return smcr_llc_test_link(l);
 	if (!strcmp(verb, "keepalive")) {
+		if (!strncmp(cmd + n, "net", 3)) {
+			smcr_link_keepalive_net(l, current->nsproxy->net_ns);
+			return 0;
+		}
 		if (sscanf(cmd + n, "%u", &a1) != 1)
 			return -EINVAL;
 		smcr_link_set_keepalive(l, msecs_to_jiffies(a1));

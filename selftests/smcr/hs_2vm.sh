@@ -11,6 +11,9 @@
 #   - the client's sock_diag: fallback 0x05000000 (peer declined), peer
 #     diagnosis 0x09990000; 64 KiB echo byte-exact over the fallback;
 #   - ten connections at once: ten links confirmed on each side;
+#   - a client closed while it waits for the server's CONFIRM_LINK
+#     (delayed 4 s on the server by smcr_probe_confirm_delay_ms): close()
+#     returns within a second, its link counted as not confirmed;
 #   - server without RDMA (rxe0 deleted on VM 1): the client still
 #     proposes SMC-R and falls back with peer diagnosis 0x03030002, and no
 #     link is counted;
@@ -54,6 +57,11 @@ cleanup_case() {
 counter() {
 	if [ "$1" = 0 ]; then line=$(cat $D); else line=$(smc-vm-exec 1 "cat $D"); fi
 	echo "$line" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"
+}
+
+# counter_is VM NAME VALUE
+counter_is() {
+	[ "$(counter "$1" "$2")" = "$3" ]
 }
 
 serve() {
@@ -117,6 +125,23 @@ concurrent() {
 	return 0
 }
 
+close_in_llc_wait() {
+	P=/sys/module/af_smc/parameters/smcr_probe_confirm_delay_ms
+	smc-vm-exec 1 "echo 4000 > $P" || { tap_fail "no delay parameter"; return 1; }
+	f0=$(counter 0 failed) fs0=$(counter 1 failed)
+	out=$($T/smc-fbprobe -C 1500 10.43.0.2 $port) || tap_fail "smc-fbprobe -C: $out"
+	tap_diag "client: $out; VM 0: $(cat $D)"
+	ms=$(echo "$out" | sed -n 's/^close_ms \([0-9]*\)$/\1/p')
+	[ -n "$ms" ] && [ "$ms" -lt 1000 ] || tap_fail "close() in the LLC wait took ${ms:-?} ms"
+	# The client was in the LLC wait (not a CLC one): it gave up its link.
+	[ "$(counter 0 failed)" = $((f0 + 1)) ] || tap_fail "the client's link wait did not end as aborted"
+	# The server's CONFIRM_LINK then finds the client's link gone.
+	tap_wait_for 15 counter_is 1 failed $((fs0 + 1)) ||
+		tap_fail "the server's handshake did not end as failed"
+	smc-vm-exec 1 "echo 0 > $P"
+	return 0
+}
+
 server_no_rdma() {
 	tap_assert "rxe0 deleted on VM 1" smc-vm-exec 1 "rdma link del rxe0"
 	c0=$(counter 0 confirmed_client)
@@ -145,6 +170,7 @@ tap_case "setup: smcr_probe=1, rxe0 on both VMs, echo server" 180 setup
 tap_case "first link confirmed both sides, then TCP on the server's decline" 60 first_link
 tap_case "the data flows (TCP) after an SMC-R link probe" 60 echo_64k
 tap_case "ten concurrent connections: ten first links on each side" 120 concurrent
+tap_case "close() while waiting for CONFIRM_LINK returns at once" 60 close_in_llc_wait
 tap_case "server without RDMA: peer declines 0x03030002" 60 server_no_rdma
 tap_case "client without RDMA: declines 0x03030000" 60 client_no_rdma
 tap_case "teardown: af_smc unloads and reloads on both VMs" 60 cleanup_case

@@ -7,6 +7,10 @@
 # MAC, and brought to RTS with their RMBs registered; then
 #   - CONFIRM_LINK from A is answered by B (and B saw A's request);
 #   - TEST_LINK both ways;
+#   - the keepalive interval from net.smc.smcr_testlink_time of the
+#     namespace that sets it ("keepalive ID net"): 1 s in the initial
+#     namespace makes an idle A send TEST_LINKs that B answers; 0 in
+#     another namespace turns it off (no more messages either way);
 #   - an RDMA WRITE of 64 KiB from A's RMB into B's RMB, with B's rkey,
 #     arrives byte for byte;
 #   - a WRITE with a wrong rkey fails and leaves the link in error;
@@ -85,6 +89,20 @@ setup() {
 	return 0
 }
 
+# Every GID entry rxe has is RoCE v2: Linux's SMC-Rv1 wants a RoCE v1 GID
+# and so finds none on rxe (Documentation/smc-r.md).
+gid_types() {
+	# One shell for the whole table (rxe has 1024 entries); reading an
+	# unused entry fails and prints nothing.
+	types=$(on $VMA "cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/* 2>/dev/null")
+	tap_diag "$DEV port 1 GID types: $(echo "$types" | sort | uniq -c | tr '\n' ';')"
+	v2=$(echo "$types" | grep -c '^RoCE v2$')
+	other=$(echo "$types" | grep -v '^RoCE v2$' | grep -c .)
+	[ "$v2" -ge 1 ] || tap_fail "no RoCE v2 GID on $DEV"
+	[ "$other" = 0 ] || tap_fail "$DEV has $other GIDs of another type"
+	return 0
+}
+
 # Fields of a "created" answer: ID QPN PSN MTU GID MAC RKEY ADDR.
 create_connect() {
 	a=$(lk $VMA "create 0 $IFA") || { tap_fail "create A: $a"; return 1; }
@@ -112,6 +130,36 @@ confirm() {
 testlink() {
 	r=$(lk $VMA "test 0") || tap_fail "TEST_LINK from A: $r"
 	r=$(lk $VMB "test 1") || tap_fail "TEST_LINK from B: $r"
+	return 0
+}
+
+# tx_of VM ID: the "tx" counter of link ID.
+tx_of() {
+	lk "$1" "stats $2" | sed -n 's/.* tx \([0-9]*\) .*/\1/p'
+}
+
+keepalive_sysctl() {
+	S=/proc/sys/net/smc/smcr_testlink_time
+	on $VMA "echo 1 > $S" || { tap_fail "smcr_testlink_time=1"; return 1; }
+	lk $VMA "keepalive 0 net" >/dev/null || tap_fail "keepalive from the namespace"
+	a0=$(tx_of $VMA 0) b0=$(tx_of $VMB 1)
+	sleep 5
+	a1=$(tx_of $VMA 0) b1=$(tx_of $VMB 1)
+	tap_diag "idle 5 s with smcr_testlink_time=1: A sent $((a1 - a0)), B sent $((b1 - b0))"
+	[ $((a1 - a0)) -ge 2 ] || tap_fail "A sent $((a1 - a0)) TEST_LINKs in 5 s, not at least 2"
+	[ $((b1 - b0)) -ge 2 ] || tap_fail "B answered $((b1 - b0)), not at least 2"
+	# 0 in another namespace: the writer's namespace is the one read.
+	on $VMA "ip netns add smcka && ip netns exec smcka sh -c 'echo 0 > $S && mount -t debugfs none /sys/kernel/debug && echo \"keepalive 0 net\" > $L'" ||
+		tap_fail "keepalive from namespace smcka (smcr_testlink_time=0)"
+	on $VMA "ip netns del smcka"
+	sleep 1.5	# a TEST_LINK already under way may still be answered
+	a0=$(tx_of $VMA 0) b0=$(tx_of $VMB 1)
+	sleep 4
+	a1=$(tx_of $VMA 0) b1=$(tx_of $VMB 1)
+	tap_diag "idle 4 s after smcr_testlink_time=0: A sent $((a1 - a0)), B sent $((b1 - b0))"
+	[ "$a1" = "$a0" ] && [ "$b1" = "$b0" ] || tap_fail "messages flowed with the keepalive off"
+	[ "$(on $VMA "cat $S")" = 1 ] || tap_fail "the initial namespace's value changed"
+	on $VMA "echo 30 > $S"
 	return 0
 }
 
@@ -258,9 +306,11 @@ dev_gone() {
 }
 
 tap_case "setup: rxe device(s), debugfs" 120 setup
+tap_case "rxe's GIDs are all of type RoCE v2" 30 gid_types
 tap_case "two links to RTS with each other's QP data" 60 create_connect
 tap_case "CONFIRM_LINK answered over the QP" 60 confirm
 tap_case "TEST_LINK both ways" 60 testlink
+tap_case "keepalive interval from net.smc.smcr_testlink_time, per namespace; 0 is off" 60 keepalive_sysctl
 tap_case "RDMA WRITE of 64 KiB into the peer's RMB with its rkey" 60 write64k
 tap_case "a wrong rkey fails the WRITE and the link" 60 bad_rkey
 tap_case "destroying an active link tells the peer (DELETE_LINK)" 60 orderly_delete

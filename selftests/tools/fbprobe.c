@@ -8,18 +8,62 @@
  *
  * Prints "mode M fallback 0xLOCAL/0xPEER" (mode as SMC_DIAG_MODE_*), and
  * exits 0, or 1 with a message on stderr.
+ *
+ *	smc-fbprobe -C MS ADDR PORT
+ *
+ * Close in the middle of the handshake: a non-blocking connect, MS ms of
+ * sleep, close(). Prints "close_ms N", how long close() took; exits 1 if
+ * the connect did not start (anything but EINPROGRESS).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <smc/af_smc.h>
 
 #include "smcdiag.h"
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int close_early(char **argv)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	long ms = atol(argv[2]), t0;
+	int fd;
+
+	a.sin_port = htons(atoi(argv[4]));
+	if (inet_pton(AF_INET, argv[3], &a.sin_addr) != 1) {
+		fprintf(stderr, "smc-fbprobe: bad address %s\n", argv[3]);
+		return 2;
+	}
+	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	if (fd < 0) {
+		perror("smc-fbprobe: socket");
+		return 1;
+	}
+	if (!connect(fd, (struct sockaddr *)&a, sizeof(a)) || errno != EINPROGRESS) {
+		perror("smc-fbprobe: connect did not start");
+		return 1;
+	}
+	usleep(ms * 1000);
+	t0 = now_ms();
+	close(fd);
+	printf("close_ms %ld\n", now_ms() - t0);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,6 +74,8 @@ int main(int argc, char **argv)
 	char c = 'x';
 	int fd, rc;
 
+	if (argc == 5 && !strcmp(argv[1], "-C"))
+		return close_early(argv);
 	if (argc != 4 + v6) {
 		fprintf(stderr, "usage: smc-fbprobe [-6] ADDR PORT HOLD_SECONDS\n");
 		return 2;
