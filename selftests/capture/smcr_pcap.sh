@@ -38,7 +38,7 @@ command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 guest='
 . $SMC_SELFTESTS/lib/topology.sh
-reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr_probe=1"
+reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr_probe=1 loopback_ism=0"
 sh -c "$reload" || exit 4
 smc-vm-exec 1 "$reload" || exit 5
 topo_vm_rxe || exit 6

@@ -70,7 +70,9 @@ serve() {
 }
 
 setup() {
-	tap_assert "af_smc smcr_probe=1 on both VMs" reload smcr_probe=1
+	# Without the loopback ISM device: a client with an SMC-D device proposes
+	# SMC-Dv2 only (the SMC-R probe is not combined with it yet).
+	tap_assert "af_smc smcr_probe=1 on both VMs" reload smcr_probe=1 loopback_ism=0
 	for vm in 0 1; do
 		c="grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
 		if [ $vm = 0 ]; then sh -c "$c"; else smc-vm-exec 1 "$c"; fi

@@ -30,7 +30,7 @@ cleanup() {
 tap_at_exit cleanup
 
 setup() {
-	tap_assert "af_smc smcr_probe=1 on VM 0" sh -c "rmmod af_smc && insmod $module smcr_probe=1"
+	tap_assert "af_smc smcr_probe=1 on VM 0" sh -c "rmmod af_smc && insmod $module smcr_probe=1 loopback_ism=0"
 	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
 	tap_assert "PNET ID for eth0 and rxe0 on VM 1" \
 		smc-vm-exec 1 "smc_pnet -a NETX -I eth0 && smc_pnet -a NETX -D rxe0 -P 1"
