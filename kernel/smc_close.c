@@ -190,7 +190,7 @@ unsigned int smc_close_rx(struct smc_sock *smc, const struct smc_cdc_msg *m,
 }
 
 /* Let an orphan's work look at it now. Any context. */
-void smc_close_kick(struct smc_sock *smc)
+static void smc_close_kick(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 
@@ -201,10 +201,21 @@ void smc_close_kick(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 }
 
+void smc_close_notify(struct smc_sock *smc, unsigned int ev)
+{
+	struct sock *sk = &smc->sk;
+
+	if (ev & SMC_CLOSE_RX_CHANGED)
+		sk->sk_state_change(sk);
+	if (ev & SMC_CLOSE_RX_ERROR)
+		sk_error_report(sk);
+	if (ev & SMC_CLOSE_RX_KICK)
+		smc_close_kick(smc);
+}
+
 void smc_close_peer_gone(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
-	struct sock *sk = &smc->sk;
 	unsigned int ev = 0;
 
 	spin_lock_bh(&conn->lock);
@@ -213,12 +224,7 @@ void smc_close_peer_gone(struct smc_sock *smc)
 		ev = smc_close_reset(smc);
 	}
 	spin_unlock_bh(&conn->lock);
-	if (ev & SMC_CLOSE_RX_CHANGED)
-		sk->sk_state_change(sk);
-	if (ev & SMC_CLOSE_RX_ERROR)
-		sk_error_report(sk);
-	if (ev & SMC_CLOSE_RX_KICK)
-		smc_close_kick(smc);
+	smc_close_notify(smc, ev);
 }
 
 int smc_close_shutdown(struct smc_sock *smc, int how)

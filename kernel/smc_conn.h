@@ -136,7 +136,8 @@ unsigned int smc_close_rx(struct smc_sock *smc, const struct smc_cdc_msg *m,
 #define SMC_CLOSE_RX_CHANGED	1	/* wake state waiters */
 #define SMC_CLOSE_RX_ERROR	2	/* an error is set: report it */
 #define SMC_CLOSE_RX_KICK	4	/* the orphan's work has to run */
-void smc_close_kick(struct smc_sock *smc);
+/* Act on smc_close_rx()'s answer, with the conn lock dropped. */
+void smc_close_notify(struct smc_sock *smc, unsigned int ev);
 /* A CDC found the peer's DMB gone: the connection is reset. */
 void smc_close_peer_gone(struct smc_sock *smc);
 /* Whether the connection is over as TCP_CLOSE is. Conn lock held. */

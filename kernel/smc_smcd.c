@@ -113,12 +113,7 @@ static void smc_cdc_rx(void *owner)
 		sk->sk_data_ready(sk);
 	if (freed)
 		sk->sk_write_space(sk);
-	if (ev & SMC_CLOSE_RX_CHANGED)
-		sk->sk_state_change(sk);
-	if (ev & SMC_CLOSE_RX_ERROR)
-		sk_error_report(sk);
-	if (ev & SMC_CLOSE_RX_KICK)
-		smc_close_kick(smc);
+	smc_close_notify(smc, ev);
 }
 
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
