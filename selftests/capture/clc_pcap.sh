@@ -29,11 +29,7 @@ port=4400 bytes=65536
 mkdir -p "$out"
 rm -f "$out/hs.pcap"
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
-finish() { echo "1..$n"; exit $failed; }
+. "$here/lib.sh"
 
 echo "TAP version 13"
 echo "# capture: client module $client_mod on VM 0, server module $server_mod on VM 1${ism:+, loopback ISM}"
