@@ -35,14 +35,13 @@
  * 2 s) even when the peer is gone; 5 s covers that. An LLC answer needs
  * one round trip through the peer's rx_work.
  */
-#define SMCR_SLOT_WAIT		(5 * HZ)
 #define SMCR_LLC_WAIT		(4 * HZ)
 #define SMCR_QP_TIMEOUT		16
 #define SMCR_QP_RETRY		7
 #define SMCR_QP_RNR_RETRY	7
 #define SMCR_CQ_SIZE		(SMCR_SEND_SLOTS + SMCR_RECV_SLOTS + 4)
-/* The send queue: the slots, plus one REG_MR and one RDMA WRITE. */
-#define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + 2)
+/* The send queue: the slots, plus the REG_MR/RDMA WRITE requests. */
+#define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + SMCR_WR_CTX)
 
 static struct workqueue_struct *smcr_wq;
 
@@ -52,17 +51,39 @@ static bool smcr_link_usable(const struct smcr_link *l)
 }
 
 /*
+ * Under l->lock: the link cannot carry anything any more (ERROR), and its
+ * owner hears of it once, through its down work. GONE stays GONE.
+ */
+static void smcr_link_broken(struct smcr_link *l)
+{
+	if (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT)
+		return;
+	l->state = SMCR_LINK_ERROR;
+	if (l->down_work)
+		queue_work(system_wq, l->down_work);
+}
+
+void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w)
+{
+	spin_lock_bh(&l->lock);
+	l->down_work = w;
+	/* Already broken: the owner must hear it all the same. */
+	if (w && l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT)
+		queue_work(system_wq, w);
+	spin_unlock_bh(&l->lock);
+}
+
+/*
  * In a completion handler, under l->lock: a failed WR ends the link. A
  * flushed one too: the QP is in error then (the peer's QP may have put it
  * there, e.g. after our bad rkey). Teardown sets GONE before it destroys
  * anything, and GONE stays.
  */
-static void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc)
+void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc)
 {
 	if (wc->status != IB_WC_WR_FLUSH_ERR || !l->last_wc_status)
 		l->last_wc_status = wc->status;
-	if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT)
-		l->state = SMCR_LINK_ERROR;
+	smcr_link_broken(l);
 }
 
 /*
@@ -79,8 +100,7 @@ static void smcr_qp_event(struct ib_event *event, void *context)
 	case IB_EVENT_QP_ACCESS_ERR:
 	case IB_EVENT_PATH_MIG_ERR:
 		spin_lock_bh(&l->lock);
-		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT)
-			l->state = SMCR_LINK_ERROR;
+		smcr_link_broken(l);
 		spin_unlock_bh(&l->lock);
 		wake_up(&l->wait);
 		break;
@@ -100,30 +120,6 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
 	__set_bit(slot, &l->send_free);
-	spin_unlock_bh(&l->lock);
-	wake_up(&l->wait);
-}
-
-static void smcr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct smcr_link *l = cq->cq_context;
-
-	spin_lock_bh(&l->lock);
-	l->reg_status = wc->status ? -EIO : 0;
-	if (wc->status)
-		smcr_link_wc_error(l, wc);
-	spin_unlock_bh(&l->lock);
-	wake_up(&l->wait);
-}
-
-static void smcr_write_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct smcr_link *l = cq->cq_context;
-
-	spin_lock_bh(&l->lock);
-	l->write_status = wc->status ? -EIO : 0;
-	if (wc->status)
-		smcr_link_wc_error(l, wc);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
 }
@@ -149,7 +145,8 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_link *l = cq->cq_context;
 	int slot = wc->wr_cqe - l->recv_cqe;
 	const u8 *msg = l->recv_buf + slot * SMCR_MSG_SIZE;
-	bool queue = false, wake = false;
+	bool queue = false, wake = false, cdc = false;
+	u8 cdc_msg[SMCR_MSG_SIZE];
 
 	spin_lock_bh(&l->lock);
 	if (wc->status) {
@@ -165,7 +162,11 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->byte_len != SMCR_MSG_SIZE) {
 		l->rx_bad++;
 	} else if (msg[0] == 0xFE) {
-		l->rx_cdc++;	/* the data path is not there yet */
+		l->rx_cdc++;
+		if (l->cdc_rx) {
+			memcpy(cdc_msg, msg, SMCR_MSG_SIZE);
+			cdc = true;
+		}
 	} else if (msg[0] == SMC_LLC_DELETE_LINK &&
 		   l->state == SMCR_LINK_ACTIVE) {
 		/*
@@ -173,8 +174,8 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * sent to a peer whose QP may already be gone (our own
 		 * destroy would otherwise send DELETE_LINK back and wait).
 		 */
-		l->state = SMCR_LINK_ERROR;
 		l->peer_deleted = true;
+		smcr_link_broken(l);
 		wake = true;
 	} else if (l->rx_head - l->rx_tail >= SMCR_RX_RING) {
 		l->rx_dropped++;
@@ -187,12 +188,18 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				      SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	/* Give the buffer back to the QP; a failure means it is in error. */
 	if (l->state != SMCR_LINK_GONE && smcr_post_recv(l, slot))
-		l->state = SMCR_LINK_ERROR;
+		smcr_link_broken(l);
 	spin_unlock_bh(&l->lock);
 	if (wake)
 		wake_up(&l->wait);
 	if (queue)
 		queue_work(smcr_wq, &l->rx_work);
+	/*
+	 * CDCs go to the owner in order: ib_core polls one CQ on one CPU
+	 * at a time, so completions of this link never run concurrently.
+	 */
+	if (cdc)
+		l->cdc_rx(l->cdc_arg, cdc_msg);
 }
 
 /* ---- sending ---- */
@@ -348,7 +355,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		 */
 		spin_lock_bh(&l->lock);
 		if (l->state == SMCR_LINK_ACTIVE)
-			l->state = SMCR_LINK_ERROR;
+			smcr_link_broken(l);
 		l->peer_deleted = true;
 		spin_unlock_bh(&l->lock);
 		wake_up(&l->wait);
@@ -484,7 +491,7 @@ static void smcr_keepalive_work(struct work_struct *work)
 		if (rc == -ETIMEDOUT || rc == -ENOLINK || rc == -EPROTO) {
 			spin_lock_bh(&l->lock);
 			if (l->state == SMCR_LINK_ACTIVE)
-				l->state = SMCR_LINK_ERROR;
+				smcr_link_broken(l);
 			l->keepalive_failed = true;
 			spin_unlock_bh(&l->lock);
 			wake_up(&l->wait);
@@ -519,91 +526,35 @@ void smcr_link_abort_waits(struct smcr_link *l)
 
 /* ---- RDMA WRITE and memory registration ---- */
 
-static bool smcr_status_set(struct smcr_link *l, int *status)
-{
-	bool done;
-
-	spin_lock_bh(&l->lock);
-	done = *status != 1 || (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT);
-	spin_unlock_bh(&l->lock);
-	return done;
-}
-
-/* Post one WR that completes into *status and wait for it, bounded. */
-static int smcr_post_and_wait(struct smcr_link *l, struct ib_send_wr *wr,
-			      int *status)
-{
-	int rc;
-
-	down_read(&l->verbs_sem);
-	if (l->state != SMCR_LINK_ACTIVE) {
-		up_read(&l->verbs_sem);
-		return -ENOLINK;
-	}
-	spin_lock_bh(&l->lock);
-	*status = 1;
-	spin_unlock_bh(&l->lock);
-	rc = ib_post_send(l->qp, wr, NULL);
-	up_read(&l->verbs_sem);
-	if (rc)
-		return rc;
-	if (!wait_event_timeout(l->wait, smcr_status_set(l, status), SMCR_SLOT_WAIT))
-		return -ETIMEDOUT;
-	return *status == 1 ? -ENOLINK : *status;
-}
-
 static int smcr_rmb_register(struct smcr_link *l)
 {
 	struct ib_reg_wr wr = {
 		.wr = {
 			.opcode		= IB_WR_REG_MR,
-			.wr_cqe		= &l->reg_cqe,
 			.send_flags	= IB_SEND_SIGNALED,
 		},
 		.mr	= l->rmb.mr,
 		.key	= l->rmb.mr->rkey,
 		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
-	int rc = smcr_post_and_wait(l, &wr.wr, &l->reg_status);
+	int rc;
 
+	if (!l->rmb.mr)
+		return 0;	/* no RMB of the link's own */
+	rc = smcr_link_post_wr(l, &wr.wr, true);
 	if (!rc)
 		l->rmb.registered = true;
 	return rc;
 }
 
-int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
-		    u64 raddr)
-{
-	struct ib_sge sge;
-	struct ib_rdma_wr wr = {
-		.wr = {
-			.opcode		= IB_WR_RDMA_WRITE,
-			.wr_cqe		= &l->write_cqe,
-			.send_flags	= IB_SEND_SIGNALED,
-			.sg_list	= &sge,
-			.num_sge	= 1,
-		},
-		.remote_addr	= raddr,
-		.rkey		= rkey,
-	};
-
-	if (off > l->rmb.size || len > l->rmb.size - off || !len)
-		return -EINVAL;
-	/* The source is our own RMB, through the PD's local key. */
-	sge.addr = sg_dma_address(&l->rmb.sg) + off;
-	sge.length = len;
-	sge.lkey = l->pd->local_dma_lkey;
-	return smcr_post_and_wait(l, &wr.wr, &l->write_status);
-}
-
 u32 smcr_link_rkey(const struct smcr_link *l)
 {
-	return l->rmb.mr->rkey;
+	return l->rmb.mr ? l->rmb.mr->rkey : 0;
 }
 
 u64 smcr_link_rmb_addr(const struct smcr_link *l)
 {
-	return l->rmb.mr->iova;
+	return l->rmb.mr ? l->rmb.mr->iova : 0;
 }
 
 /* ---- creation ---- */
@@ -613,6 +564,9 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	struct ib_device *ibdev = l->dev->ibdev;
 
 	spin_lock_bh(&l->lock);
+	if ((l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT) &&
+	    l->down_work)
+		queue_work(system_wq, l->down_work);
 	l->state = SMCR_LINK_GONE;
 	spin_unlock_bh(&l->lock);
 	wake_up_all(&l->wait);
@@ -632,6 +586,8 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	/* Its waits ended with the wake-up above; it re-arms only if ACTIVE. */
 	cancel_delayed_work_sync(&l->keepalive_work);
 
+	/* The connections' MRs and mappings, before the PD goes. */
+	smcr_buf_release_all(l);
 	if (l->rmb.mr)
 		ib_dereg_mr(l->rmb.mr);
 	l->rmb.mr = NULL;
@@ -680,6 +636,8 @@ static int smcr_link_map(struct smcr_link *l)
 		return -ENOMEM;
 	l->recv_dma = dma;
 	l->recv_mapped = true;
+	if (!l->rmb.buf)
+		return 0;
 	sg_init_one(&l->rmb.sg, l->rmb.buf, l->rmb.size);
 	if (ib_dma_map_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL) != 1)
 		return -ENOMEM;
@@ -705,15 +663,18 @@ static int smcr_link_verbs(struct smcr_link *l)
 	rc = smcr_link_map(l);
 	if (rc)
 		return rc;
-	l->rmb.mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, l->rmb.size >> PAGE_SHIFT);
-	if (IS_ERR(l->rmb.mr)) {
-		rc = PTR_ERR(l->rmb.mr);
-		l->rmb.mr = NULL;
-		return rc;
+	if (l->rmb.buf) {
+		l->rmb.mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG,
+					l->rmb.size >> PAGE_SHIFT);
+		if (IS_ERR(l->rmb.mr)) {
+			rc = PTR_ERR(l->rmb.mr);
+			l->rmb.mr = NULL;
+			return rc;
+		}
+		rc = ib_map_mr_sg(l->rmb.mr, &l->rmb.sg, 1, NULL, PAGE_SIZE);
+		if (rc != 1)
+			return rc < 0 ? rc : -EINVAL;
 	}
-	rc = ib_map_mr_sg(l->rmb.mr, &l->rmb.sg, 1, NULL, PAGE_SIZE);
-	if (rc != 1)
-		return rc < 0 ? rc : -EINVAL;
 	l->cq = ib_alloc_cq(ibdev, l, SMCR_CQ_SIZE, 0, IB_POLL_SOFTIRQ);
 	if (IS_ERR(l->cq)) {
 		rc = PTR_ERR(l->cq);
@@ -765,7 +726,7 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
 	struct smcr_link *l;
 	int rc, i;
 
-	if (rmb_size < PAGE_SIZE || !is_power_of_2(rmb_size))
+	if (rmb_size && (rmb_size < PAGE_SIZE || !is_power_of_2(rmb_size)))
 		return ERR_PTR(-EINVAL);
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
@@ -787,15 +748,19 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
 		l->send_cqe[i].done = smcr_send_done;
 	for (i = 0; i < SMCR_RECV_SLOTS; i++)
 		l->recv_cqe[i].done = smcr_recv_done;
-	l->reg_cqe.done = smcr_reg_done;
-	l->write_cqe.done = smcr_write_done;
+	l->wr_free = GENMASK(SMCR_WR_CTX - 1, 0);
+	for (i = 0; i < SMCR_WR_CTX; i++)
+		l->wr_ctx[i].cqe.done = smcr_wr_done;
+	INIT_LIST_HEAD(&l->bufs);
 	l->state = SMCR_LINK_INIT;
 	l->rmb.size = rmb_size;
 	l->send_buf = kcalloc(SMCR_SEND_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
 	l->recv_buf = kcalloc(SMCR_RECV_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
-	l->rmb.buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
-					      get_order(rmb_size));
-	if (!l->send_buf || !l->recv_buf || !l->rmb.buf) {
+	if (rmb_size)
+		l->rmb.buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
+						      __GFP_NOWARN,
+						      get_order(rmb_size));
+	if (!l->send_buf || !l->recv_buf || (rmb_size && !l->rmb.buf)) {
 		smcr_link_free(l);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -943,7 +908,7 @@ void smcr_link_port_down(struct smcr_dev *dev, u8 port)
 			continue;
 		spin_lock_bh(&l->lock);
 		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT) {
-			l->state = SMCR_LINK_ERROR;
+			smcr_link_broken(l);
 			l->port_down = true;
 		}
 		spin_unlock_bh(&l->lock);

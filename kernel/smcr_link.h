@@ -41,6 +41,7 @@ struct net;
 #define SMCR_RECV_SLOTS		48	/* receive WRs posted */
 #define SMCR_MSG_SIZE		44	/* LLC v1 and CDC messages */
 #define SMCR_RX_RING		16	/* received LLC messages awaiting the work */
+#define SMCR_WR_CTX		16	/* REG_MR and RDMA WRITE requests in flight */
 
 /* What one side tells the other about its QP (CLC Accept/Confirm). */
 struct smcr_qp_info {
@@ -59,6 +60,32 @@ struct smcr_rmb {
 	bool		mapped;
 	struct ib_mr	*mr;		/* rkey and iova, REG_MR'ed on connect */
 	bool		registered;
+};
+
+/*
+ * A buffer of a connection on a link (smcr_buf.c): an RMB the peer writes
+ * into (its own MR, remote write access to this buffer only) or a send
+ * buffer (DMA-mapped for the local SGE of RDMA WRITEs, no MR). Listed on
+ * its link so that the link's teardown can release its MR and mapping
+ * before the PD goes; the pages stay until smcr_buf_free().
+ */
+struct smcr_buf {
+	struct list_head	list;		/* link->bufs, under links_mutex */
+	struct list_head	pool;		/* the owner's (a group's RMB pool) */
+	void			*cpu;
+	u32			size;		/* power of two, at least a page */
+	bool			remote;		/* an RMB: has an MR */
+	struct scatterlist	sg;
+	bool			mapped;
+	struct ib_mr		*mr;
+	bool			registered;	/* REG_MR done */
+};
+
+/* A REG_MR or RDMA WRITE in flight: where its completion lands. */
+struct smcr_wr_ctx {
+	struct ib_cqe		cqe;
+	int			status;		/* 1 pending, 0 done, <0 failed */
+	bool			abandoned;	/* nobody waits: the handler frees it */
 };
 
 enum smcr_link_state {
@@ -102,11 +129,26 @@ struct smcr_link {
 	bool			recv_mapped;
 	struct ib_cqe		recv_cqe[SMCR_RECV_SLOTS];
 
-	struct smcr_rmb		rmb;
-	struct ib_cqe		reg_cqe;	/* REG_MR */
-	struct ib_cqe		write_cqe;	/* RDMA WRITE */
-	int			reg_status;	/* 1 pending, 0 done, <0 failed */
-	int			write_status;
+	struct smcr_rmb		rmb;		/* the link's own (tests); may be absent */
+	/* REG_MR and RDMA WRITE requests; wr_free under lock. */
+	struct smcr_wr_ctx	wr_ctx[SMCR_WR_CTX];
+	unsigned long		wr_free;
+	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
+	struct list_head	bufs;
+
+	/*
+	 * The owner's: queued (under lock) when the link stops being usable,
+	 * from any context; cleared under lock before the owner destroys the
+	 * link, so the owner can cancel it for good afterwards.
+	 */
+	struct work_struct	*down_work;
+	/*
+	 * The owner's: a received CDC message (44 bytes), in the completion
+	 * handler (softirq), no lock of the link held. Set before the link
+	 * is connected; valid as long as the link (its CQ) exists.
+	 */
+	void			(*cdc_rx)(void *arg, const u8 *msg);
+	void			*cdc_arg;
 
 	/* Received LLC messages, handled in process context by rx_work. */
 	u8			rx_ring[SMCR_RX_RING][SMCR_MSG_SIZE];
@@ -137,6 +179,7 @@ struct smcr_link {
 	bool			aborted;
 };
 
+/* rmb_size 0: no RMB of the link's own (connections bring theirs). */
 struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);
 int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer);
 void smcr_link_destroy(struct smcr_link *l);
@@ -176,6 +219,47 @@ void smcr_link_abort_waits(struct smcr_link *l);
 /* RDMA WRITE len bytes of our RMB at off to the peer's RMB; bounded wait. */
 int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
 		    u64 raddr);
+
+/*
+ * Whether l can carry messages (ACTIVE). Lockless snapshot.
+ */
+static inline bool smcr_link_active(const struct smcr_link *l)
+{
+	return READ_ONCE(l->state) == SMCR_LINK_ACTIVE;
+}
+/* Set the owner's down work (NULL to clear; see struct smcr_link). */
+void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w);
+
+/*
+ * Post one REG_MR or RDMA WRITE (wr->wr_cqe is set here) on an ACTIVE
+ * link, waiting (bounded) for a free request first. wait: also wait,
+ * bounded, for its completion and return its result; else return once
+ * posted (RC ordering still puts it before any later SEND).
+ */
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait);
+
+/* Internal to smcr_link.c and smcr_buf.c. */
+#define SMCR_SLOT_WAIT		(5 * HZ)	/* a free send slot or request */
+void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc);
+void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* smcr_buf.c: connection buffers on a link. */
+struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);
+/* REG_MR of an RMB (the link must be ACTIVE); bounded wait. */
+int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b);
+void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b);
+u32 smcr_buf_rkey(const struct smcr_buf *b);
+u64 smcr_buf_addr(const struct smcr_buf *b);
+/* The CPU may read what the peer wrote into b (DMA sync). */
+void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b);
+/*
+ * RDMA WRITE len bytes of send buffer b at off to the peer's RMB
+ * (rkey, raddr); waits for the completion if wait.
+ */
+int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
+		   u32 rkey, u64 raddr, bool wait);
+/* In the link's teardown, under links_mutex: MRs and mappings go. */
+void smcr_buf_release_all(struct smcr_link *l);
 
 /*
  * Port "port" of dev is no longer ACTIVE (its netdev went down, say):

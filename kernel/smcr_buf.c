@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: REG_MR and RDMA WRITE requests on a link, and the buffers of
+ * SMC-R connections (see smcr_link.h).
+ *
+ * An RMB is a physically contiguous, page-aligned buffer with an MR of
+ * its own (IB_MR_TYPE_MEM_REG, registered with REG_MR, access
+ * LOCAL_WRITE | REMOTE_WRITE): the peer gets the rkey of that buffer and
+ * can write nowhere else. A send buffer has no MR: it is DMA-mapped and
+ * read by the device through the PD's local DMA lkey as the source of
+ * RDMA WRITEs. Both are listed on their link (under the device's
+ * links_mutex, which the link's teardown holds), so a link that goes with
+ * its device releases their MRs and mappings before its PD; the pages
+ * stay with their owner until smcr_buf_free().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "smcr_link.h"
+
+/* A REG_MR or RDMA WRITE completed: its waiter, if any, takes the result. */
+void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+	struct smcr_wr_ctx *c = container_of(wc->wr_cqe, struct smcr_wr_ctx, cqe);
+
+	spin_lock_bh(&l->lock);
+	c->status = wc->status ? -EIO : 0;
+	if (wc->status)
+		smcr_link_wc_error(l, wc);
+	if (c->abandoned)
+		__set_bit(c - l->wr_ctx, &l->wr_free);
+	spin_unlock_bh(&l->lock);
+	wake_up(&l->wait);
+}
+
+/*
+ * The wait condition of smcr_link_post_wr: a request taken (*ctx >= 0)
+ * or the link unusable (*ctx = -ENOLINK). Takes l->lock.
+ */
+static int smcr_wr_get(struct smcr_link *l, int *ctx)
+{
+	int c;
+
+	spin_lock_bh(&l->lock);
+	if (!(l->state == SMCR_LINK_ACTIVE)) {
+		spin_unlock_bh(&l->lock);
+		*ctx = -ENOLINK;
+		return 1;
+	}
+	c = find_first_bit(&l->wr_free, SMCR_WR_CTX);
+	if (c < SMCR_WR_CTX) {
+		__clear_bit(c, &l->wr_free);
+		l->wr_ctx[c].status = 1;
+		l->wr_ctx[c].abandoned = false;
+	}
+	spin_unlock_bh(&l->lock);
+	*ctx = c < SMCR_WR_CTX ? c : -EBUSY;
+	return c < SMCR_WR_CTX;
+}
+
+static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = c->status != 1 || !(l->state == SMCR_LINK_ACTIVE);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+/*
+ * The request's memory is the link's, not the caller's: a waiter that
+ * gives up (bound, link failed) marks it abandoned and the completion
+ * handler, if it ever runs, frees it. After the link's teardown no
+ * handler runs and nothing is posted any more, so nothing leaks that
+ * matters.
+ */
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait)
+{
+	struct smcr_wr_ctx *c;
+	int i, rc;
+
+	if (!wait_event_timeout(l->wait, smcr_wr_get(l, &i), SMCR_SLOT_WAIT))
+		return -ETIMEDOUT;
+	if (i < 0)
+		return i;
+	c = &l->wr_ctx[i];
+	wr->wr_cqe = &c->cqe;
+	down_read(&l->verbs_sem);
+	rc = (l->state == SMCR_LINK_ACTIVE) ? ib_post_send(l->qp, wr, NULL) : -ENOLINK;
+	up_read(&l->verbs_sem);
+	if (rc) {
+		spin_lock_bh(&l->lock);
+		__set_bit(i, &l->wr_free);
+		spin_unlock_bh(&l->lock);
+		return rc;
+	}
+	if (wait && !wait_event_timeout(l->wait, smcr_wr_finished(l, c),
+					SMCR_SLOT_WAIT))
+		rc = -ETIMEDOUT;
+	spin_lock_bh(&l->lock);
+	if (!wait) {
+		rc = 0;
+		if (c->status == 1)
+			c->abandoned = true;
+		else
+			__set_bit(i, &l->wr_free);
+	} else if (c->status == 1) {
+		c->abandoned = true;
+		if (!rc)
+			rc = -ENOLINK;
+	} else {
+		rc = c->status;
+		__set_bit(i, &l->wr_free);
+	}
+	spin_unlock_bh(&l->lock);
+	return rc;
+}
+
+int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
+		    u64 raddr)
+{
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_RDMA_WRITE,
+			.send_flags	= IB_SEND_SIGNALED,
+			.sg_list	= &sge,
+			.num_sge	= 1,
+		},
+		.remote_addr	= raddr,
+		.rkey		= rkey,
+	};
+
+	if (!l->rmb.mr || off > l->rmb.size || len > l->rmb.size - off || !len)
+		return -EINVAL;
+	/* The source is our own RMB, through the PD's local key. */
+	sge.addr = sg_dma_address(&l->rmb.sg) + off;
+	sge.length = len;
+	sge.lkey = l->pd->local_dma_lkey;
+	return smcr_link_post_wr(l, &wr.wr, true);
+}
+
+static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct ib_device *ibdev = l->dev->ibdev;
+
+	if (b->mr)
+		ib_dereg_mr(b->mr);
+	b->mr = NULL;
+	b->registered = false;
+	if (b->mapped)
+		ib_dma_unmap_sg(ibdev, &b->sg, 1,
+				b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	b->mapped = false;
+}
+
+void smcr_buf_release_all(struct smcr_link *l)
+{
+	struct smcr_buf *b;
+
+	list_for_each_entry(b, &l->bufs, list)
+		smcr_buf_release(l, b);
+}
+
+struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
+{
+	struct ib_device *ibdev;
+	struct smcr_buf *b;
+	int rc;
+
+	if (size < PAGE_SIZE || !is_power_of_2(size))
+		return ERR_PTR(-EINVAL);
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&b->list);
+	INIT_LIST_HEAD(&b->pool);
+	b->size = size;
+	b->remote = remote;
+	b->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+					  get_order(size));
+	if (!b->cpu) {
+		kfree(b);
+		return ERR_PTR(-ENOMEM);
+	}
+	sg_init_one(&b->sg, b->cpu, size);
+
+	mutex_lock(&l->dev->links_mutex);
+	rc = -ENOLINK;
+	if (l->state == SMCR_LINK_GONE)
+		goto fail;
+	ibdev = l->dev->ibdev;
+	rc = -ENOMEM;
+	if (ib_dma_map_sg(ibdev, &b->sg, 1,
+			  remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE) != 1)
+		goto fail;
+	b->mapped = true;
+	if (remote) {
+		b->mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, size >> PAGE_SHIFT);
+		if (IS_ERR(b->mr)) {
+			rc = PTR_ERR(b->mr);
+			b->mr = NULL;
+			goto fail;
+		}
+		rc = ib_map_mr_sg(b->mr, &b->sg, 1, NULL, PAGE_SIZE);
+		if (rc != 1) {
+			rc = rc < 0 ? rc : -EINVAL;
+			goto fail;
+		}
+	}
+	list_add_tail(&b->list, &l->bufs);
+	mutex_unlock(&l->dev->links_mutex);
+	return b;
+fail:
+	smcr_buf_release(l, b);
+	mutex_unlock(&l->dev->links_mutex);
+	free_pages((unsigned long)b->cpu, get_order(size));
+	kfree(b);
+	return ERR_PTR(rc);
+}
+
+int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct ib_reg_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_REG_MR,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+	};
+	int rc;
+
+	if (!b->remote)
+		return -EINVAL;
+	if (b->registered)
+		return 0;
+	/*
+	 * The MR cannot go meanwhile: only the link's teardown or our owner
+	 * releases it, and the teardown destroys the QP first, so the WR
+	 * would simply never complete (and the wait ends with the link).
+	 */
+	wr.mr = b->mr;
+	if (!wr.mr)
+		return -ENOLINK;
+	wr.key = b->mr->rkey;
+	rc = smcr_link_post_wr(l, &wr.wr, true);
+	if (!rc)
+		b->registered = true;
+	return rc;
+}
+
+void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
+{
+	if (!b)
+		return;
+	mutex_lock(&l->dev->links_mutex);
+	list_del(&b->list);
+	if (l->state != SMCR_LINK_GONE)
+		smcr_buf_release(l, b);
+	mutex_unlock(&l->dev->links_mutex);
+	free_pages((unsigned long)b->cpu, get_order(b->size));
+	kfree(b);
+}
+
+u32 smcr_buf_rkey(const struct smcr_buf *b)
+{
+	return b->mr ? b->mr->rkey : 0;
+}
+
+u64 smcr_buf_addr(const struct smcr_buf *b)
+{
+	return b->mr ? b->mr->iova : 0;
+}
+
+void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b)
+{
+	/* Lockless: a mapping goes only after the link's CQ (our caller). */
+	if (b->mapped)
+		ib_dma_sync_single_for_cpu(l->dev->ibdev, sg_dma_address(&b->sg),
+					   b->size, DMA_BIDIRECTIONAL);
+}
+
+int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
+		   u32 rkey, u64 raddr, bool wait)
+{
+	struct ib_sge sge;
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_RDMA_WRITE,
+			.send_flags	= IB_SEND_SIGNALED,
+			.sg_list	= &sge,
+			.num_sge	= 1,
+		},
+		.remote_addr	= raddr,
+		.rkey		= rkey,
+	};
+
+	if (b->remote || off > b->size || len > b->size - off || !len)
+		return -EINVAL;
+	if (!b->mapped)
+		return -ENOLINK;
+	sge.addr = sg_dma_address(&b->sg) + off;
+	sge.length = len;
+	sge.lkey = l->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, len,
+				      DMA_TO_DEVICE);
+	return smcr_link_post_wr(l, &wr.wr, wait);
+}
