@@ -13,6 +13,8 @@
  *   smcr_hs     SMC-R handshakes (smcr_hs.c): first links confirmed as
  *               client and as server, failures
  *   link        links driven by hand (smcr_link_dbg.c)
+ *   smcr_lgr    SMC-R link groups: one line per group (its one link's QP,
+ *               its connections and pooled RMBs), then the object counts
  *
  * debugfs being absent (or failing) is not an error for the module.
  */
@@ -29,6 +31,7 @@
 #include "smc_debugfs.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
+#include "smcr_lgr.h"
 #include "smcr_link.h"
 
 static struct dentry *smc_dbg_dir;
@@ -48,6 +51,13 @@ static int smc_dbg_smcr_hs_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smc_dbg_smcr_hs);
+
+static int smc_dbg_smcr_lgr_show(struct seq_file *m, void *v)
+{
+	smcr_lgr_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smc_dbg_smcr_lgr);
 
 static int smc_dbg_match_show(struct seq_file *m, void *v)
 {
@@ -108,6 +118,8 @@ void smc_debugfs_init(void)
 			    &smc_dbg_match_fops);
 	debugfs_create_file("smcr_hs", 0444, smc_dbg_dir, NULL,
 			    &smc_dbg_smcr_hs_fops);
+	debugfs_create_file("smcr_lgr", 0444, smc_dbg_dir, NULL,
+			    &smc_dbg_smcr_lgr_fops);
 	smcr_link_debugfs(smc_dbg_dir);
 	smc_objects_debugfs(smc_dbg_dir);
 }

@@ -22,6 +22,7 @@
 #include "smc_lgr.h"
 #include "smc_netns.h"
 #include "smcr_ib.h"
+#include "smcr_lgr.h"
 #include "smcr_link.h"
 
 /*
@@ -72,6 +73,9 @@ static int __init smc_init(void)
 	rc = smcr_ib_init();
 	if (rc)
 		goto out_link;
+	rc = smcr_lgr_init();
+	if (rc)
+		goto out_ib_only;
 	smc_debugfs_init();
 	/* SMC_GEN_NETLINK reads the namespace state and the RDMA devices. */
 	rc = smc_gnl_init();
@@ -106,6 +110,8 @@ out_gnl:
 	smc_gnl_exit();
 out_ib:
 	smc_debugfs_exit();
+	smcr_lgr_exit();
+out_ib_only:
 	smcr_ib_exit();
 out_link:
 	smcr_link_exit();
@@ -150,6 +156,8 @@ static void __exit smc_exit(void)
 	destroy_workqueue(smc_hs_wq);
 	smc_gnl_exit();
 	smc_debugfs_exit();
+	/* SMC-R groups (empty now) end their links while the devices are there. */
+	smcr_lgr_exit();
 	/* Removes our state of every RDMA device still registered. */
 	smcr_ib_exit();
 	smcr_link_exit();

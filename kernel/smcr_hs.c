@@ -1,30 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: the SMC-Rv1 first-contact handshake, link bring-up only.
+ * af_smc: the SMC-Rv1 handshake (client and server), first contact and
+ * not, up to an SMC-R connection (Documentation/smc-r.md).
  *
- * With the module parameter smcr_probe=1 (off by default), a client with no
- * ISM device but an RDMA port for its route's netdev (smcr_ib_find)
- * proposes SMC-Rv1: its GID, MAC and IPv4 prefix. A server with a port for
- * its side of the connection, on the same IPv4 subnet, creates a link and
- * answers with an Accept carrying its QP number, PSN, MTU, GID, MAC and its
- * RMB's rkey, address and size; the client creates its link, brings it to
- * RTS and sends the Confirm with the same data; the server brings its link
- * to RTS and sends LLC CONFIRM_LINK over the QP, which the client answers.
- * That is a working first SMC-R link.
+ * With the module parameter smcr=1 (off by default; smcr_probe=1 is the
+ * same switch under its old name), a client with no ISM device but an
+ * RDMA port for its route's netdev (smcr_ib_find) proposes SMC-Rv1: its
+ * GID, MAC and IPv4 prefix. A server with a port for its side of the
+ * connection, on the same IPv4 subnet, joins the usable link group to
+ * that peer or makes a new one with a new link (first contact), gives the
+ * connection its RMB and send buffer, and answers with an Accept carrying
+ * its QP number, PSN, MTU, GID, MAC and the connection's RMB rkey,
+ * address, size and alert token. The client, on first contact, makes its
+ * group and link and brings the link to RTS; otherwise it joins its
+ * group whose link goes to the QP the Accept names. It sends the Confirm
+ * with the same data of its own. On first contact the server then brings
+ * its link to RTS and sends LLC CONFIRM_LINK over the QP, which the
+ * client answers. Both sides then use SMC-R.
  *
- * There is no SMC-R data path yet, so the server then ends the handshake
- * with a Decline SMC_CLC_DECL_INTERR (0x09990000) and both sides use TCP:
- * the application sees a working TCP connection, and the link is released.
- * Because the server alone decides how it ends, the client never sends a
- * Decline after its Confirm: it waits (bounded) for the server's, so the
- * two never both put a Decline into the stream. Counters in debugfs
- * ("smcr_hs") say how many first links were confirmed on each side.
+ * After its Confirm the client never declines: the server alone decides
+ * how a first contact ends (a failed link step: Decline), and the client
+ * waits (bounded) for that word when its link was not confirmed, so no
+ * two Declines ever cross in the stream.
  *
  * A socket closed in the middle (or its listener) must not wait for the
- * LLC bounds: while a handshake has a link it is on smcr_hs_running, and
- * smcr_hs_abort() ends that link's LLC waits. The entry lives on the
- * handshake's stack; it leaves the list, under smcr_hs_lock, before its
- * link is destroyed, so the walker never sees a freed link.
+ * LLC bounds: while a handshake has a new link it is on smcr_hs_running,
+ * and smcr_hs_abort() ends that link's LLC waits. The entry lives on the
+ * handshake's stack and leaves the list, under smcr_hs_lock, before the
+ * handshake lets go of the group, so the walker never sees a freed link.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,18 +42,18 @@
 #include "smc_clc_io.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
+#include "smcr_lgr.h"
 #include "smcr_link.h"
+#include "smc_netns.h"
+#include <linux/if_vlan.h>
+#include <linux/log2.h>
 
-static bool smcr_probe;
-module_param(smcr_probe, bool, 0444);
-MODULE_PARM_DESC(smcr_probe,
-		 "SMC-Rv1: propose and accept SMC-R, bring up and confirm the first link, then decline 0x09990000 and use TCP (no SMC-R data path yet)");
-
-/* The RMB of a probe link: 64 KiB, size class 2 (16 KiB << 2). */
-#define SMCR_HS_RMB_SIZE	(64 * 1024)
-#define SMCR_HS_RMB_CLASS	2
-/* The decline that ends a probe handshake whose link came up. */
-#define SMCR_HS_NO_DATA_PATH	SMC_CLC_DECL_INTERR
+static bool smcr_on;
+module_param_named(smcr, smcr_on, bool, 0444);
+MODULE_PARM_DESC(smcr, "SMC-Rv1: propose and accept SMC-R (off by default)");
+/* The name of the days before the data path; the same switch. */
+module_param_named(smcr_probe, smcr_on, bool, 0444);
+MODULE_PARM_DESC(smcr_probe, "old name of smcr");
 
 /*
  * Test plumbing: the server waits this long (ms, at most 10 s) before
@@ -113,7 +116,7 @@ static atomic_t smcr_hs_failed = ATOMIC_INIT(0);
 
 bool smcr_hs_enabled(void)
 {
-	return READ_ONCE(smcr_probe);
+	return READ_ONCE(smcr_on);
 }
 
 bool smcr_hs_wanted(const struct smc_clc_proposal *p)
@@ -123,7 +126,7 @@ bool smcr_hs_wanted(const struct smc_clc_proposal *p)
 
 void smcr_hs_show(struct seq_file *m)
 {
-	seq_printf(m, "probe %d confirmed_client %d confirmed_server %d failed %d\n",
+	seq_printf(m, "smcr %d confirmed_client %d confirmed_server %d failed %d\n",
 		   smcr_hs_enabled(), atomic_read(&smcr_hs_confirmed_client),
 		   atomic_read(&smcr_hs_confirmed_server),
 		   atomic_read(&smcr_hs_failed));
@@ -203,38 +206,113 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	return 0;
 }
 
-/* An SMC-Rv1 first-contact Accept or Confirm with l's data. */
-static void smcr_hs_fill(struct smcr_link *l, u8 type, u32 token,
+/*
+ * A buffer size for the socket: what the user asked for with SO_RCVBUF
+ * (rcv) or SO_SNDBUF (the core keeps twice the value), else the
+ * namespace's net.smc.rmem / wmem; 16 KiB << n, n in 0..6 (1 MiB), as
+ * the CLC's 4-bit size field and the SMC-D DMB sizing.
+ */
+static u8 smcr_hs_class(const struct sock *sk, bool rcv)
+{
+	u32 want;
+	u8 class = 0;
+
+	if (sk->sk_userlocks & (rcv ? SOCK_RCVBUF_LOCK : SOCK_SNDBUF_LOCK))
+		want = (rcv ? READ_ONCE(sk->sk_rcvbuf) : READ_ONCE(sk->sk_sndbuf)) / 2;
+	else if (rcv)
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
+	else
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_wmem);
+	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
+		class++;
+	return class;
+}
+
+/* The VLAN the connection's TCP route leaves on; 0 for none. */
+static u16 smcr_hs_vlan(struct smc_sock *smc)
+{
+	struct dst_entry *dst;
+	u16 vlan = 0;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(smc->clcsock->sk);
+	if (dst && dst->dev && is_vlan_dev(dst->dev))
+		vlan = vlan_dev_vlan_id(dst->dev);
+	rcu_read_unlock();
+	return vlan;
+}
+
+static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
+			const u8 *peer_id, const u8 *peer_gid,
+			enum smc_lgr_role role, struct smcr_lgr_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->dev = path->dev;
+	key->port = path->port;
+	memcpy(key->peer_id, peer_id, sizeof(key->peer_id));
+	memcpy(key->peer_gid.raw, peer_gid, sizeof(key->peer_gid.raw));
+	key->vlan = smcr_hs_vlan(smc);
+	key->role = role;
+	key->net_cookie = sock_net(&smc->sk)->net_cookie;
+}
+
+/* The connection's buffers, in its group (the RMB maybe from the pool). */
+static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
+{
+	struct sock *sk = &smc->sk;
+	struct smcr_buf *b;
+
+	b = smcr_lgr_rmb_get(sc, SMC_DMB_MIN_SIZE << smcr_hs_class(sk, true));
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	sc->rmb = b;
+	b = smcr_buf_alloc(sc->lgr->link, SMC_DMB_MIN_SIZE << smcr_hs_class(sk, false),
+			   false);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	atomic_inc(&smc_obj_smcr_bufs);
+	sc->sndbuf = b;
+	return 0;
+}
+
+/* An SMC-Rv1 Accept or Confirm with the link's and the connection's data. */
+static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 			 struct smc_clc_accept_confirm *ac)
 {
+	struct smcr_link *l = sc->lgr->link;
+
 	memset(ac, 0, sizeof(*ac));
 	ac->hdr.type = type;
 	ac->hdr.version = SMC_CLC_V1;
 	ac->hdr.typev1 = SMC_CLC_TYPE_R;
-	ac->hdr.typev2 = SMC_CLC_FIRST_CONTACT;
+	ac->hdr.typev2 = first ? SMC_CLC_FIRST_CONTACT : 0;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCR;
 	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
 	memcpy(ac->r.peer_id, smc_clc_local_peer_id, sizeof(ac->r.peer_id));
 	memcpy(ac->r.gid, l->local.gid.raw, sizeof(ac->r.gid));
 	memcpy(ac->r.mac, l->local.mac, sizeof(ac->r.mac));
 	ac->r.qpn = l->local.qpn;
-	ac->r.rmb_rkey = smcr_link_rkey(l);
+	ac->r.rmb_rkey = smcr_buf_rkey(sc->rmb);
 	ac->r.rmbe_idx = 1;
-	ac->r.rmbe_alert_token = token;
-	ac->r.rmbe_size = SMCR_HS_RMB_CLASS;
+	ac->r.rmbe_alert_token = sc->token;
+	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_DMB_MIN_SIZE);
 	ac->r.qp_mtu = l->local.mtu;
-	ac->r.rmb_dma_addr = smcr_link_rmb_addr(l);
+	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
 	ac->r.psn = l->local.psn;
 }
 
-/* The peer's QP data from its Accept/Confirm; false if unusable. */
+/*
+ * The peer's QP and RMB data from its Accept/Confirm into *peer and sc;
+ * false if unusable.
+ */
 static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
-			 struct smcr_qp_info *peer)
+			 struct smcr_qp_info *peer, struct smcr_conn *sc)
 {
 	if (ac->hdr.type != type || ac->hdr.version != SMC_CLC_V1 ||
 	    ac->hdr.typev1 != SMC_CLC_TYPE_R)
 		return false;
-	if (ac->r.qp_mtu < IB_MTU_256 || ac->r.qp_mtu > IB_MTU_4096)
+	if (ac->r.qp_mtu < IB_MTU_256 || ac->r.qp_mtu > IB_MTU_4096 ||
+	    ac->r.rmbe_size > SMC_DMB_MAX_CLASS || ac->r.rmbe_idx != 1)
 		return false;
 	memset(peer, 0, sizeof(*peer));
 	peer->qpn = ac->r.qpn;
@@ -242,7 +320,21 @@ static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
 	peer->mtu = ac->r.qp_mtu;
 	memcpy(peer->gid.raw, ac->r.gid, sizeof(peer->gid.raw));
 	memcpy(peer->mac, ac->r.mac, sizeof(peer->mac));
+	if (sc) {
+		sc->peer_token = ac->r.rmbe_alert_token;
+		sc->peer_rkey = ac->r.rmb_rkey;
+		sc->peer_addr = ac->r.rmb_dma_addr;
+		sc->peer_size = SMC_DMB_MIN_SIZE << ac->r.rmbe_size;
+	}
 	return true;
+}
+
+/* Not first contact: the peer must be on the other end of our link. */
+static bool smcr_hs_same_link(const struct smcr_link *l,
+			      const struct smcr_qp_info *peer)
+{
+	return l->peer.qpn == peer->qpn &&
+	       !memcmp(l->peer.gid.raw, peer->gid.raw, sizeof(peer->gid.raw));
 }
 
 static int smcr_hs_decline(struct smc_sock *smc, u32 code)
@@ -254,61 +346,154 @@ static int smcr_hs_decline(struct smc_sock *smc, u32 code)
 	return rc;
 }
 
+static struct smcr_conn *smcr_hs_conn_alloc(struct smc_sock *smc)
+{
+	struct smcr_conn *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+
+	if (!sc)
+		return NULL;
+	INIT_LIST_HEAD(&sc->lgr_entry);
+	mutex_init(&sc->cdc_lock);
+	sc->smc = smc;
+	return sc;
+}
+
+/* Undo a handshake's connection: its group place and buffers. */
+static void smcr_hs_conn_drop(struct smcr_conn *sc)
+{
+	smcr_lgr_leave(sc);
+	kfree(sc);
+}
+
 int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		    struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	bool first = smc_clc_first_contact(&ac->hdr), made;
+	struct smcr_lgr_key key;
 	struct smcr_qp_info peer;
 	struct smcr_hs_op op;
+	struct smcr_conn *sc;
 	struct smcr_link *l;
+	bool confirmed;
 	int rc;
 
-	if (!smcr_hs_peer(ac, SMC_CLC_ACCEPT, &peer))
-		return smcr_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
-	l = smcr_link_create(path, SMCR_HS_RMB_SIZE);
-	if (IS_ERR(l))
+	sc = smcr_hs_conn_alloc(smc);
+	if (!sc)
 		return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+	if (!smcr_hs_peer(ac, SMC_CLC_ACCEPT, &peer, sc)) {
+		kfree(sc);
+		return smcr_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
+	}
+	smcr_hs_key(smc, path, ac->r.peer_id, ac->r.gid, SMC_LGR_CLIENT, &key);
+	if (first)
+		rc = smcr_lgr_join(sc, &key, path, &made);
+	else
+		rc = smcr_lgr_join_qp(sc, &key, peer.qpn);
+	if (rc) {
+		kfree(sc);
+		return smcr_hs_decline(smc, rc == -ENOENT ? SMC_CLC_DECL_SYNCERR :
+				       SMC_CLC_DECL_MEM);
+	}
+	l = sc->lgr->link;
+	if (!first) {
+		/* The group's link, confirmed long ago: just our buffers. */
+		rc = smcr_hs_bufs(smc, sc);
+		if (!rc)
+			rc = smcr_buf_register(l, sc->rmb);
+		if (rc) {
+			smcr_hs_conn_drop(sc);
+			return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+		}
+		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, ac);
+		rc = smc_clc_send(smc, msg);
+		if (!rc)
+			rc = smcr_conn_start(smc, sc);
+		if (rc)
+			smcr_hs_conn_drop(sc);
+		return rc;
+	}
+
 	smcr_hs_op_start(&op, smc, l);
-	if (smcr_link_connect(l, &peer)) {
+	rc = smcr_hs_bufs(smc, sc);
+	if (rc) {
+		rc = smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+		goto fail;
+	}
+	if (smcr_link_connect(l, &peer) || smcr_buf_register(l, sc->rmb)) {
 		rc = smcr_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
-		goto out;
+		goto fail;
 	}
 	smcr_link_keepalive_net(l, sock_net(&smc->sk));
-	smcr_hs_fill(l, SMC_CLC_CONFIRM, get_random_u32(), ac);
+	smcr_hs_fill(sc, SMC_CLC_CONFIRM, true, ac);
 	rc = smc_clc_send(smc, msg);
 	if (rc)
-		goto out;
+		goto fail;
 	/*
-	 * The server sends CONFIRM_LINK now; our link answers it. Whatever
-	 * happens, the server has the last word (see the top of the file).
+	 * The server sends CONFIRM_LINK now; our link answers it. If that
+	 * did not happen, the server has the last word (a Decline).
 	 */
-	if (!smcr_llc_await_confirm(l))
-		atomic_inc(&smcr_hs_confirmed_client);
-	else
+	confirmed = !smcr_llc_await_confirm(l);
+	if (!confirmed) {
 		atomic_inc(&smcr_hs_failed);
-	rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
-	if (rc)
-		goto out;
-	if (msg->hdr.type != SMC_CLC_DECLINE) {
-		rc = -EPROTO;	/* an SMC-R connection we cannot carry */
-		goto out;
+		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
+		if (!rc && msg->hdr.type == SMC_CLC_DECLINE)
+			smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
+					    msg->decline.diagnosis);
+		else if (!rc)
+			rc = -EPROTO;
+		goto fail;
 	}
-	smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL, msg->decline.diagnosis);
-out:
+	atomic_inc(&smcr_hs_confirmed_client);
 	smcr_hs_op_end(&op);
-	smcr_link_destroy(l);
+	smcr_lgr_first_done(sc, true);
+	rc = smcr_conn_start(smc, sc);
+	if (rc)
+		smcr_hs_conn_drop(sc);
 	return rc;
+fail:
+	smcr_hs_op_end(&op);
+	smcr_lgr_first_done(sc, false);
+	smcr_hs_conn_drop(sc);
+	return rc;
+}
+
+/*
+ * The server's part after the Confirm, first contact: 0 when the link is
+ * confirmed, 1 when it failed and we declined, or -errno.
+ */
+static int smcr_hs_listen_first(struct smc_sock *nsmc, struct smcr_conn *sc,
+				const struct smcr_qp_info *peer)
+{
+	struct smcr_link *l = sc->lgr->link;
+	unsigned int delay;
+
+	if (smcr_link_connect(l, peer) || smcr_buf_register(l, sc->rmb)) {
+		atomic_inc(&smcr_hs_failed);
+		return smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_RDYLNK) ?: 1;
+	}
+	smcr_link_keepalive_net(l, sock_net(&nsmc->sk));
+	delay = READ_ONCE(smcr_probe_confirm_delay_ms);
+	if (delay)
+		schedule_timeout_uninterruptible(msecs_to_jiffies(min(delay, 10000U)));
+	if (smcr_llc_confirm_link(l)) {
+		atomic_inc(&smcr_hs_failed);
+		return smcr_hs_decline(nsmc, SMC_CLC_DECL_TIMEOUT_CL) ?: 1;
+	}
+	atomic_inc(&smcr_hs_confirmed_server);
+	return 0;
 }
 
 int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 {
 	struct smc_clc_proposal *p = &msg->proposal;
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	struct smcr_lgr_key key;
 	struct smcr_qp_info peer;
 	struct smcr_path path;
 	struct smcr_hs_op op;
-	struct smcr_link *l;
-	unsigned int delay;
+	struct smcr_conn *sc;
+	bool first;
 	__be32 subnet;
 	u8 plen;
 	u32 code;
@@ -321,50 +506,65 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	}
 	if (code)
 		return smcr_hs_decline(nsmc, code);
-	l = smcr_link_create(&path, SMCR_HS_RMB_SIZE);
-	smcr_path_put(&path);
-	if (IS_ERR(l))
+	sc = smcr_hs_conn_alloc(nsmc);
+	if (!sc) {
+		smcr_path_put(&path);
 		return smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
-	smcr_hs_op_start(&op, nsmc, l);
-	smcr_hs_fill(l, SMC_CLC_ACCEPT, get_random_u32(), ac);
+	}
+	smcr_hs_key(nsmc, &path, p->peer_id, p->gid, SMC_LGR_SERVER, &key);
+	rc = smcr_lgr_join(sc, &key, &path, &first);
+	smcr_path_put(&path);
+	if (rc) {
+		kfree(sc);
+		return smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
+	}
+	if (first)
+		smcr_hs_op_start(&op, nsmc, sc->lgr->link);
+	rc = smcr_hs_bufs(nsmc, sc);
+	if (!rc && !first)
+		rc = smcr_buf_register(sc->lgr->link, sc->rmb);
+	if (rc) {
+		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
+		goto fail;
+	}
+	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
 		rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
 	if (rc)
-		goto out;
+		goto fail;
 	if (msg->hdr.type == SMC_CLC_DECLINE) {
 		smc_hs_set_fallback(nsmc, SMC_CLC_DECL_PEERDECL,
 				    msg->decline.diagnosis);
-		goto out;
+		goto fail;
 	}
-	if (!smcr_hs_peer(ac, SMC_CLC_CONFIRM, &peer)) {
+	if (!smcr_hs_peer(ac, SMC_CLC_CONFIRM, &peer, sc)) {
 		rc = -EPROTO;
-		goto out;
+		goto fail;
 	}
-	if (smcr_link_connect(l, &peer)) {
-		atomic_inc(&smcr_hs_failed);
-		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_RDYLNK);
-		goto out;
+	if (first) {
+		rc = smcr_hs_listen_first(nsmc, sc, &peer);
+		if (rc) {
+			if (rc == 1)
+				rc = 0;		/* decided: TCP */
+			goto fail;
+		}
+		smcr_hs_op_end(&op);
+		smcr_lgr_first_done(sc, true);
+	} else if (!smcr_hs_same_link(sc->lgr->link, &peer)) {
+		rc = -EPROTO;	/* a client out of step with its own Accept */
+		smcr_hs_conn_drop(sc);
+		return rc;
 	}
-	smcr_link_keepalive_net(l, sock_net(&nsmc->sk));
-	delay = READ_ONCE(smcr_probe_confirm_delay_ms);
-	if (delay)
-		schedule_timeout_uninterruptible(msecs_to_jiffies(min(delay, 10000U)));
-	if (smcr_llc_confirm_link(l)) {
-		atomic_inc(&smcr_hs_failed);
-		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_TIMEOUT_CL);
-		goto out;
+	rc = smcr_conn_start(nsmc, sc);
+	if (rc)
+		smcr_hs_conn_drop(sc);
+	return rc;
+fail:
+	if (first) {
+		smcr_hs_op_end(&op);
+		smcr_lgr_first_done(sc, false);
 	}
-	atomic_inc(&smcr_hs_confirmed_server);
-	/*
-	 * The link goes first (its DELETE_LINK acked by the client's QP,
-	 * which lives until the client reads our Decline), then the Decline.
-	 */
-	smcr_hs_op_end(&op);
-	smcr_link_destroy(l);
-	return smcr_hs_decline(nsmc, SMCR_HS_NO_DATA_PATH);
-out:
-	smcr_hs_op_end(&op);
-	smcr_link_destroy(l);
+	smcr_hs_conn_drop(sc);
 	return rc;
 }

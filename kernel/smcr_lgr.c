@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: SMC-R link groups (see smcr_lgr.h for the rules and the locks).
+ *
+ * Lifetime: a group is made by smcr_lgr_join() with its connection in
+ * it, listed on smcr_lgrs until the free work takes it off. The free work
+ * is armed when the last connection leaves (lgr_linger seconds, at once
+ * for a dead group) and frees the group only if it is still empty, under
+ * smcr_lgr_lock; so a group found on the list under the lock is alive,
+ * and a connection in a group keeps it alive.
+ *
+ * The RMB pool: a connection's RMB stays registered when it leaves and
+ * goes to its group's pool (at most SMCR_POOL_MAX per group), for the
+ * next connection of the same size: no REG_MR round trip then. A pooled
+ * RMB keeps its rkey, which the old peer connection knew; the close
+ * protocol has the peer stop writing before its connection ends, and a
+ * WRITE out of order would only touch a ring the new connection reads
+ * after the cursors of its own CDCs, as in Linux's smc.ko.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "smc.h"
+#include "smcr_lgr.h"
+#include "wire/smc_cdc.h"
+
+#define SMCR_POOL_MAX	64
+
+static DEFINE_MUTEX(smcr_lgr_lock);
+static DEFINE_MUTEX(smcr_lgr_first_lock);
+static LIST_HEAD(smcr_lgrs);
+static u32 smcr_lgr_next_id;
+/* The free works; flushed at module exit. */
+static struct workqueue_struct *smcr_lgr_wq;
+
+atomic_t smc_obj_smcr_lgrs, smc_obj_smcr_bufs;
+
+static void smcr_lgr_free_work(struct work_struct *work);
+static void smcr_lgr_down_work(struct work_struct *work);
+static void smcr_lgr_cdc_rx(void *arg, const u8 *msg);
+
+static bool smcr_lgr_key_eq(const struct smcr_lgr_key *a,
+			    const struct smcr_lgr_key *b)
+{
+	return a->dev == b->dev && a->port == b->port && a->vlan == b->vlan &&
+	       a->role == b->role && a->net_cookie == b->net_cookie &&
+	       !memcmp(a->peer_id, b->peer_id, sizeof(a->peer_id)) &&
+	       !memcmp(a->peer_gid.raw, b->peer_gid.raw, sizeof(a->peer_gid.raw));
+}
+
+/* A token no connection of lgr has; never 0. conns_lock held. */
+static u32 smcr_lgr_new_token(struct smcr_lgr *lgr)
+{
+	struct smcr_conn *sc;
+	u32 t;
+
+again:
+	t = get_random_u32();
+	if (!t)
+		goto again;
+	list_for_each_entry(sc, &lgr->conns, lgr_entry)
+		if (sc->token == t)
+			goto again;
+	return t;
+}
+
+/* sc into lgr, with a new token. smcr_lgr_lock held. */
+static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc)
+{
+	lgr->conns_num++;
+	/* A linger in progress ends here; the free work rechecks anyway. */
+	cancel_delayed_work(&lgr->free_work);
+	write_lock_bh(&lgr->conns_lock);
+	sc->token = smcr_lgr_new_token(lgr);
+	list_add_tail(&sc->lgr_entry, &lgr->conns);
+	sc->in_group = true;
+	write_unlock_bh(&lgr->conns_lock);
+	sc->lgr = lgr;
+}
+
+static struct smcr_lgr *smcr_lgr_create(const struct smcr_lgr_key *key,
+					struct smcr_path *path)
+{
+	struct smcr_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	struct smcr_link *l;
+
+	if (!lgr)
+		return ERR_PTR(-ENOMEM);
+	l = smcr_link_create(path, 0);
+	if (IS_ERR(l)) {
+		kfree(lgr);
+		return ERR_CAST(l);
+	}
+	lgr->link = l;
+	lgr->key = *key;
+	INIT_LIST_HEAD(&lgr->pool);
+	INIT_LIST_HEAD(&lgr->conns);
+	rwlock_init(&lgr->conns_lock);
+	INIT_WORK(&lgr->down_work, smcr_lgr_down_work);
+	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
+	/* Nothing arrives before the QP is connected, after this. */
+	l->cdc_arg = lgr;
+	l->cdc_rx = smcr_lgr_cdc_rx;
+	smcr_link_set_down_work(l, &lgr->down_work);
+	atomic_inc(&smc_obj_smcr_lgrs);
+	return lgr;
+}
+
+int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
+		  struct smcr_path *path, bool *first)
+{
+	bool server = key->role == SMC_LGR_SERVER;
+	struct smcr_lgr *lgr, *found = NULL;
+
+	if (server) {
+		mutex_lock(&smcr_lgr_first_lock);
+		mutex_lock(&smcr_lgr_lock);
+		list_for_each_entry(lgr, &smcr_lgrs, list) {
+			if (lgr->usable && !lgr->dead &&
+			    smcr_link_active(lgr->link) &&
+			    smcr_lgr_key_eq(&lgr->key, key)) {
+				found = lgr;
+				break;
+			}
+		}
+		if (found) {
+			smcr_lgr_add(found, sc);
+			mutex_unlock(&smcr_lgr_lock);
+			mutex_unlock(&smcr_lgr_first_lock);
+			*first = false;
+			return 0;
+		}
+		mutex_unlock(&smcr_lgr_lock);
+	}
+	/* A link is made without smcr_lgr_lock: it may sleep a while. */
+	lgr = smcr_lgr_create(key, path);
+	if (IS_ERR(lgr)) {
+		if (server)
+			mutex_unlock(&smcr_lgr_first_lock);
+		return PTR_ERR(lgr);
+	}
+	mutex_lock(&smcr_lgr_lock);
+	if (!++smcr_lgr_next_id)
+		++smcr_lgr_next_id;
+	lgr->id = smcr_lgr_next_id;
+	list_add_tail(&lgr->list, &smcr_lgrs);
+	smcr_lgr_add(lgr, sc);
+	mutex_unlock(&smcr_lgr_lock);
+	*first = true;
+	return 0;
+}
+
+int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
+		     u32 peer_qpn)
+{
+	struct smcr_lgr *lgr;
+	int rc = -ENOENT;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		/*
+		 * Not "usable": the server may have had our CONFIRM_LINK
+		 * answer before our own handshake marked the group.
+		 */
+		if (!lgr->dead && smcr_link_active(lgr->link) &&
+		    lgr->link->peer.qpn == peer_qpn &&
+		    smcr_lgr_key_eq(&lgr->key, key)) {
+			smcr_lgr_add(lgr, sc);
+			rc = 0;
+			break;
+		}
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	return rc;
+}
+
+void smcr_lgr_first_done(struct smcr_conn *sc, bool ok)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+
+	mutex_lock(&smcr_lgr_lock);
+	if (ok && !lgr->dead)
+		lgr->usable = true;
+	else
+		lgr->dead = true;
+	mutex_unlock(&smcr_lgr_lock);
+	if (lgr->key.role == SMC_LGR_SERVER)
+		mutex_unlock(&smcr_lgr_first_lock);
+}
+
+struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_buf *b;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(b, &lgr->pool, pool) {
+		if (b->size == size && b->registered) {
+			list_del_init(&b->pool);
+			lgr->pool_num--;
+			mutex_unlock(&smcr_lgr_lock);
+			return b;
+		}
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	b = smcr_buf_alloc(lgr->link, size, true);
+	if (!IS_ERR(b))
+		atomic_inc(&smc_obj_smcr_bufs);
+	return b;
+}
+
+static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
+{
+	smcr_buf_free(lgr->link, b);
+	atomic_dec(&smc_obj_smcr_bufs);
+}
+
+void smcr_lgr_leave(struct smcr_conn *sc)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_buf *rmb = sc->rmb;
+
+	if (!lgr)
+		return;
+	/* After this the CDC handler cannot reach sc. */
+	write_lock_bh(&lgr->conns_lock);
+	if (sc->in_group)
+		list_del_init(&sc->lgr_entry);
+	sc->in_group = false;
+	write_unlock_bh(&lgr->conns_lock);
+	/* Our WRITEs and CDCs are done: the caller holds the conn's locks. */
+	if (sc->sndbuf)
+		smcr_lgr_buf_free(lgr, sc->sndbuf);
+	sc->sndbuf = NULL;
+	sc->rmb = NULL;
+
+	mutex_lock(&smcr_lgr_lock);
+	if (rmb && rmb->registered && !lgr->dead &&
+	    lgr->pool_num < SMCR_POOL_MAX) {
+		list_add(&rmb->pool, &lgr->pool);
+		lgr->pool_num++;
+		rmb = NULL;
+	}
+	if (!--lgr->conns_num)
+		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
+				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	mutex_unlock(&smcr_lgr_lock);
+	if (rmb)
+		smcr_lgr_buf_free(lgr, rmb);
+	sc->lgr = NULL;
+}
+
+/* Off the list already; nobody else can reach it. */
+static void smcr_lgr_destroy(struct smcr_lgr *lgr)
+{
+	struct smcr_buf *b, *tmp;
+
+	/* After this the link no longer queues down_work. */
+	smcr_link_set_down_work(lgr->link, NULL);
+	cancel_work_sync(&lgr->down_work);
+	list_for_each_entry_safe(b, tmp, &lgr->pool, pool) {
+		list_del(&b->pool);
+		smcr_lgr_buf_free(lgr, b);
+	}
+	/* An active link ends with DELETE_LINK: the peer's group goes too. */
+	smcr_link_destroy(lgr->link);
+	atomic_dec(&smc_obj_smcr_lgrs);
+	kfree(lgr);
+}
+
+static void smcr_lgr_free_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(to_delayed_work(work),
+					    struct smcr_lgr, free_work);
+
+	mutex_lock(&smcr_lgr_lock);
+	/* Someone joined meanwhile, or module exit took it off the list. */
+	if (lgr->conns_num || list_empty(&lgr->list)) {
+		mutex_unlock(&smcr_lgr_lock);
+		return;
+	}
+	list_del_init(&lgr->list);
+	mutex_unlock(&smcr_lgr_lock);
+	smcr_lgr_destroy(lgr);
+}
+
+/*
+ * The link failed (its CQ, the peer's DELETE_LINK, its port, its device,
+ * the keepalive): nobody joins the group any more and every connection
+ * in it is reset. One at a time, holding the socket, since the reset may
+ * sleep and the list may change meanwhile.
+ */
+static void smcr_lgr_down_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, down_work);
+	struct smc_sock *next;
+	struct smcr_conn *sc;
+
+	mutex_lock(&smcr_lgr_lock);
+	lgr->dead = true;
+	lgr->usable = false;
+	/* Off the list: its free work runs (or module exit has it). */
+	if (!lgr->conns_num && !list_empty(&lgr->list))
+		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, 0);
+	mutex_unlock(&smcr_lgr_lock);
+	for (;;) {
+		next = NULL;
+		read_lock_bh(&lgr->conns_lock);
+		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+			if (!sc->down_told) {
+				sc->down_told = true;
+				next = sc->smc;
+				sock_hold(&next->sk);
+				break;
+			}
+		}
+		read_unlock_bh(&lgr->conns_lock);
+		if (!next)
+			break;
+		/* sc may be gone by now (its socket closed); the socket is not. */
+		smcr_conn_link_down(next);
+		sock_put(&next->sk);
+	}
+}
+
+/*
+ * A CDC arrived on lgr's link (softirq, completions of the link never
+ * concurrent): to the connection whose token it carries, in order.
+ * Repeated or stale sequence numbers (a resend after a failover, which
+ * we do not do yet, or a confused peer) are dropped.
+ */
+static void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
+{
+	struct smcr_lgr *lgr = arg;
+	struct smc_cdc_msg m;
+	struct smcr_conn *sc;
+
+	if (smc_cdc_decode_r(msg, SMC_CDC_R_LEN, &m))
+		return;
+	read_lock(&lgr->conns_lock);
+	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+		if (sc->token != m.token)
+			continue;
+		if (sc->rx_seq_seen && !smc_cdc_seqno_before(sc->rx_seqno, m.seqno))
+			break;
+		sc->rx_seqno = m.seqno;
+		sc->rx_seq_seen = true;
+		if (sc->started) {
+			smcr_conn_cdc_rx(sc, &m);
+		} else {
+			/*
+			 * The peer's side of the connection is up before ours
+			 * (its last handshake step was sending to us). A CDC
+			 * carries whole cursors and states, so the latest one
+			 * says it all; smcr_conn_start() hands it on.
+			 */
+			sc->early = m;
+			sc->has_early = true;
+		}
+		break;
+	}
+	read_unlock(&lgr->conns_lock);
+}
+
+static const char *smcr_lgr_state(const struct smcr_lgr *lgr)
+{
+	if (lgr->dead)
+		return "dead";
+	return lgr->usable ? "usable" : "new";
+}
+
+void smcr_lgr_show(struct seq_file *m)
+{
+	struct smcr_lgr *lgr;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list)
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6\n",
+			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
+			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
+			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
+			   lgr->link->peer.qpn, READ_ONCE(lgr->link->state),
+			   lgr->key.peer_gid.raw);
+	mutex_unlock(&smcr_lgr_lock);
+	seq_printf(m, "lgrs %d bufs %d\n", atomic_read(&smc_obj_smcr_lgrs),
+		   atomic_read(&smc_obj_smcr_bufs));
+}
+
+int smcr_lgr_init(void)
+{
+	smcr_lgr_wq = alloc_workqueue("af_smc_lgr", WQ_UNBOUND, 0);
+	return smcr_lgr_wq ? 0 : -ENOMEM;
+}
+
+void smcr_lgr_exit(void)
+{
+	struct smcr_lgr *lgr;
+
+	/*
+	 * Every socket is gone, so every group is empty. Taken off the list
+	 * under the lock (list_del_init), a group's free work finds it gone
+	 * and leaves it to us; one that took its group earlier is waited for
+	 * by the flush below.
+	 */
+	for (;;) {
+		mutex_lock(&smcr_lgr_lock);
+		lgr = list_first_entry_or_null(&smcr_lgrs, struct smcr_lgr, list);
+		if (lgr)
+			list_del_init(&lgr->list);
+		mutex_unlock(&smcr_lgr_lock);
+		if (!lgr)
+			break;
+		cancel_delayed_work_sync(&lgr->free_work);
+		smcr_lgr_destroy(lgr);
+	}
+	flush_workqueue(smcr_lgr_wq);
+	destroy_workqueue(smcr_lgr_wq);
+}

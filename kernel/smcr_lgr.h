@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * af_smc: SMC-R link groups (smcr_lgr.c) and the SMC-R side of a
+ * connection (smcr_conn.c).
+ *
+ * A group is one link (one RC QP) between a local RDMA port and one peer,
+ * shared by every SMC-R connection of one role (client or server) between
+ * the two: key (device, port, peer system id, peer GID, VLAN, role,
+ * namespace). The first connection makes it (CLC first contact); later
+ * ones reuse its link and only bring their own buffers. When its last
+ * connection leaves, a group lingers lgr_linger seconds (the module
+ * parameter SMC-D groups use too), then its link ends with DELETE_LINK.
+ * A group whose link failed is "dead": nobody joins it, every connection
+ * in it is reset (smc_close_peer_gone()) and it is freed once empty.
+ *
+ * Connections are found by their alert token (ours, unique in the group)
+ * when a CDC arrives. Locking:
+ *   smcr_lgr_lock (mutex, smcr_lgr.c): the list of groups, each group's
+ *     flags, connection count and RMB pool. Process context only.
+ *   lgr->conns_lock (rwlock, bh): the group's connection list. The CDC
+ *     handler (softirq) holds it for reading while it hands a message to
+ *     the connection, so a connection that left the list (write lock)
+ *     gets no more CDCs. Taken under smcr_lgr_lock, never the other way.
+ *   The server's first contacts are serialised by smcr_lgr_first_lock,
+ *     held from the group's creation until its link is confirmed or
+ *     failed, so a second connection to the same peer waits and joins
+ *     instead of making a second group.
+ */
+#ifndef _SMCR_LGR_H
+#define _SMCR_LGR_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "smc_lgr.h"
+#include "smcr_ib.h"
+#include "smcr_link.h"
+#include "wire/smc_cdc.h"
+
+struct seq_file;
+struct smc_sock;
+struct smc_cdc_msg;
+
+/* What makes two connections share a group. */
+struct smcr_lgr_key {
+	struct smcr_dev	*dev;
+	u8		port;
+	u8		peer_id[8];	/* the peer's system id (CLC peer_id) */
+	union ib_gid	peer_gid;
+	u16		vlan;
+	u8		role;		/* enum smc_lgr_role */
+	u64		net_cookie;
+};
+
+struct smcr_lgr {
+	struct list_head	list;		/* smcr_lgrs, under smcr_lgr_lock */
+	u32			id;
+	struct smcr_lgr_key	key;
+	struct smcr_link	*link;		/* the group's only link */
+	/* Under smcr_lgr_lock: */
+	bool			usable;		/* link confirmed: others may join */
+	bool			dead;		/* link failed: nobody joins */
+	u32			conns_num;
+	struct list_head	pool;		/* free registered RMBs */
+	u32			pool_num;
+	/* The connections, for CDC dispatch by token. */
+	rwlock_t		conns_lock;
+	struct list_head	conns;
+	struct work_struct	down_work;	/* the link failed */
+	struct delayed_work	free_work;	/* idle or dead: free */
+};
+
+/* The SMC-R state of one connection. */
+struct smcr_conn {
+	struct list_head	lgr_entry;	/* lgr->conns, under conns_lock */
+	struct smcr_lgr		*lgr;
+	struct smc_sock		*smc;		/* owns us */
+	u32			token;		/* ours; the peer's CDCs carry it */
+	u32			peer_token;	/* the peer's; our CDCs carry it */
+	struct smcr_buf		*rmb;		/* ours, registered */
+	struct smcr_buf		*sndbuf;	/* RDMA WRITE source */
+	u32			peer_rkey;
+	u64			peer_addr;
+	u32			peer_size;
+	struct mutex		cdc_lock;	/* seqno and send in one order */
+	u16			tx_seqno;
+	u16			rx_seqno;	/* CQ handler only */
+	bool			rx_seq_seen;
+	bool			in_group;	/* on lgr->conns */
+	/*
+	 * Under lgr->conns_lock: CDCs go to the connection layer once
+	 * started; the latest one before that waits in early.
+	 */
+	bool			started;
+	bool			has_early;
+	struct smc_cdc_msg	early;
+	bool			down_told;	/* down work only */
+};
+
+/*
+ * Server: lock out other first contacts, then join the usable group for
+ * key (0, *first false; the lock is dropped) or make a new group with a
+ * new link on path (0, *first true; the lock is kept until
+ * smcr_lgr_first_done()). -errno: nothing was done, the lock is dropped.
+ * Client: the same, except the client never looks for a group to join
+ * here (the server's first-contact flag decides) and takes no lock.
+ */
+int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
+		  struct smcr_path *path, bool *first);
+/*
+ * Client, not first contact: join the group of key whose link goes to
+ * the peer's QP peer_qpn. -ENOENT if there is none we can use.
+ */
+int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
+		     u32 peer_qpn);
+/* The new group's link is confirmed (ok) or failed; drops the lock (server). */
+void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
+/*
+ * sc leaves its group (no CDC reaches it after this returns) and its
+ * buffers go (the RMB to the group's pool). Process context. Safe when
+ * sc never joined.
+ */
+void smcr_lgr_leave(struct smcr_conn *sc);
+/* An RMB of size bytes for sc: from the group's pool or a new one. */
+struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size);
+
+/* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
+void smcr_lgr_show(struct seq_file *m);
+
+/*
+ * smcr_conn.c. The handshake is done: sc becomes smc's connection (its
+ * transport ops, rings, cursors) and smc uses SMC-R. 0, or -errno and
+ * the caller still owns sc.
+ */
+int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc);
+/* The connection layer's hooks, called by smcr_lgr.c. */
+void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m);
+void smcr_conn_link_down(struct smc_sock *smc);
+
+int smcr_lgr_init(void);
+/* No connection may be left; frees every group now. */
+void smcr_lgr_exit(void);
+
+extern atomic_t smc_obj_smcr_lgrs, smc_obj_smcr_bufs;
+
+#endif /* _SMCR_LGR_H */
