@@ -353,7 +353,6 @@ static struct smcr_conn *smcr_hs_conn_alloc(struct smc_sock *smc)
 	if (!sc)
 		return NULL;
 	INIT_LIST_HEAD(&sc->lgr_entry);
-	mutex_init(&sc->cdc_lock);
 	sc->smc = smc;
 	return sc;
 }

@@ -85,8 +85,7 @@ struct smcr_conn {
 	u32			peer_rkey;
 	u64			peer_addr;
 	u32			peer_size;
-	struct mutex		cdc_lock;	/* seqno and send in one order */
-	u16			tx_seqno;
+	u16			tx_seqno;	/* under conn->cdc_mutex */
 	u16			rx_seqno;	/* CQ handler only */
 	bool			rx_seq_seen;
 	bool			in_group;	/* on lgr->conns */

@@ -533,14 +533,14 @@ static int smcr_rmb_register(struct smcr_link *l)
 			.opcode		= IB_WR_REG_MR,
 			.send_flags	= IB_SEND_SIGNALED,
 		},
-		.mr	= l->rmb.mr,
-		.key	= l->rmb.mr->rkey,
 		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
 	};
 	int rc;
 
 	if (!l->rmb.mr)
 		return 0;	/* no RMB of the link's own */
+	wr.mr = l->rmb.mr;
+	wr.key = l->rmb.mr->rkey;
 	rc = smcr_link_post_wr(l, &wr.wr, true);
 	if (!rc)
 		l->rmb.registered = true;

@@ -56,7 +56,7 @@ cleanup_case() {
 
 # groups VM: how many SMC-R link groups VM has.
 groups() {
-	if [ "$1" = 0 ]; then cat $L; else smc-vm-exec 1 "cat $L"; fi | grep -c '^lgr'
+	if [ "$1" = 0 ]; then cat $L; else smc-vm-exec 1 "cat $L"; fi | grep -c '^lgr '
 }
 no_groups() {
 	[ "$(groups 0)" = 0 ] && [ "$(groups 1)" = 0 ]
