@@ -202,6 +202,7 @@ extern atomic_t smc_live_socks;
 extern struct workqueue_struct *smc_hs_wq;	/* CLC handshakes */
 extern struct workqueue_struct *smc_accept_wq;	/* listeners' accept work */
 extern struct workqueue_struct *smc_close_wq;	/* closed sockets' ends */
+extern struct workqueue_struct *smc_tx_wq;	/* send buffer pushes */
 
 /*
  * Every smc sock from smc_sock_init() until it is released or, for a

@@ -94,7 +94,7 @@ static void smc_mirror(struct smc_sock *smc, const struct sock *clcsk)
 	 * sk_state as soon as the connection exists, before the handshake
 	 * ends, since the peer's CDCs may arrive before that.
 	 */
-	if (!smc_use_fallback(smc) || READ_ONCE(smc->conn.ism))
+	if (!smc_use_fallback(smc) || READ_ONCE(smc->conn.ops))
 		return;
 
 	if (err) {

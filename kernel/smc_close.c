@@ -30,8 +30,9 @@
  * file, as an "orphan" (as TCP keeps FIN_WAIT sockets): it keeps its DMB
  * and clcsock, stays in sock_diag, and answers data that still arrives
  * with an abort, as TCP answers it with a RST. close_work ends it when
- * the peer closes or aborts, or after tcp_fin_timeout (TCP's limit for an
- * orphan in FIN_WAIT2), so no closed socket holds the module for longer.
+ * the peer closes or aborts, when its probe finds the peer gone, or after
+ * tcp_fin_timeout (TCP's limit for an orphan in FIN_WAIT2), so no closed
+ * socket holds the module for longer.
  *
  * Locking: conn->lock (bh) guards the flags and sk_state of an SMC
  * connection; smc_close_rx() runs under it in the CDC handler (the
@@ -53,6 +54,15 @@
 #include "smc_conn.h"
 
 static void smc_close_work(struct work_struct *work);
+
+/*
+ * How often an orphan that waits for its peer sends its CDC again, as TCP
+ * retransmits a FIN that nobody acknowledged. A peer that went without a
+ * word (a server's child dropped in the middle of its handshake, after
+ * the client was done) has no DMB any more, so the probe fails with
+ * -ENOENT and resets the orphan; a live peer reads nothing new in it.
+ */
+#define SMC_CLOSE_PROBE		HZ
 
 void smc_close_init(struct smc_sock *smc)
 {
@@ -99,7 +109,10 @@ static unsigned int smc_close_reset(struct smc_sock *smc)
 		return 0;
 	}
 	if (conn->released) {
-		/* Our close already told the peer all it needs. */
+		/*
+		 * Our close told the peer all it needs, unless its flags
+		 * waited for our send buffer: close_work sends them then.
+		 */
 		smc_close_set(smc, SMC_CLOSED);
 		return ev | SMC_CLOSE_RX_KICK;
 	}
@@ -326,14 +339,52 @@ static bool smc_close_abort(struct smc_sock *smc)
 	return !conn->peer_gone;
 }
 
+/* Whether the send buffer is empty, or can never empty. */
+static bool smc_close_tx_settled(struct smc_conn *conn)
+{
+	bool settled;
+
+	spin_lock_bh(&conn->lock);
+	settled = !smc_tx_queued(conn) || conn->aborted || conn->peer_abort ||
+		  conn->peer_gone;
+	spin_unlock_bh(&conn->lock);
+	return settled;
+}
+
+/*
+ * SO_LINGER with a time: as tcp_close(), close waits until what we wrote
+ * left (here: our send buffer is empty), for at most that time, or until
+ * a signal. Without it close does not wait; the orphan sends the rest.
+ */
+static void smc_close_linger(struct smc_sock *smc)
+{
+	struct sock *sk = &smc->sk;
+	long timeo = sk->sk_lingertime;
+
+	if (!sock_flag(sk, SOCK_LINGER) || !timeo)
+		return;
+	lock_sock(sk);
+	while (!smc_close_tx_settled(&smc->conn) && timeo &&
+	       !signal_pending(current)) {
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		add_wait_queue(sk_sleep(sk), &wait);
+		sk_wait_event(sk, &timeo, smc_close_tx_settled(&smc->conn),
+			      &wait);
+		remove_wait_queue(sk_sleep(sk), &wait);
+	}
+	release_sock(sk);
+}
+
 bool smc_close_release(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
 	bool tell, orphan;
 
-	if (smc_use_fallback(smc) || !conn->ism)
+	if (smc_use_fallback(smc) || !conn->ops)
 		return false;
+	smc_close_linger(smc);
 	spin_lock_bh(&conn->lock);
 	conn->released = true;
 	/*
@@ -347,8 +398,9 @@ bool smc_close_release(struct smc_sock *smc)
 		tell = smc_close_graceful(smc);
 	spin_unlock_bh(&conn->lock);
 	/*
-	 * Nothing is left to send for us: the peer's ring holds every byte
-	 * we wrote, so there is nothing for a linger time to wait for.
+	 * Bytes still in our send buffer go first: the closed flag rides on
+	 * the CDC of the push that empties it (smc_cdc.c), sent by this
+	 * socket as an orphan.
 	 */
 	if (tell)
 		smc_cdc_send(smc);	/* a vanished peer closes us here */
@@ -376,6 +428,7 @@ void smc_close_orphan(struct smc_sock *smc)
 	/* The peer may have closed since smc_close_release() looked. */
 	if (smc->sk.sk_state == SMC_CLOSED || conn->rx_after_close)
 		wait = 0;
+	wait = min_t(unsigned long, wait, SMC_CLOSE_PROBE);
 	queue_delayed_work(smc_close_wq, &conn->close_work, wait);
 	spin_unlock_bh(&conn->lock);
 }
@@ -408,9 +461,17 @@ static void smc_close_work(struct work_struct *work)
 
 	spin_lock_bh(&conn->lock);
 	expired = time_after_eq(jiffies, conn->orphan_until);
+	/*
+	 * A reset dropped what our send buffer held: the peer may wait (in
+	 * PEERABORTWAIT) for the closed flag that waited for those bytes.
+	 */
+	if (conn->fin_held && conn->peer_abort)
+		tell = true;
 	if (smc->sk.sk_state != SMC_CLOSED) {
 		if (conn->rx_after_close && !conn->aborted)
 			tell = smc_close_abort(smc);
+		else if (!expired)
+			tell = true;	/* the probe: see SMC_CLOSE_PROBE */
 		/*
 		 * After the time is up we wait for nobody, and go silently
 		 * as TCP's FIN_WAIT2 orphan does: the peer learns at its next
@@ -427,7 +488,8 @@ static void smc_close_work(struct work_struct *work)
 	state = smc->sk.sk_state;
 	if (state != SMC_CLOSED) {
 		if (time_before(jiffies, conn->orphan_until))
-			left = conn->orphan_until - jiffies;
+			left = min_t(unsigned long, conn->orphan_until - jiffies,
+				     SMC_CLOSE_PROBE);
 		queue_delayed_work(smc_close_wq, &conn->close_work, left);
 	}
 	spin_unlock_bh(&conn->lock);
@@ -440,7 +502,7 @@ void smc_close_abort_child(struct smc_sock *smc)
 	struct smc_conn *conn = &smc->conn;
 	bool tell;
 
-	if (smc_use_fallback(smc) || !conn->ism)
+	if (smc_use_fallback(smc) || !conn->ops)
 		return;
 	spin_lock_bh(&conn->lock);
 	conn->released = true;

@@ -2,17 +2,24 @@
 /*
  * af_smc: an SMC connection's data path state.
  *
- * Each side owns a receive buffer the peer writes into (for SMC-D a DMB
- * on an ISM device: a CDC header, then the data ring) and writes into the
- * peer's. Cursors are kept as 64-bit byte counts that only grow; the wire
- * carries them as (wrap, count) in the ring they belong to.
+ * One connection layer, two transports. Each side owns a receive ring the
+ * peer writes into (SMC-D: a DMB on an ISM device after its CDC header;
+ * SMC-R: an RMB) and writes into the peer's; how bytes and CDC messages
+ * reach the peer is the transport's (struct smc_conn_ops). Cursors are
+ * 64-bit byte counts that only grow; the wire carries them as (wrap,
+ * count) in the ring they belong to.
  *
- *   tx_prod - tx_cons  bytes we wrote that the peer has not consumed yet;
- *                      never more than peer_size (flow control)
- *   rx_prod - rx_cons  bytes the peer wrote that we have not read yet
+ *   tx_cons <= tx_prod <= tx_wrote
+ *   tx_wrote - tx_prod  bytes the application wrote that wait in our send
+ *                       buffer (corked, or the peer's ring was full); they
+ *                       sit at sndbuf[byte number % sndbuf_size]
+ *   tx_prod - tx_cons   bytes in the peer's ring it has not consumed yet;
+ *                       never more than peer_size (flow control)
+ *   rx_prod - rx_cons   bytes the peer wrote that we have not read yet
  *
  * Every change of a cursor the peer must know about is followed by a CDC
- * message carrying both of ours (smc_cdc_send()).
+ * message carrying both of ours (smc_cdc_send()). The send buffer and its
+ * pushes are smc_tx.c's; the CDC messages are smc_cdc.c's.
  */
 #ifndef _SMC_CONN_H
 #define _SMC_CONN_H
@@ -29,8 +36,30 @@ struct smc_sock;
 struct msghdr;
 
 struct smc_lgr;
+struct smc_conn;
+
+/* What a transport does for the connection layer. */
+struct smc_conn_ops {
+	/*
+	 * Make len bytes of our send buffer at offset soff appear in the
+	 * peer's ring at offset roff (neither range wraps). Process context,
+	 * may sleep; conn->tx_mutex held. 0, or -errno: the connection is
+	 * broken.
+	 */
+	int (*write)(struct smc_conn *conn, u32 roff, u32 soff, u32 len);
+	/*
+	 * Send m, whose cursors and flags smc_cdc_send() filled in; the
+	 * transport adds its own fields. Process context, may sleep;
+	 * conn->cdc_mutex held. -ENOENT or -ENOLINK: the peer is gone.
+	 */
+	int (*cdc_send)(struct smc_conn *conn, const struct smc_cdc_msg *m);
+	/* Undo what the transport set up for the connection. Once. */
+	void (*destroy)(struct smc_conn *conn);
+};
 
 struct smc_conn {
+	/* The transport; NULL until it set the connection up. */
+	const struct smc_conn_ops *ops;
 	struct smc_ism_dev	*ism;		/* SMC-D device, with a reference */
 	/* Our link group (smc_lgr.h) and our entry on its list. */
 	struct smc_lgr		*lgr;
@@ -40,13 +69,38 @@ struct smc_conn {
 	u64			peer_gid;
 	u64			peer_token;	/* the peer's DMB */
 	struct smc_dmb		rmb;		/* ours: CDC header, then ring */
+	u8			*rx_ring;	/* our receive ring */
 	u32			rmb_size;	/* bytes of our ring */
-	u8			*peer_ring;	/* the peer's ring, attached */
+	/*
+	 * The peer's ring, when we can write into it directly (SMC-D
+	 * "nocopy"); NULL otherwise, and bytes go by ops->write.
+	 */
+	u8			*peer_ring;
 	u32			peer_size;	/* bytes of the peer's ring */
 	bool			peer_attached;
 
+	/*
+	 * Our send buffer (smc_tx.c). A transport may set it up; otherwise
+	 * smc_tx.c allocates it the first time it is needed, since with
+	 * nocopy most connections never need one. sndbuf_size is known
+	 * from the start (SO_SNDBUF or net.smc.wmem).
+	 */
+	u8			*sndbuf;
+	u32			sndbuf_size;
+	bool			sndbuf_ours;	/* smc_tx.c allocated it */
+	/*
+	 * Writers into the peer's ring (sendmsg's nocopy copy, pushes of
+	 * the send buffer) and the teardown of the rings and the send
+	 * buffer: one at a time. Taken after the socket lock, before
+	 * cdc_mutex.
+	 */
+	struct mutex		tx_mutex;
+	/* Pushes the send buffer when the peer made room, or a cork ends. */
+	struct delayed_work	tx_work;
+	bool			tx_dead;	/* torn down: no more pushes */
+
 	spinlock_t		lock;		/* bh: cursors, flags below */
-	u64			tx_prod, tx_cons, rx_prod, rx_cons;
+	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;
 	/* The last cursors the peer sent, to measure its next ones against. */
 	struct smc_cdc_cursor	peer_prod, peer_cons;
 	/*
@@ -60,6 +114,8 @@ struct smc_conn {
 	bool			peer_gone;	/* the peer's DMB is gone */
 	bool			done_writing;	/* we shut down writing */
 	bool			closed;		/* we told the peer we closed */
+	/* Our last CDC held done_writing/closed back for buffered bytes. */
+	bool			fin_held;
 	bool			aborted;	/* we told the peer we aborted */
 	bool			released;	/* the application closed us */
 	bool			orphan;		/* released, lives on in close_work */
@@ -69,11 +125,13 @@ struct smc_conn {
 
 	/*
 	 * Urgent data (smc_rx.c). urg_tx: the next CDC marks our last byte
-	 * sent as urgent. urg_state says whether a mark is pending in our
+	 * sent as urgent; urg_tx_end, when not 0, the byte count after an
+	 * urgent byte still in the send buffer. urg_state says whether a mark is pending in our
 	 * ring, at byte number urg_pos (a count, like rx_cons), holding
 	 * urg_byte.
 	 */
 	bool			urg_tx;
+	u64			urg_tx_end;	/* urg_tx once tx_prod is here */
 	u8			urg_state;	/* enum smc_urg_state */
 	u8			urg_byte;
 	u64			urg_pos;
@@ -81,9 +139,22 @@ struct smc_conn {
 	struct mutex		cdc_mutex;	/* one CDC write at a time */
 };
 
-/* DMB sizes: 16 KiB << n, n in 0..6 (1 MiB), as the CLC's 4-bit field. */
+/*
+ * Buffer sizes: 16 KiB << n, n in 0..6 (1 MiB), as the CLC's 4-bit field
+ * names DMB and RMB sizes; send buffers use the same classes.
+ */
 #define SMC_DMB_MIN_SIZE	(16 * 1024)
 #define SMC_DMB_MAX_CLASS	6
+
+/* The smallest class that holds want bytes, at most the largest. */
+static inline u8 smc_buf_class(u32 want)
+{
+	u8 class = 0;
+
+	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
+		class++;
+	return class;
+}
 
 void smc_conn_init(struct smc_conn *conn);
 /*
@@ -99,8 +170,15 @@ int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
 void smc_conn_destroy(struct smc_sock *smc);
 u8 smc_conn_size_class(const struct smc_conn *conn);
 
+/* smc_cdc.c: CDC messages, whatever the transport */
 /* Send a CDC message with our cursors and flags; 0 or -errno. */
 int smc_cdc_send(struct smc_sock *smc);
+/*
+ * A CDC message from the peer, decoded by the transport: moves our
+ * cursors, hands the flags to the close state machine and the urgent mark
+ * to smc_rx.c, and wakes whoever waits. Any context with bh off.
+ */
+void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m);
 
 /* Where the urgent mark in our ring stands (conn->urg_state). */
 enum smc_urg_state {
@@ -114,7 +192,25 @@ __poll_t smc_data_poll(struct smc_sock *smc);
 int smc_data_ioctl(struct smc_sock *smc, unsigned int cmd, unsigned long arg);
 
 /* smc_tx.c */
+void smc_tx_init(struct smc_conn *conn);
+/* The send buffer's size for the socket: SO_SNDBUF or net.smc.wmem. */
+u32 smc_tx_sndbuf_size_for(const struct sock *sk);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
+/* Bytes waiting in the send buffer (SIOCOUTQ). Conn lock held. */
+static inline u32 smc_tx_queued(const struct smc_conn *conn)
+{
+	return (u32)(conn->tx_wrote - conn->tx_prod);
+}
+/* Push what the send buffer holds, as far as the peer has room. */
+void smc_tx_push(struct smc_sock *smc);
+/* The peer made room and bytes wait: push from a worker. Any context. */
+void smc_tx_kick(struct smc_sock *smc);
+/* Whether TCP_CORK is set on the socket. */
+bool smc_tx_cork_set(const struct smc_sock *smc);
+/* A cork ended (TCP_CORK 0, TCP_NODELAY 1): push what waits, now. */
+void smc_tx_uncork(struct smc_sock *smc);
+/* Teardown: no more pushes; frees a send buffer smc_tx.c allocated. */
+void smc_tx_destroy(struct smc_sock *smc);
 
 /* smc_rx.c */
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,

@@ -5,8 +5,8 @@
  * poll answers as tcp_poll() does, from the same inputs: sk_shutdown
  * (our shutdown() calls, the peer's done writing as TCP's FIN sets
  * RCV_SHUTDOWN, and both bits once the connection ended, as tcp_done()
- * sets them), the bytes in our ring against SO_RCVLOWAT, room in the
- * peer's ring, a pending urgent byte and sk_err. The close state machine
+ * sets them), the bytes in our ring against SO_RCVLOWAT, room in our
+ * send buffer, a pending urgent byte and sk_err. The close state machine
  * (smc_close.c) keeps those inputs, so every kind of close reads as TCP's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -43,7 +43,8 @@ __poll_t smc_data_poll(struct smc_sock *smc)
 	if (avail && (avail >= target || avail == conn->rmb_size))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (!(shutdown & SEND_SHUTDOWN)) {
-		if (conn->tx_prod - conn->tx_cons < conn->peer_size)
+		/* The send buffer takes what the peer's ring cannot. */
+		if (smc_tx_queued(conn) < conn->sndbuf_size)
 			mask |= EPOLLOUT | EPOLLWRNORM;
 	} else {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* writes fail at once */
@@ -68,8 +69,12 @@ int smc_data_ioctl(struct smc_sock *smc, unsigned int cmd, unsigned long arg)
 		break;
 	case SIOCOUTQ:
 	case SIOCOUTQNSD:
-		/* Written but not yet consumed by the peer. */
-		val = (int)(conn->tx_prod - conn->tx_cons);
+		/*
+		 * TCP counts what the peer has not acknowledged; bytes in the
+		 * peer's ring are delivered, so ours are those still waiting
+		 * in the send buffer.
+		 */
+		val = (int)smc_tx_queued(conn);
 		break;
 	case SIOCATMARK:
 		val = conn->urg_state != SMC_URG_NONE &&

@@ -89,9 +89,10 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
 /*
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
  * id on the device (the low half of our DMB token, unique per device).
- * We write straight into the peer's ring, so the send buffer is the peer's
- * ring and its prepared, sent and finished cursors are all tx_prod. Only
- * the connection state flags are tracked; the producer flags read 0.
+ * The send buffer's cursors, as Linux's: prepared is what the application
+ * wrote, sent what reached the peer's ring, finished what the peer
+ * consumed. Only the connection state flags are tracked; the producer
+ * flags read 0.
  */
 static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
 {
@@ -100,7 +101,7 @@ static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci
 	memset(ci, 0, sizeof(*ci));
 	spin_lock_bh(&conn->lock);
 	ci->token = (u32)conn->rmb.token;
-	ci->sndbuf_size = conn->peer_size;
+	ci->sndbuf_size = conn->sndbuf_size;
 	ci->rmbe_size = conn->rmb_size;
 	ci->peer_rmbe_size = conn->peer_size;
 	smc_diag_cursor(conn->rx_prod, conn->rmb_size, &ci->rx_prod);
@@ -113,9 +114,9 @@ static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci
 	ci->tx_conn_state_flags = smc_diag_state_flags(conn->done_writing,
 						       conn->closed,
 						       conn->aborted);
-	ci->tx_prep = ci->tx_prod;
-	ci->tx_sent = ci->tx_prod;
-	ci->tx_fin = ci->tx_prod;
+	smc_diag_cursor(conn->tx_wrote, conn->sndbuf_size, &ci->tx_prep);
+	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_sent);
+	smc_diag_cursor(conn->tx_cons, conn->sndbuf_size, &ci->tx_fin);
 	spin_unlock_bh(&conn->lock);
 }
 

@@ -41,6 +41,8 @@ struct workqueue_struct *smc_hs_wq;
 struct workqueue_struct *smc_accept_wq;
 /* Closed SMC connections waiting for their peer (smc_close.c). */
 struct workqueue_struct *smc_close_wq;
+/* Pushes of send buffers (smc_tx.c). */
+struct workqueue_struct *smc_tx_wq;
 
 static int __init smc_init(void)
 {
@@ -57,9 +59,12 @@ static int __init smc_init(void)
 	smc_close_wq = alloc_workqueue("af_smc_close", 0, 0);
 	if (!smc_close_wq)
 		goto out_accept_wq;
+	smc_tx_wq = alloc_workqueue("af_smc_tx", 0, 0);
+	if (!smc_tx_wq)
+		goto out_close_wq;
 	rc = proto_register(&smc_proto, 1);
 	if (rc)
-		goto out_close_wq;
+		goto out_tx_wq;
 	rc = proto_register(&smc_proto6, 1);
 	if (rc)
 		goto out_proto;
@@ -121,6 +126,8 @@ out_proto6:
 	proto_unregister(&smc_proto6);
 out_proto:
 	proto_unregister(&smc_proto);
+out_tx_wq:
+	destroy_workqueue(smc_tx_wq);
 out_close_wq:
 	destroy_workqueue(smc_close_wq);
 out_accept_wq:
@@ -151,6 +158,7 @@ static void __exit smc_exit(void)
 	 * the last sock (and so allowed this unload); destroying the queues
 	 * waits for it.
 	 */
+	destroy_workqueue(smc_tx_wq);
 	destroy_workqueue(smc_close_wq);
 	destroy_workqueue(smc_accept_wq);
 	destroy_workqueue(smc_hs_wq);

@@ -33,7 +33,7 @@
 
 static const u8 *smc_rx_ring(const struct smc_conn *conn)
 {
-	return conn->rmb.cpu_addr + SMC_CDC_D_LEN;
+	return conn->rx_ring;
 }
 
 /* A mark at or after byte number pos that a reader has not passed. */

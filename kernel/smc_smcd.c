@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: SMC-D connections: the DMBs of a connection and its CDC
- * messages.
+ * af_smc: SMC-D, the ISM transport of a connection: its DMBs and how its
+ * bytes and CDC messages reach the peer (struct smc_conn_ops).
  *
  * Our DMB holds a CDC header (SMC_CDC_D_LEN bytes, written by the peer)
- * and then our receive ring. The peer's DMB is attached, so the sender
- * writes user data straight into the peer's ring (one copy per byte on
- * each side, see Documentation/smc-d.md) and then writes its CDC header
- * into the peer's DMB with a signal. The signal runs smc_cdc_rx() of the
- * receiving socket, in the sender's context, under the DMB's lock.
+ * and then our receive ring. When the device lets us attach the peer's
+ * DMB, the sender writes user data straight into the peer's ring (one
+ * copy per byte on each side, see Documentation/smc-d.md) unless bytes
+ * wait in its send buffer; otherwise the bytes move from the send buffer.
+ * Then the sender writes its CDC header into the peer's DMB with a
+ * signal, which runs smc_smcd_cdc_rx() of the receiving socket, in the
+ * sender's context, under the DMB's lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +28,7 @@ void smc_conn_init(struct smc_conn *conn)
 	spin_lock_init(&conn->lock);
 	mutex_init(&conn->cdc_mutex);
 	INIT_LIST_HEAD(&conn->lgr_entry);
+	smc_tx_init(conn);
 }
 
 /*
@@ -37,16 +40,9 @@ void smc_conn_init(struct smc_conn *conn)
  */
 static u8 smc_conn_class_for(const struct sock *sk)
 {
-	u32 want;
-	u8 class = 0;
-
 	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)	/* a bit-field */
-		want = READ_ONCE(sk->sk_rcvbuf) / 2;
-	else
-		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
-	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
-		class++;
-	return class;
+		return smc_buf_class(READ_ONCE(sk->sk_rcvbuf) / 2);
+	return smc_buf_class(READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem));
 }
 
 /* The VLAN the connection's TCP route leaves on; 0 for none. */
@@ -69,52 +65,63 @@ u8 smc_conn_size_class(const struct smc_conn *conn)
 }
 
 /*
- * Runs in the sender's context, bh off, under our DMB's lock: moves our
- * cursors, then hands the flags to the close state machine and the
- * urgent mark to smc_rx.c, and wakes whoever waits for any of it.
+ * Runs in the sender's context, bh off, under our DMB's lock: the peer
+ * wrote its CDC header into our DMB and signalled.
  */
-static void smc_cdc_rx(void *owner)
+static void smc_smcd_cdc_rx(void *owner)
 {
 	struct smc_sock *smc = owner;
-	struct smc_conn *conn = &smc->conn;
-	struct sock *sk = &smc->sk;
 	struct smc_cdc_msg m;
-	unsigned int ev;
-	u32 got, freed;
-	bool urgent;
 
-	if (smc_cdc_decode_d(conn->rmb.cpu_addr, SMC_CDC_D_LEN, &m))
+	if (smc_cdc_decode_d(smc->conn.rmb.cpu_addr, SMC_CDC_D_LEN, &m))
 		return;		/* the header is the peer's to write; ignore junk */
-	spin_lock(&conn->lock);
-	got = smc_cdc_cursor_diff(conn->rmb_size, &conn->peer_prod, &m.prod);
-	freed = conn->peer_size ?
-		smc_cdc_cursor_diff(conn->peer_size, &conn->peer_cons, &m.cons) : 0;
-	conn->peer_prod = m.prod;
-	conn->peer_cons = m.cons;
-	/* Never beyond what the rings can hold, whatever the peer says. */
-	got = min_t(u64, got, conn->rmb_size - (conn->rx_prod - conn->rx_cons));
-	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);
-	conn->rx_prod += got;
-	conn->tx_cons += freed;
-	urgent = smc_rx_urgent(smc, &m);
-	ev = smc_close_rx(smc, &m, got);
-	spin_unlock(&conn->lock);
-
-	if (urgent) {
-		/*
-		 * SIGURG to the file's owner, as TCP sends it. The callback
-		 * lock keeps release (sock_orphan()) and so the file away.
-		 */
-		read_lock(&sk->sk_callback_lock);
-		sk_send_sigurg(sk);
-		read_unlock(&sk->sk_callback_lock);
-	}
-	if (got || urgent)
-		sk->sk_data_ready(sk);
-	if (freed)
-		sk->sk_write_space(sk);
-	smc_close_notify(smc, ev);
+	smc_cdc_rx_msg(smc, &m);
 }
+
+/* Bytes of our send buffer into the peer's ring, behind its CDC header. */
+static int smc_smcd_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
+{
+	if (conn->peer_ring) {
+		memcpy(conn->peer_ring + roff, conn->sndbuf + soff, len);
+		return 0;
+	}
+	return conn->ism->ops->move_data(conn->ism, conn->peer_gid,
+					 conn->peer_token, SMC_CDC_D_LEN + roff,
+					 conn->sndbuf + soff, len, false);
+}
+
+/* The CDC header goes to the start of the peer's DMB, with a signal. */
+static int smc_smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
+{
+	u8 buf[SMC_CDC_D_LEN];
+
+	smc_cdc_encode_d(m, buf, sizeof(buf));
+	return conn->ism->ops->move_data(conn->ism, conn->peer_gid,
+					 conn->peer_token, 0, buf, sizeof(buf),
+					 true);
+}
+
+static void smc_smcd_destroy(struct smc_conn *conn)
+{
+	struct smc_ism_dev *ism = conn->ism;
+
+	if (conn->peer_attached) {
+		ism->ops->detach_dmb(ism, conn->peer_token);
+		conn->peer_attached = false;
+		conn->peer_ring = NULL;
+	}
+	/* After this no smc_smcd_cdc_rx() runs for us. */
+	smc_lgr_conn_del(conn);
+	conn->rx_ring = NULL;
+	conn->ism = NULL;
+	smc_ism_put(ism);
+}
+
+static const struct smc_conn_ops smc_smcd_ops = {
+	.write		= smc_smcd_write,
+	.cdc_send	= smc_smcd_cdc_send,
+	.destroy	= smc_smcd_destroy,
+};
 
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 		    u64 peer_gid, bool server)
@@ -124,12 +131,16 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 
 	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_conn_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
-			      smc_conn_class_for(&smc->sk), smc_cdc_rx, smc);
+			      smc_conn_class_for(&smc->sk), smc_smcd_cdc_rx,
+			      smc);
 	if (rc)
 		return rc;
+	conn->rx_ring = conn->rmb.cpu_addr + SMC_CDC_D_LEN;
 	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
+	conn->sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
 	conn->peer_gid = peer_gid;
 	conn->ism = ism;	/* the caller's reference is ours now */
+	conn->ops = &smc_smcd_ops;
 	return 0;
 }
 
@@ -155,56 +166,14 @@ int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 	return 0;
 }
 
+/* Generic: the send buffer first, so no push runs into what goes next. */
 void smc_conn_destroy(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
-	struct smc_ism_dev *ism = conn->ism;
 
-	if (!ism)
+	if (!conn->ops)
 		return;
-	if (conn->peer_attached) {
-		ism->ops->detach_dmb(ism, conn->peer_token);
-		conn->peer_attached = false;
-		conn->peer_ring = NULL;
-	}
-	/* After this no smc_cdc_rx() runs for us. */
-	smc_lgr_conn_del(conn);
-	conn->ism = NULL;
-	smc_ism_put(ism);
-}
-
-static void smc_cdc_cursor_of(u64 bytes, u32 size, struct smc_cdc_cursor *c)
-{
-	c->wrap = (u16)div_u64_rem(bytes, size, &c->count);
-}
-
-int smc_cdc_send(struct smc_sock *smc)
-{
-	struct smc_conn *conn = &smc->conn;
-	u8 buf[SMC_CDC_D_LEN];
-	struct smc_cdc_msg m = {};
-	int rc;
-
-	if (!conn->ism || !conn->peer_ring)
-		return -ENOTCONN;
-	mutex_lock(&conn->cdc_mutex);
-	spin_lock_bh(&conn->lock);
-	smc_cdc_cursor_of(conn->tx_prod, conn->peer_size, &m.prod);
-	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
-	m.peer_done_writing = conn->done_writing;
-	m.peer_conn_closed = conn->closed;
-	m.peer_conn_abort = conn->aborted;
-	/* One CDC carries each urgent mark; see smc_tx.c. */
-	m.urg_data_present = m.urg_data_pending = conn->urg_tx;
-	conn->urg_tx = false;
-	spin_unlock_bh(&conn->lock);
-	smc_cdc_encode_d(&m, buf, sizeof(buf));
-	rc = conn->ism->ops->move_data(conn->ism, conn->peer_gid,
-				       conn->peer_token, 0, buf, sizeof(buf),
-				       true);
-	mutex_unlock(&conn->cdc_mutex);
-	/* The peer's socket is gone: like a reset on TCP. */
-	if (rc == -ENOENT)
-		smc_close_peer_gone(smc);
-	return rc;
+	smc_tx_destroy(smc);
+	conn->ops->destroy(conn);
+	conn->ops = NULL;
 }

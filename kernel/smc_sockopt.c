@@ -28,6 +28,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_conn.h"
 
 static void smc_sockopt_fallback(struct smc_sock *smc);
 
@@ -52,6 +53,12 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	rc = clcsock->ops->setsockopt(clcsock, level, optname, optval, optlen);
 	if (!rc && smc_sockopt_forces_fallback(level, optname))
 		smc_sockopt_fallback(smc_sk(sock->sk));
+	/* As TCP, ending a cork or setting TCP_NODELAY sends what waits. */
+	if (!rc && level == SOL_TCP &&
+	    (optname == TCP_CORK || optname == TCP_NODELAY) &&
+	    !smc_use_fallback(smc_sk(sock->sk)) &&
+	    !smc_tx_cork_set(smc_sk(sock->sk)))
+		smc_tx_uncork(smc_sk(sock->sk));
 	return rc;
 }
 

@@ -113,15 +113,16 @@ void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
 }
 
 /*
- * An SMC-D connection has its two buffers by now: our DMB (rx) and the
- * peer's, attached, which we send through (tx). Counted here, once the
+ * An SMC-D connection has its buffers by now: our DMB (rx), and the send
+ * buffer's size (tx), which is fixed although the buffer is allocated
+ * only when a byte first has to wait (smc_tx.c). Counted here, once the
  * connection exists, so that smc_smcd.c needs no hook; a handshake that
  * fails after registering a DMB does not count it.
  */
 static void smc_stats_smcd_bufs(struct smc_sock *smc)
 {
 	smc_stats_buf_alloc(smc, true, smc->conn.rmb.len);
-	smc_stats_buf_alloc(smc, false, smc->conn.peer_size + SMC_CDC_D_LEN);
+	smc_stats_buf_alloc(smc, false, smc->conn.sndbuf_size);
 }
 
 void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)

@@ -1,11 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: sending on an SMC connection.
+ * af_smc: sending on an SMC connection, and the send buffer.
  *
- * sendmsg copies from the user straight into the peer's ring, as far as
- * the peer has consumed, then tells the peer with a CDC message. It holds
- * the socket lock (so calls on one socket run one at a time, as TCP's do)
- * and waits on the socket's queue, which smc_cdc_rx() wakes.
+ * Where the bytes of a sendmsg go:
+ *  - straight into the peer's ring ("nocopy"), when the transport lets us
+ *    map it (SMC-D on the loopback device), nothing waits in the send
+ *    buffer, the socket is not corked and the ring has room;
+ *  - otherwise into our send buffer, from which smc_tx_push() moves them
+ *    into the peer's ring (ops->write) as far as it has room, each move
+ *    followed by a CDC message.
+ * So data in flight is the peer's ring plus our send buffer, as TCP's is
+ * its send queue plus the peer's receive queue: a program that writes
+ * more than the peer's ring holds before it reads goes on as over TCP.
+ * The send buffer is allocated the first time a byte has to wait, since
+ * most nocopy connections never need one.
+ *
+ * Pushes happen in sendmsg, when a cork ends (setsockopt, or TCP_CORK's
+ * 200 ms ceiling), and in tx_work when a CDC from the peer freed room
+ * while bytes wait. Shutdown and close do not wait for the buffer: the
+ * done-writing and closed flags ride on the CDC of the push that empties
+ * it (smc_cdc.c), and a closed socket lives on as an orphan while its
+ * peer is open (smc_close.c), so its buffered bytes still go.
+ *
+ * Locking: sendmsg holds the socket lock, so calls on one socket run one
+ * at a time, as TCP's do, and it waits on the socket's queue, which
+ * smc_cdc_rx_msg() and pushes wake. Everything that writes into the
+ * peer's ring, and the teardown of the rings and the send buffer, holds
+ * conn->tx_mutex (after the socket lock, before cdc_mutex); conn->lock
+ * (bh) guards the cursors. tx_work holds a socket reference while it is
+ * queued, and runs on smc_tx_wq, which module exit drains.
  *
  * Errors follow tcp_sendmsg(): a pending error (the peer's reset) is
  * returned and cleared, writing after shutdown(SHUT_WR) or after the
@@ -13,20 +36,49 @@
  * call returns their count and leaves the error for the next one.
  *
  * MSG_OOB: the last byte of the call is urgent, as on TCP. The CDC that
- * carries it has urg_data_present (and urg_data_pending) set, so the
- * receiver marks the byte just before the producer cursor.
+ * makes it visible to the peer has urg_data_present (and
+ * urg_data_pending) set, so the receiver marks the byte just before the
+ * producer cursor; a push stops at that byte to send that CDC.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/net.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
 #include <linux/uio.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_netns.h"
 
-static u32 smc_tx_space(struct smc_conn *conn)
+/* TCP_CORK's documented ceiling: corked bytes wait at most 200 ms. */
+#define SMC_TX_CORK_LIMIT	(HZ / 5)
+
+static void smc_tx_work(struct work_struct *work);
+
+void smc_tx_init(struct smc_conn *conn)
+{
+	mutex_init(&conn->tx_mutex);
+	INIT_DELAYED_WORK(&conn->tx_work, smc_tx_work);
+}
+
+u32 smc_tx_sndbuf_size_for(const struct sock *sk)
+{
+	u32 want;
+
+	/* The core stores twice the user's SO_SNDBUF, as for SO_RCVBUF. */
+	if (sk->sk_userlocks & SOCK_SNDBUF_LOCK)	/* a bit-field */
+		want = READ_ONCE(sk->sk_sndbuf) / 2;
+	else
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_wmem);
+	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
+}
+
+/* Room in the peer's ring. Conn lock held. */
+static u32 smc_tx_ring_space(const struct smc_conn *conn)
 {
 	return conn->peer_size - (u32)(conn->tx_prod - conn->tx_cons);
 }
@@ -37,19 +89,268 @@ static bool smc_tx_stopped(const struct sock *sk)
 	       (READ_ONCE(sk->sk_shutdown) & SEND_SHUTDOWN);
 }
 
+/*
+ * TCP_CORK, which the clcsock keeps. A bit-field written under the
+ * clcsock's lock, which we do not take: a racing setsockopt is seen by
+ * the next call, and its own uncork pushes (smc_sockopt.c).
+ */
+bool smc_tx_cork_set(const struct smc_sock *smc)
+{
+	return data_race(tcp_sk(smc->clcsock->sk)->nonagle) & TCP_NAGLE_CORK;
+}
+
+/* Corked: TCP_CORK on the socket, or MSG_MORE on the call. */
+static bool smc_tx_corked(const struct smc_sock *smc, int flags)
+{
+	return (flags & MSG_MORE) || smc_tx_cork_set(smc);
+}
+
+/* Queue tx_work after delay; sooner: also pull a later one forward. */
+static void smc_tx_schedule(struct smc_sock *smc, unsigned long delay,
+			    bool sooner)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool was_queued;
+
+	sock_hold(&smc->sk);	/* the queued work's; never the last here */
+	if (sooner)
+		was_queued = mod_delayed_work(smc_tx_wq, &conn->tx_work, delay);
+	else
+		was_queued = !queue_delayed_work(smc_tx_wq, &conn->tx_work,
+						 delay);
+	if (was_queued)
+		sock_put(&smc->sk);	/* the queued one holds its own */
+}
+
+void smc_tx_kick(struct smc_sock *smc)
+{
+	smc_tx_schedule(smc, 0, true);
+}
+
+static void smc_tx_work(struct work_struct *work)
+{
+	struct smc_conn *conn = container_of(to_delayed_work(work),
+					     struct smc_conn, tx_work);
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+
+	smc_tx_push(smc);
+	sock_put(&smc->sk);
+}
+
+/* Whether bytes may still go to the peer. Conn lock held. */
+static bool smc_tx_broken(const struct smc_conn *conn)
+{
+	return conn->aborted || conn->peer_abort || conn->peer_gone;
+}
+
+void smc_tx_push(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool moved = false;
+	int rc = 0;
+
+	mutex_lock(&conn->tx_mutex);
+	while (!conn->tx_dead && conn->sndbuf) {
+		u64 from, to;
+		u32 n;
+
+		spin_lock_bh(&conn->lock);
+		from = conn->tx_prod;
+		n = smc_tx_broken(conn) ? 0 :
+			min(smc_tx_queued(conn), smc_tx_ring_space(conn));
+		/* Stop after an urgent byte: its CDC must carry the mark. */
+		if (conn->urg_tx_end > from)
+			n = min_t(u64, n, conn->urg_tx_end - from);
+		spin_unlock_bh(&conn->lock);
+		if (!n)
+			break;
+		/* Neither range may wrap: at most three pieces. */
+		for (to = from + n; from < to; ) {
+			u32 soff = (u32)(from % conn->sndbuf_size);
+			u32 roff = (u32)(from % conn->peer_size);
+			u32 chunk = min3((u32)(to - from),
+					 conn->sndbuf_size - soff,
+					 conn->peer_size - roff);
+
+			rc = conn->ops->write(conn, roff, soff, chunk);
+			if (rc)
+				goto out;
+			from += chunk;
+		}
+		spin_lock_bh(&conn->lock);
+		conn->tx_prod = to;
+		if (conn->urg_tx_end && conn->urg_tx_end == to) {
+			conn->urg_tx = true;
+			conn->urg_tx_end = 0;
+		}
+		spin_unlock_bh(&conn->lock);
+		moved = true;
+		smc_cdc_send(smc);
+	}
+out:
+	mutex_unlock(&conn->tx_mutex);
+	if (rc)
+		smc_close_peer_gone(smc);	/* the transport broke */
+	if (moved)
+		smc->sk.sk_write_space(&smc->sk);	/* room in the buffer */
+}
+
+void smc_tx_uncork(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool queued;
+
+	spin_lock_bh(&conn->lock);
+	queued = conn->ops && smc_tx_queued(conn);
+	spin_unlock_bh(&conn->lock);
+	if (queued)
+		smc_tx_push(smc);
+}
+
+void smc_tx_destroy(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	mutex_lock(&conn->tx_mutex);
+	conn->tx_dead = true;
+	if (conn->sndbuf_ours) {
+		kvfree(conn->sndbuf);
+		conn->sndbuf = NULL;
+		conn->sndbuf_ours = false;
+	}
+	mutex_unlock(&conn->tx_mutex);
+	/* A cork's timer need not keep the socket; a running push ends. */
+	if (cancel_delayed_work(&conn->tx_work))
+		sock_put(&smc->sk);	/* never the last: the caller has one */
+}
+
+/* The send buffer, allocated the first time it is needed. */
+static int smc_tx_sndbuf_get(struct smc_conn *conn)
+{
+	u8 *buf;
+
+	if (conn->sndbuf)
+		return 0;
+	buf = kvmalloc(conn->sndbuf_size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&conn->tx_mutex);
+	if (conn->tx_dead) {
+		mutex_unlock(&conn->tx_mutex);
+		kvfree(buf);
+		return -EPIPE;
+	}
+	conn->sndbuf = buf;
+	conn->sndbuf_ours = true;
+	mutex_unlock(&conn->tx_mutex);
+	return 0;
+}
+
+/* Copy n bytes of msg into ring (size bytes) at byte number pos. */
+static int smc_tx_copy_in(u8 *ring, u32 size, u64 pos, u32 n,
+			  struct msghdr *msg)
+{
+	u32 off = (u32)(pos % size);
+	u32 chunk = min(n, size - off);
+
+	if (copy_from_iter(ring + off, chunk, &msg->msg_iter) != chunk ||
+	    (n > chunk &&
+	     copy_from_iter(ring, n - chunk, &msg->msg_iter) != n - chunk))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * One step of sendmsg: put up to want bytes somewhere; urgent: the last
+ * of them is urgent, and the CDC that makes it visible must say so.
+ * Returns the bytes taken, 0 when nothing can be taken now (the caller
+ * waits), or -errno.
+ */
+static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
+			size_t want, bool corked, bool urgent)
+{
+	struct smc_conn *conn = &smc->conn;
+	u32 queued, ring_space, room, n;
+	u64 pos;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	queued = smc_tx_queued(conn);
+	ring_space = smc_tx_ring_space(conn);
+	pos = conn->tx_wrote;
+	spin_unlock_bh(&conn->lock);
+
+	if (conn->peer_ring && !queued && !corked && ring_space) {
+		n = min_t(size_t, ring_space, want);
+		mutex_lock(&conn->tx_mutex);
+		rc = conn->tx_dead ? -EPIPE :
+		     smc_tx_copy_in(conn->peer_ring, conn->peer_size, pos, n, msg);
+		if (!rc) {
+			spin_lock_bh(&conn->lock);
+			conn->tx_wrote += n;
+			conn->tx_prod += n;
+			if (urgent && n == want)
+				conn->urg_tx = true;
+			spin_unlock_bh(&conn->lock);
+			smc_cdc_send(smc);
+		}
+		mutex_unlock(&conn->tx_mutex);
+		return rc ?: n;
+	}
+	/* Order: what waits goes first, and nocopy only behind it. */
+	if (queued && ring_space && !corked)
+		smc_tx_push(smc);
+	room = conn->sndbuf_size - queued;
+	if (!room) {
+		/* A full buffer goes out corked or not, as TCP's full segments. */
+		if (corked && ring_space)
+			smc_tx_push(smc);
+		return 0;
+	}
+	rc = smc_tx_sndbuf_get(conn);
+	if (rc)
+		return rc;
+	n = min_t(size_t, room, want);
+	/* Only this call writes at tx_wrote; pushes read below it. */
+	rc = smc_tx_copy_in(conn->sndbuf, conn->sndbuf_size, pos, n, msg);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->lock);
+	conn->tx_wrote += n;
+	if (urgent && n == want)
+		conn->urg_tx_end = conn->tx_wrote;
+	spin_unlock_bh(&conn->lock);
+	if (!corked)
+		smc_tx_push(smc);
+	return n;
+}
+
+/* Whether a sendmsg waiting for room can go on. */
+static bool smc_tx_writable(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	return smc_tx_stopped(&smc->sk) ||
+	       READ_ONCE(conn->tx_wrote) - READ_ONCE(conn->tx_prod) <
+	       conn->sndbuf_size;
+}
+
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 {
 	struct smc_conn *conn = &smc->conn;
 	bool oob = msg->msg_flags & MSG_OOB;
 	struct sock *sk = &smc->sk;
 	size_t copied = 0;
+	bool corked;
 	long timeo;
 	int rc = 0;
 
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	/* Urgent data goes out now, as TCP pushes it. */
+	corked = !oob && smc_tx_corked(smc, msg->msg_flags);
 	for (;;) {
-		u32 space, pos, chunk, n;
+		long n;
 
 		if (smc_tx_stopped(sk)) {
 			if (!copied)
@@ -58,47 +359,46 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		}
 		if (copied == len)
 			break;
-		spin_lock_bh(&conn->lock);
-		space = smc_tx_space(conn);
-		pos = (u32)(conn->tx_prod % conn->peer_size);
-		spin_unlock_bh(&conn->lock);
-		if (!space) {
+		n = smc_tx_take(smc, msg, len - copied, corked, oob);
+		if (n < 0) {
+			rc = n;
+			break;
+		}
+		if (!n) {
 			DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
 			rc = smc_wait_check(timeo);
 			if (rc)
 				break;
 			add_wait_queue(sk_sleep(sk), &wait);
-			sk_wait_event(sk, &timeo, smc_tx_space(conn) ||
-				      smc_tx_stopped(sk), &wait);
+			sk_wait_event(sk, &timeo, smc_tx_writable(smc), &wait);
 			remove_wait_queue(sk_sleep(sk), &wait);
 			continue;
 		}
-		n = min_t(size_t, space, len - copied);
-		chunk = min(n, conn->peer_size - pos);
-		if (copy_from_iter(conn->peer_ring + pos, chunk,
-				   &msg->msg_iter) != chunk ||
-		    (n > chunk && copy_from_iter(conn->peer_ring, n - chunk,
-						 &msg->msg_iter) != n - chunk)) {
-			rc = -EFAULT;
-			break;
-		}
-		spin_lock_bh(&conn->lock);
-		conn->tx_prod += n;
-		/* The CDC that makes the last byte visible also marks it. */
-		if (oob && copied + n == len)
-			conn->urg_tx = true;
-		spin_unlock_bh(&conn->lock);
 		copied += n;
-		smc_cdc_send(smc);
 	}
 	if (oob && copied && copied < len) {
-		/* Cut short: TCP marks the last byte it took. */
+		/*
+		 * Cut short: TCP marks the last byte it took. If that one is
+		 * in the peer's ring already, the next CDC marks it; else the
+		 * push that moves it.
+		 */
+		bool now;
+
 		spin_lock_bh(&conn->lock);
-		conn->urg_tx = true;
+		now = conn->tx_prod == conn->tx_wrote;
+		if (now)
+			conn->urg_tx = true;
+		else
+			conn->urg_tx_end = conn->tx_wrote;
 		spin_unlock_bh(&conn->lock);
-		smc_cdc_send(smc);
+		if (now)
+			smc_cdc_send(smc);
+		else
+			smc_tx_push(smc);
 	}
+	if (corked && copied)
+		smc_tx_schedule(smc, SMC_TX_CORK_LIMIT, false);
 	release_sock(sk);
 	if (copied)
 		return copied;

@@ -40,10 +40,11 @@
 
 /*
  * The client writes all of it before it reads the echo, so both directions
- * together must buffer it with nobody reading: 48 KiB fits into one SMC-D
- * ring (64 KiB by default; SMC-D has no send buffer) as into TCP's buffers.
+ * together must buffer it with nobody reading: 128 KiB fits into SMC's
+ * rings and send buffers (64 KiB each by default, two of each on the way
+ * out and back) as into TCP's buffers.
  */
-#define PAYLOAD (48 * 1024)
+#define PAYLOAD (128 * 1024)
 
 static int int_opt(int fd, int level, int name)
 {

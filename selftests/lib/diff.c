@@ -211,12 +211,6 @@ void diff_check_mode(const struct sf_family *f, int fd)
 	}
 }
 
-void diff_skip_on_smcd(const struct sf_family *f, const char *why)
-{
-	if (f->oracle && diff_expected_mode() == DIFF_MODE_SMCD)
-		tap_skip("SMC-D: %s", why);
-}
-
 int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr)
 {
 	int fd = sf_connect(f, addr);

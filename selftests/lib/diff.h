@@ -106,11 +106,6 @@ enum diff_mode { DIFF_MODE_SMCD, DIFF_MODE_FALLBACK };
  * expected mode, as sock_diag reports it. Nothing for the TCP families.
  */
 void diff_check_mode(const struct sf_family *f, int fd);
-/*
- * For a case that needs what SMC-D does not have yet: skip it on the SMC
- * families when they must run over SMC-D, saying why (never a pass).
- */
-void diff_skip_on_smcd(const struct sf_family *f, const char *why);
 /* sf_connect() and accept4(SOCK_CLOEXEC) that check the mode on success. */
 int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr);
 int diff_accept(const struct sf_family *f, int lfd);

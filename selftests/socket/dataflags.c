@@ -213,11 +213,7 @@ static void observe_inq_outq(const struct sf_family *f, struct obs *o)
 	obs_want(o, "SIOCOUTQ > 0 with the peer's window full", 1);
 	obs_want(o, "SIOCINQ on a listener errno", EINVAL);
 }
-static void inq_outq(const struct sf_family *f)
-{
-	diff_skip_on_smcd(f, "no send buffer yet: SIOCOUTQ cannot be >0 with the peer's ring full and 0 when all was delivered");
-	diff_run(f, observe_inq_outq);
-}
+DIFF_CASE(inq_outq)
 
 static void observe_trunc_and_zero(const struct sf_family *f, struct obs *o)
 {

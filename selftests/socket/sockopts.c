@@ -78,12 +78,7 @@ static void observe_cork(const struct sf_family *f, struct obs *o)
 	obs_want(o, "peer's SIOCINQ while corked", 0);
 	obs_want(o, "peer's SIOCINQ after uncork", 20);
 }
-/* TCP_CORK needs data held back on our side: SMC-D writes into the peer. */
-static void cork(const struct sf_family *f)
-{
-	diff_skip_on_smcd(f, "no send buffer yet, so TCP_CORK holds nothing back");
-	diff_run(f, observe_cork);
-}
+DIFF_CASE(cork)
 
 static void observe_keepalive(const struct sf_family *f, struct obs *o)
 {
@@ -222,18 +217,7 @@ static void observe_maxseg(const struct sf_family *f, struct obs *o)
 	obs_want(o, "peer TCP_MAXSEG <= 1000", 1);
 	obs_want(o, "data in small segments", 1);
 }
-/*
- * The transfer writes 64 KiB before it reads. SMC-D has no send buffer yet,
- * so only the peer's ring (64 KiB less its 32-byte CDC header by default)
- * takes it and the writer waits for a reader that never comes; TCP's
- * buffers hold it. Measured: one non-blocking 64 KiB write on a fresh SMC-D
- * connection returns 65504. TCP_MAXSEG itself plays no part.
- */
-static void maxseg(const struct sf_family *f)
-{
-	diff_skip_on_smcd(f, "no send buffer yet: the 64 KiB write before any read exceeds the peer's 64 KiB ring");
-	diff_run(f, observe_maxseg);
-}
+DIFF_CASE(maxseg)
 
 static void observe_buffers(const struct sf_family *f, struct obs *o)
 {

@@ -137,8 +137,8 @@ DIFF_CASE(linger_zero)
 /*
  * A positive linger: close waits for the data to leave; the peer reads it
  * all, then EOF. 60000 bytes fit into the peer's receive buffer on both
- * transports with no reader yet (SMC-D has no send buffer: a writer waits
- * once the peer's ring, 64 KiB by default, is full).
+ * transports (an SMC ring is 64 KiB by default), so close returns without
+ * waiting out the linger time on either.
  */
 static void observe_linger_graceful(const struct sf_family *f, struct obs *o)
 {
