@@ -37,6 +37,7 @@ struct msghdr;
 
 struct smc_lgr;
 struct smc_conn;
+struct smcr_conn;
 
 /* What a transport does for the connection layer. */
 struct smc_conn_ops {
@@ -60,6 +61,8 @@ struct smc_conn_ops {
 struct smc_conn {
 	/* The transport; NULL until it set the connection up. */
 	const struct smc_conn_ops *ops;
+	/* SMC-R's state of the connection (smcr_lgr.h), while ops is SMC-R's. */
+	struct smcr_conn	*smcr;
 	struct smc_ism_dev	*ism;		/* SMC-D device, with a reference */
 	/* Our link group (smc_lgr.h) and our entry on its list. */
 	struct smc_lgr		*lgr;

@@ -1,7 +1,121 @@
 // SPDX-License-Identifier: GPL-2.0
-/* temporary stub until the connection layer's transport interface lands */
+/*
+ * af_smc: SMC-R as a transport of the connection layer (struct
+ * smc_conn_ops): payload by RDMA WRITE from our send buffer into the
+ * peer's RMB, then the 44-byte CDC message as a SEND on the same RC QP,
+ * which the QP delivers after the WRITE (RC ordering), so the peer never
+ * sees a cursor before the data it covers. Received CDCs come from the
+ * group's link (smcr_lgr.c) by alert token, in the CQ handler.
+ *
+ * The objects: struct smcr_conn (smcr_lgr.h) hangs off smc->conn.smcr
+ * from smcr_conn_start() until ops->destroy; its group, link and buffers
+ * live as long as it is in the group.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <net/sock.h>
+
 #include "smc.h"
+#include "smc_conn.h"
 #include "smcr_lgr.h"
-int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc) { return -EOPNOTSUPP; }
-void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m) {}
-void smcr_conn_link_down(struct smc_sock *smc) {}
+
+/*
+ * RDMA WRITE of len bytes of the send buffer at soff into the peer's RMB
+ * at roff. It waits for the WRITE's completion: the generic layer may
+ * reuse the send buffer's bytes once this returns.
+ */
+static int smcr_conn_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
+{
+	struct smcr_conn *sc = conn->smcr;
+
+	if (!sc || !sc->lgr)
+		return -ENOLINK;
+	if (roff > sc->peer_size || len > sc->peer_size - roff)
+		return -EINVAL;
+	return smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, len,
+			      sc->peer_rkey, sc->peer_addr + roff, true);
+}
+
+static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
+{
+	struct smcr_conn *sc = conn->smcr;
+	struct smc_cdc_msg msg = *m;
+	u8 buf[SMC_CDC_R_LEN];
+	int rc;
+
+	if (!sc || !sc->lgr)
+		return -ENOLINK;
+	/* conn->cdc_mutex: one order for sequence numbers and sends. */
+	msg.seqno = ++sc->tx_seqno;
+	msg.token = sc->peer_token;
+	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
+		return -EINVAL;
+	rc = smcr_link_send(sc->lgr->link, buf, sizeof(buf));
+	/* The link is gone or broken: to the socket, the peer is gone. */
+	if (rc == -ETIMEDOUT)
+		rc = -ENOLINK;
+	return rc;
+}
+
+static void smcr_conn_destroy(struct smc_conn *conn)
+{
+	struct smcr_conn *sc = conn->smcr;
+
+	if (!sc)
+		return;
+	/* After this no CDC handler runs for us and the buffers are gone. */
+	smcr_lgr_leave(sc);
+	conn->smcr = NULL;
+	conn->rx_ring = NULL;
+	conn->sndbuf = NULL;
+	kfree(sc);
+}
+
+static const struct smc_conn_ops smcr_conn_ops = {
+	.write		= smcr_conn_write,
+	.cdc_send	= smcr_conn_cdc_send,
+	.destroy	= smcr_conn_destroy,
+};
+
+/* In the link's CQ handler, under lgr->conns_lock (read), bh off. */
+void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m)
+{
+	/* The WRITEs before this CDC are in the RMB; let the CPU see them. */
+	smcr_buf_sync_cpu(sc->lgr->link, sc->rmb);
+	smc_cdc_rx_msg(sc->smc, m);
+}
+
+void smcr_conn_link_down(struct smc_sock *smc)
+{
+	smc_close_peer_gone(smc);
+}
+
+int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smcr_lgr *lgr = sc->lgr;
+
+	conn->smcr = sc;
+	conn->rx_ring = sc->rmb->cpu;
+	conn->rmb_size = sc->rmb->size;
+	conn->sndbuf = sc->sndbuf->cpu;
+	conn->sndbuf_size = sc->sndbuf->size;
+	conn->peer_ring = NULL;
+	conn->peer_size = sc->peer_size;
+	conn->lgr_id = lgr->id;
+	conn->ops = &smcr_conn_ops;
+	smc_hs_set_smc(smc);
+	/*
+	 * From now on CDCs go to the connection; one that came before is
+	 * handed on here, with the handler kept out by the write lock.
+	 */
+	write_lock_bh(&lgr->conns_lock);
+	sc->started = true;
+	if (sc->has_early) {
+		sc->has_early = false;
+		smcr_conn_cdc_rx(sc, &sc->early);
+	}
+	write_unlock_bh(&lgr->conns_lock);
+	return 0;
+}

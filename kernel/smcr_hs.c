@@ -207,25 +207,20 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 }
 
 /*
- * A buffer size for the socket: what the user asked for with SO_RCVBUF
- * (rcv) or SO_SNDBUF (the core keeps twice the value), else the
- * namespace's net.smc.rmem / wmem; 16 KiB << n, n in 0..6 (1 MiB), as
- * the CLC's 4-bit size field and the SMC-D DMB sizing.
+ * The RMB size for the socket: what the user asked for with SO_RCVBUF
+ * (the core keeps twice the value), else the namespace's net.smc.rmem;
+ * 16 KiB << n, n in 0..6 (1 MiB), as the CLC's 4-bit size field and the
+ * SMC-D DMB sizing.
  */
-static u8 smcr_hs_class(const struct sock *sk, bool rcv)
+static u32 smcr_hs_rmb_size(const struct sock *sk)
 {
 	u32 want;
-	u8 class = 0;
 
-	if (sk->sk_userlocks & (rcv ? SOCK_RCVBUF_LOCK : SOCK_SNDBUF_LOCK))
-		want = (rcv ? READ_ONCE(sk->sk_rcvbuf) : READ_ONCE(sk->sk_sndbuf)) / 2;
-	else if (rcv)
-		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
+		want = READ_ONCE(sk->sk_rcvbuf) / 2;
 	else
-		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_wmem);
-	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
-		class++;
-	return class;
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
+	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
 }
 
 /* The VLAN the connection's TCP route leaves on; 0 for none. */
@@ -262,12 +257,12 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	struct sock *sk = &smc->sk;
 	struct smcr_buf *b;
 
-	b = smcr_lgr_rmb_get(sc, SMC_DMB_MIN_SIZE << smcr_hs_class(sk, true));
+	b = smcr_lgr_rmb_get(sc, smcr_hs_rmb_size(sk));
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	sc->rmb = b;
-	b = smcr_buf_alloc(sc->lgr->link, SMC_DMB_MIN_SIZE << smcr_hs_class(sk, false),
-			   false);
+	/* The send buffer: the connection layer's size (SO_SNDBUF, wmem). */
+	b = smcr_buf_alloc(sc->lgr->link, smc_tx_sndbuf_size_for(sk), false);
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	atomic_inc(&smc_obj_smcr_bufs);
