@@ -46,9 +46,14 @@ static struct smc_stats __percpu *smc_stats_of(const struct smc_sock *smc)
 	return smc_net(sock_net(&smc->sk))->stats;
 }
 
-/* Only SMC-D connections exist yet; SMC-R will pass its own tech. */
+/* The technology a connection counts under: SMC-R has its transport state. */
+static enum smc_stats_tech smc_stats_tech_of(const struct smc_sock *smc)
+{
+	return READ_ONCE(smc->conn.smcr) ? SMC_STATS_TECH_R : SMC_STATS_TECH_D;
+}
+
 #define SMC_STATS_INC(smc, field) \
-	this_cpu_inc(smc_stats_of(smc)->tech[SMC_STATS_TECH_D].field)
+	this_cpu_inc(smc_stats_of(smc)->tech[smc_stats_tech_of(smc)].field)
 
 /* Linux's buckets: up to 8K is 0, up to 16K is 1, ..., beyond 1M is 8. */
 static unsigned int smc_stats_bucket(u64 len)
@@ -105,15 +110,20 @@ void smc_stats_hs_err(struct smc_sock *smc, bool server)
 
 void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
 {
-	/* Every SMC-D connection of ours is SMC-Dv2. */
-	if (server)
+	/* Every SMC-R connection of ours is SMC-Rv1, every SMC-D one v2. */
+	if (smc_stats_tech_of(smc) == SMC_STATS_TECH_R) {
+		if (server)
+			SMC_STATS_INC(smc, srv_v1_succ);
+		else
+			SMC_STATS_INC(smc, clnt_v1_succ);
+	} else if (server)
 		SMC_STATS_INC(smc, srv_v2_succ);
 	else
 		SMC_STATS_INC(smc, clnt_v2_succ);
 }
 
 /*
- * An SMC-D connection has its buffers by now: our DMB (rx), and the send
+ * An SMC connection has its buffers by now: our DMB or RMB (rx), and the send
  * buffer's size (tx), which is fixed although the buffer is allocated
  * only when a byte first has to wait (smc_tx.c). Counted here, once the
  * connection exists, so that smc_smcd.c needs no hook; a handshake that
@@ -121,7 +131,9 @@ void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
  */
 static void smc_stats_smcd_bufs(struct smc_sock *smc)
 {
-	smc_stats_buf_alloc(smc, true, smc->conn.rmb.len);
+	/* SMC-D: the DMB with its CDC header; SMC-R: the RMB, all ring. */
+	smc_stats_buf_alloc(smc, true, smc->conn.smcr ? smc->conn.rmb_size :
+						       smc->conn.rmb.len);
 	smc_stats_buf_alloc(smc, false, smc->conn.sndbuf_size);
 }
 
@@ -141,7 +153,7 @@ void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
 void smc_stats_tx(struct smc_sock *smc, size_t len, long rc)
 {
 	struct smc_stats_tech_cnt __percpu *t =
-		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+		&smc_stats_of(smc)->tech[smc_stats_tech_of(smc)];
 
 	this_cpu_inc(t->tx_cnt);
 	if (rc <= 0 || !len)
@@ -153,7 +165,7 @@ void smc_stats_tx(struct smc_sock *smc, size_t len, long rc)
 void smc_stats_rx(struct smc_sock *smc, size_t len, long rc)
 {
 	struct smc_stats_tech_cnt __percpu *t =
-		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+		&smc_stats_of(smc)->tech[smc_stats_tech_of(smc)];
 
 	this_cpu_inc(t->rx_cnt);
 	if (rc <= 0 || !len)
@@ -165,7 +177,7 @@ void smc_stats_rx(struct smc_sock *smc, size_t len, long rc)
 void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size)
 {
 	struct smc_stats_tech_cnt __percpu *t =
-		&smc_stats_of(smc)->tech[SMC_STATS_TECH_D];
+		&smc_stats_of(smc)->tech[smc_stats_tech_of(smc)];
 
 	if (rx) {
 		this_cpu_inc(t->rx_bufsize[smc_stats_bucket(size)]);

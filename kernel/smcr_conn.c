@@ -29,8 +29,8 @@ static int smcr_conn_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
 {
 	struct smcr_conn *sc = conn->smcr;
 
-	if (!sc || !sc->lgr)
-		return -ENOLINK;
+	if (!sc)
+		return -ENOTCONN;
 	if (roff > sc->peer_size || len > sc->peer_size - roff)
 		return -EINVAL;
 	return smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, len,
@@ -44,8 +44,8 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	u8 buf[SMC_CDC_R_LEN];
 	int rc;
 
-	if (!sc || !sc->lgr)
-		return -ENOLINK;
+	if (!sc)
+		return -ENOTCONN;
 	/* conn->cdc_mutex: one order for sequence numbers and sends. */
 	msg.seqno = ++sc->tx_seqno;
 	msg.token = sc->peer_token;
@@ -58,15 +58,25 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	return rc;
 }
 
+/*
+ * Under tx_mutex and cdc_mutex (in that order, as the connection layer
+ * takes them), so a push or CDC send still running finishes with sc
+ * first, and any later one finds no transport state (-ENOTCONN).
+ */
 static void smcr_conn_destroy(struct smc_conn *conn)
 {
-	struct smcr_conn *sc = conn->smcr;
+	struct smcr_conn *sc;
 
+	mutex_lock(&conn->tx_mutex);
+	mutex_lock(&conn->cdc_mutex);
+	sc = conn->smcr;
+	conn->smcr = NULL;
+	mutex_unlock(&conn->cdc_mutex);
+	mutex_unlock(&conn->tx_mutex);
 	if (!sc)
 		return;
 	/* After this no CDC handler runs for us and the buffers are gone. */
 	smcr_lgr_leave(sc);
-	conn->smcr = NULL;
 	conn->rx_ring = NULL;
 	conn->sndbuf = NULL;
 	kfree(sc);
