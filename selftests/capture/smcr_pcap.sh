@@ -95,7 +95,7 @@ check "CDC messages from the client carry the server's alert token" \
 check "CDC messages from the server carry the client's alert token" \
 	[ -n "$c_tok" ] && awk -F'\t' -v t="$c_tok" '$1 == "10.43.0.2" && $2 == t {f=1} END {exit !f}' <<<"$cdc"
 # RC RDMA WRITE opcodes: first 6, middle 7, last 8, only 10 (11 with immediate).
-wr=$(tsh -Y "udp.port == 4791 && infiniband.bth.opcode in {6 7 8 10 11}" -T fields -e ip.src | sort | uniq -c | tr '\n' ' ')
+wr=$(tsh -Y "udp.port == 4791 && infiniband.bth.opcode in {6, 7, 8, 10, 11}" -T fields -e ip.src | sort | uniq -c | tr '\n' ' ')
 echo "# RDMA WRITE packets by source: $wr"
 check "RDMA WRITEs from the client and from the server" \
 	grep -q "10.43.0.1" <<<"$wr" && grep -q "10.43.0.2" <<<"$wr"

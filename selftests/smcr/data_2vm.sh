@@ -156,6 +156,34 @@ many() {
 	return 0
 }
 
+port_down() {
+	# ip link set eth0 down on VM 0: its rxe0 port goes down, the link on
+	# it fails at once, and so does every connection of its group. The
+	# VMs' command channel is on eth1.
+	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300"
+	$T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n 256M -w 20 -t 300 >"$TMPDIR/down" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -0 $pid 2>/dev/null || tap_fail "the transfer ended early: $(cat "$TMPDIR/down")"
+	tap_expect "eth0 down on VM 0" ip link set eth0 down
+	t0=$(date +%s)
+	tap_wait_for 15 sh -c "! kill -0 $pid 2>/dev/null" || tap_fail "the transfer did not end"
+	wait $pid && tap_fail "the transfer succeeded without its port"
+	tap_diag "client after $(( $(date +%s) - t0 )) s: $(tail -n 1 "$TMPDIR/down")"
+	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
+	tap_expect "eth0 up on VM 0" ip link set eth0 up
+	# A new connection makes a new group once the port is back.
+	tap_wait_for 30 sh -c "rdma link show rxe0/1 | grep -q 'state ACTIVE'" || tap_fail "rxe0 is not active again"
+	tap_wait_for 30 sh -c "[ \"\$(cat $L | grep -c '^lgr .* state dead')\" = 0 ]" ||
+		tap_fail "the dead group stays: $(on 0 "cat $L" | tr '\n' ';')"
+	# The server's group ends by its keepalive (1 s + 4 s): until then it
+	# would offer its old link, which the client no longer has.
+	tap_wait_for 30 sh -c "[ \"\$(smc-vm-exec 1 'cat $L' | grep -c '^lgr ')\" = 0 ]" ||
+		tap_fail "the server's group stays: $(on 1 "cat $L" | tr '\n' ';')"
+	echo_n 65536
+	return 0
+}
+
 link_del() {
 	# The server's keepalive (1 s, setup) finds the client gone within 1 s + 4 s.
 	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300"
@@ -192,6 +220,7 @@ tap_case "a connection is SMC-R on both ends" 60 mode_smcr
 tap_case "byte-exact echoes of 1 B to 4 MiB over RDMA" 300 echoes
 tap_case "later connections reuse the link group (same QP)" 30 same_group
 tap_case "200 connections at once share one link group" 300 many
+tap_case "eth0 down under a transfer: error at once, then a new group" 120 port_down
 tap_case "rdma link del under a transfer: error, groups freed" 90 link_del
 tap_case "teardown: af_smc unloads and reloads on both VMs" 60 teardown
 tap_done
