@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/smc_diag.h>
+#include <linux/sockios.h>
 
 #include "family.h"
 #include "objects.h"
@@ -78,17 +80,27 @@ static void pair_close(struct pair *p)
 	close(p->lfd);
 }
 
-/* Bytes fd can send before EAGAIN while nobody reads: the peer's ring. */
-static size_t fill(int fd)
+/*
+ * Send from fd until EAGAIN while nobody reads at peer. What went sits in
+ * two places: the peer's ring (the peer's SIOCINQ) and fd's send buffer
+ * (fd's SIOCOUTQ), which must add up. Returns the ring's part; *total
+ * gets all of it, for drain().
+ */
+static size_t fill(int fd, int peer, size_t *total)
 {
 	static char buf[65536];
 	size_t sent = 0;
+	int inq = -1, outq = -1;
 	ssize_t n;
 
 	while ((n = send(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
 		sent += (size_t)n;
 	EXPECT_ERRNO(send(fd, buf, 1, MSG_DONTWAIT), EAGAIN);
-	return sent;
+	EXPECT_EQ(ioctl(peer, SIOCINQ, &inq), 0);
+	EXPECT_EQ(ioctl(fd, SIOCOUTQ, &outq), 0);
+	EXPECT_EQ((size_t)inq + (size_t)outq, sent);
+	*total = sent;
+	return (size_t)inq;
 }
 
 /* Drain what fill() put in, so the pair closes without an abort. */
@@ -111,32 +123,32 @@ static void classes(const void *arg)
 	(void)arg;
 	for (c = 0; c < CLASSES; c++) {
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		pair_open(&p, (int)DMB(c));
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		tap_diag("SO_RCVBUF %zu: the client's ring took %zu bytes", DMB(c), got);
 		EXPECT_EQ(got, RING(c));
-		drain(p.cfd, got);
-		got = fill(p.cfd);
+		drain(p.cfd, total);
+		got = fill(p.cfd, p.afd, &total);
 		EXPECT_EQ(got, RING(c));
-		drain(p.afd, got);
+		drain(p.afd, total);
 		pair_close(&p);
 	}
 	/* Between classes: rounded up; beyond 1 MiB: 1 MiB. */
 	{
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		pair_open(&p, 40000);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		EXPECT_EQ(got, RING(2));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 		pair_open(&p, 8 << 20);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		EXPECT_EQ(got, RING(6));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 	}
 }
@@ -175,14 +187,14 @@ static void rmem_sysctl(const void *arg)
 	EXPECT_EQ(old, 65536);
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		ASSERT(sysctl_rmem(t[i].rmem) > 0);
 		pair_open(&p, 0);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		tap_diag("net.smc.rmem %d: the ring took %zu bytes", t[i].rmem, got);
 		EXPECT_EQ(got, RING(t[i].class));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 	}
 	sysctl_rmem(old);
@@ -289,6 +301,7 @@ static void reuse(const void *arg)
 {
 	struct smc_objects o0, o1, o2;
 	struct pair p;
+	size_t total;
 
 	(void)arg;
 	/* A class no other case here leaves in the pool last: 512 KiB. */
@@ -306,8 +319,8 @@ static void reuse(const void *arg)
 	EXPECT_EQ(o1.dmbs, o0.dmbs);			/* nothing new registered */
 	EXPECT_EQ(o1.pool_dmbs, o0.pool_dmbs - 2);	/* both taken from the pool */
 	/* The reused DMBs start clean: data and flow control are right. */
-	EXPECT_EQ(fill(p.afd), RING(5));
-	drain(p.cfd, RING(5));
+	EXPECT_EQ(fill(p.afd, p.cfd, &total), RING(5));
+	drain(p.cfd, total);
 	one_transfer(p.cfd, p.afd, 3 * RING(5) + 11, 77);
 	one_transfer(p.afd, p.cfd, 2 * RING(5) + 5, 78);
 	pair_close(&p);
