@@ -37,7 +37,9 @@
 #                         through the veth. Why not namespaces or VRFs:
 #                         Documentation/smc-r.md, "soft-RoCE in one VM".
 #   topo_veth_rules on|off  add or remove the rules of topo_veth_rxe (off:
-#                         the addresses reach each other over "local", lo)
+#                         the addresses reach each other over "local", lo);
+#                         "on" also puts back the routes of 4301/4302, which
+#                         go when their device goes down
 #   topo_cleanup          remove everything the above create (idempotent)
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
@@ -176,6 +178,11 @@ _topo_veth_routed() {
 topo_veth_rules() {
 	case "$1" in
 	on)
+		# A device going down flushes its routes: put them (back) first.
+		ip route replace $TOPO_VETH_IP4_2 dev smcv1 src $TOPO_VETH_IP4_1 table 4301 &&
+			ip route replace $TOPO_VETH_IP4_1 dev smcv2 src $TOPO_VETH_IP4_2 table 4302 ||
+			_topo_err "cannot add the routes of tables 4301/4302 (smcv1/smcv2 up?)" ||
+			return 1
 		if ! ip rule show pref $_topo_local_pref | grep -q 'lookup local'; then
 			ip rule add pref $_topo_local_pref lookup local ||
 				_topo_err "cannot add the local rule at pref $_topo_local_pref" || return 1
@@ -218,9 +225,6 @@ topo_veth_rxe() {
 	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv1 &&
 		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv2 ||
 		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
-	ip route add $TOPO_VETH_IP4_2 dev smcv1 src $TOPO_VETH_IP4_1 table 4301 &&
-		ip route add $TOPO_VETH_IP4_1 dev smcv2 src $TOPO_VETH_IP4_2 table 4302 ||
-		_topo_err "cannot add the routes of tables 4301/4302" || return 1
 	topo_veth_rules on || return 1
 	_topo_veth_routed ||
 		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1): not over the veth" ||

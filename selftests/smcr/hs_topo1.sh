@@ -102,6 +102,7 @@ setup() {
 
 first_link() {
 	c0=$(counter confirmed_client) s0=$(counter confirmed_server)
+	# shellcheck disable=SC2046 # four numbers, split on purpose
 	set -- $(rxe_snapshot)
 	tx0=$(netdev_stat smcv1 tx) rx0=$(netdev_stat smcv2 rx)
 	out=$($T/smc-fbprobe $SRV $port 0) || tap_fail "smc-fbprobe: $out"
@@ -113,7 +114,7 @@ first_link() {
 	esac
 	[ "$(counter confirmed_client)" = $((c0 + 1)) ] || tap_fail "no first link confirmed on the client"
 	[ "$(counter confirmed_server)" = $((s0 + 1)) ] || tap_fail "no first link confirmed on the server"
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # four more
 	set -- "$@" $(rxe_snapshot)
 	tap_diag "rxev1 sent +$(($5 - $1)) rcvd +$(($6 - $2)), rxev2 sent +$(($7 - $3)) rcvd +$(($8 - $4))"
 	tap_diag "smcv1 tx +$(($(netdev_stat smcv1 tx) - tx0)), smcv2 rx +$(($(netdev_stat smcv2 rx) - rx0)) packets"
@@ -159,6 +160,7 @@ without_rules() {
 	tap_assert "policy rules removed" topo_veth_rules off
 	tap_diag "route to $SRV now: $(ip route get $SRV | head -n 1)"
 	c0=$(counter confirmed_client)
+	# shellcheck disable=SC2046 # four numbers, split on purpose
 	set -- $(rxe_snapshot)
 	out=$($T/smc-fbprobe $SRV $port 0) || tap_fail "smc-fbprobe: $out"
 	tap_diag "client: $out"
@@ -167,7 +169,7 @@ without_rules() {
 	*) tap_fail "client fallback is not 0x03030000 (no RDMA port on lo)" ;;
 	esac
 	[ "$(counter confirmed_client)" = "$c0" ] || tap_fail "a link was confirmed over lo"
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # four more
 	set -- "$@" $(rxe_snapshot)
 	[ "$*" = "$1 $2 $3 $4 $1 $2 $3 $4" ] || tap_fail "RoCE counters moved without a link: $*"
 	tap_assert "policy rules back" topo_veth_rules on
