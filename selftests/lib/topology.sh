@@ -28,11 +28,14 @@
 #                                    (10.43.2.1 dev smcv2 src 10.43.2.2)
 #                           pref 20: the local table (moved from pref 0)
 #                         A TCP connection to 10.43.2.2 thus goes out smcv1
-#                         from 10.43.2.1 with no bind needed, and rxe's own
-#                         route lookups (init_net, oif = its netdev) find the
-#                         veth, not "local": RoCE between rxev1 and rxev2
-#                         crosses the veth. Received packets ("iif smcvN")
-#                         skip the rules and are delivered locally. Returns
+#                         from 10.43.2.1 with no bind needed, not over lo.
+#                         Received packets ("iif smcvN") skip the rules and
+#                         are delivered locally; their source passes the
+#                         martian check, as its reverse route leads out the
+#                         veth end they came in on (without the rules, ARP
+#                         between the ends fails on that). RoCE between rxev1
+#                         and rxev2 (rxe routes in init_net with oif = its
+#                         netdev) so crosses the veth. Returns
 #                         once both ports are ACTIVE and both routes go
 #                         through the veth. Why not namespaces or VRFs:
 #                         Documentation/smc-r.md, "soft-RoCE in one VM".
