@@ -41,11 +41,12 @@ struct pair {
 };
 
 /*
- * rcvbuf: 0 leaves the default (net.smc.rmem); else SO_RCVBUFFORCE (past
- * net.core.rmem_max), set before listen() and connect(), where tcp(7)
- * says buffer sizes must be set to take effect.
+ * rcvbuf, sndbuf: 0 leaves the default (net.smc.rmem, net.smc.wmem); else
+ * SO_RCVBUFFORCE, SO_SNDBUFFORCE (past net.core.*mem_max), set on both
+ * ends before listen() and connect(), where tcp(7) says buffer sizes must
+ * be set to take effect.
  */
-static void pair_open(struct pair *p, int rcvbuf)
+static void pair_open_bufs(struct pair *p, int rcvbuf, int sndbuf)
 {
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage addr;
@@ -60,6 +61,10 @@ static void pair_open(struct pair *p, int rcvbuf)
 		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
 		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
 	}
+	if (sndbuf) {
+		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)));
+		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)));
+	}
 	alen = sf_addr(f, NULL, 0, &addr);
 	ASSERT_SYS(bind(p->lfd, (struct sockaddr *)&addr, alen));
 	alen = sizeof(addr);
@@ -71,6 +76,11 @@ static void pair_open(struct pair *p, int rcvbuf)
 	ASSERT_EQ(sd_find_fd(p->afd, &a), 0);
 	ASSERT_EQ(c.mode, SMC_DIAG_MODE_SMCD);
 	ASSERT_EQ(a.mode, SMC_DIAG_MODE_SMCD);
+}
+
+static void pair_open(struct pair *p, int rcvbuf)
+{
+	pair_open_bufs(p, rcvbuf, 0);
 }
 
 static void pair_close(struct pair *p)
@@ -153,12 +163,15 @@ static void classes(const void *arg)
 	}
 }
 
-static int sysctl_rmem(int set)
+/* net.smc.NAME: returns the old value; set (if not 0) the new one. */
+static int sysctl_smc(const char *name, int set)
 {
-	char buf[32];
-	int fd = open("/proc/sys/net/smc/rmem", O_RDWR | O_CLOEXEC), old;
+	char buf[64];
+	int fd, old;
 	ssize_t n;
 
+	snprintf(buf, sizeof(buf), "/proc/sys/net/smc/%s", name);
+	fd = open(buf, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -171,6 +184,11 @@ static int sysctl_rmem(int set)
 	}
 	close(fd);
 	return old;
+}
+
+static int sysctl_rmem(int set)
+{
+	return sysctl_smc("rmem", set);
 }
 
 static void rmem_sysctl(const void *arg)
@@ -198,6 +216,44 @@ static void rmem_sysctl(const void *arg)
 		pair_close(&p);
 	}
 	sysctl_rmem(old);
+}
+
+/*
+ * The send buffer's size: SO_SNDBUF (the core stores twice the value;
+ * af_smc halves it back), else net.smc.wmem, rounded up to the DMB
+ * classes, at most 1 MiB. With the peer's ring full, the writer's
+ * SIOCOUTQ is what its send buffer took.
+ */
+static void sndbuf_sizes(const void *arg)
+{
+	static const struct { int sndbuf, wmem; size_t want; } t[] = {
+		{ 16384, 0, DMB(0) }, { 40000, 0, DMB(2) },
+		{ 1 << 20, 0, DMB(6) }, { 8 << 20, 0, DMB(6) },
+		{ 0, 16384, DMB(0) }, { 0, 200000, DMB(4) }, { 0, 65536, DMB(2) },
+	};
+	int old = sysctl_smc("wmem", 0);
+	unsigned int i;
+
+	(void)arg;
+	ASSERT(old > 0);
+	tap_diag("net.smc.wmem was %d", old);
+	EXPECT_EQ(old, 65536);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pair p;
+		size_t got, total;
+
+		if (t[i].wmem)
+			ASSERT(sysctl_smc("wmem", t[i].wmem) > 0);
+		pair_open_bufs(&p, 0, t[i].sndbuf);
+		got = fill(p.afd, p.cfd, &total);
+		tap_diag("SO_SNDBUF %d, net.smc.wmem %d: the send buffer took %zu bytes",
+			 t[i].sndbuf, t[i].wmem ? t[i].wmem : old, total - got);
+		EXPECT_EQ(got, RING(2));
+		EXPECT_EQ(total - got, t[i].want);
+		drain(p.cfd, total);
+		pair_close(&p);
+	}
+	sysctl_smc("wmem", old);
 }
 
 /*
@@ -374,6 +430,7 @@ static void all_freed(const void *arg)
 static const struct tap_case cases[] = {
 	{ "SO_RCVBUF picks the DMB size class, 16 KiB to 1 MiB, rounded up", classes, NULL, 120 },
 	{ "net.smc.rmem sizes the DMB of sockets without SO_RCVBUF", rmem_sysctl, NULL, 60 },
+	{ "SO_SNDBUF, else net.smc.wmem, sizes the send buffer", sndbuf_sizes, NULL, 60 },
 	{ "every class byte-exact both ways, 1 B to 5 rings, across the wrap", wraps, NULL, 300 },
 	{ "32 MiB byte-exact through a 16 KiB DMB", big, (void *)(uintptr_t)(32u << 20), 120 },
 	{ "256 MiB byte-exact through a 1 MiB DMB", big, (void *)(uintptr_t)(256u << 20), 300 },
