@@ -4,7 +4,9 @@
 # bench/guest-bench.sh SECONDS: runs inside one VM (scripts/bench starts it).
 # TCP over loopback against SMC-D over the loopback ISM device, measured in
 # the same run with unmodified sockperf (moved onto AF_SMC by smc_run) and
-# smc-connrate. Prints "RESULT name tcp smc unit" lines for scripts/bench.
+# smc-connrate, then TCP against SMC-R over the same veth of topology 1.
+# Prints "RESULT name tcp smc unit" (SMC-D) and "RESULT_R ..." (SMC-R)
+# lines for scripts/bench.
 t=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 # The loopback ISM device is on by default; say so if it is not.
@@ -61,4 +63,52 @@ wait "$big_server" 2>/dev/null
 # would then wait for the servers forever.
 kill "$tcp_server" "$smc_server" 2>/dev/null
 wait "$tcp_server" "$smc_server" 2>/dev/null
+
+# ---- SMC-R against TCP over the same virtual link -------------------------
+# Topology 1 (selftests/lib/topology.sh, topo_veth_rxe): 10.43.2.1 on smcv1
+# with rxev1, 10.43.2.2 on smcv2 with rxev2, policy routing over the veth.
+# TCP from 10.43.2.1 to 10.43.2.2 crosses the veth; SMC-R between the same
+# addresses puts its data on rxev1/rxev2, whose RoCE packets cross the same
+# veth. af_smc is reloaded with smcr=1 loopback_ism=0 (a client proposes
+# SMC-R only without an SMC-D device). Lines: "MODE_R", "RESULT_R ...".
+# shellcheck source=../selftests/lib/topology.sh
+. "$here/../selftests/lib/topology.sh"
+srv=$TOPO_VETH_IP4_2
+rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 ||
+	{ echo "bench: cannot reload af_smc with smcr=1 loopback_ism=0"; exit 1; }
+topo_veth_rxe || { echo "bench: topology 1 could not be set up"; exit 1; }
+tpr() {	# port [smc_run] -> MBps, to the server on smcv2
+	timeout "$limit" $2 sockperf tp -i "$srv" -p "$1" --tcp -m 65506 -t "$t" 2>&1 |
+		sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' | tail -n 1
+}
+ppr() {	# port msgsize [smc_run] -> average latency in usec
+	timeout "$limit" $3 sockperf pp -i "$srv" -p "$1" --tcp -m "$2" -t "$t" 2>&1 |
+		sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | tail -n 1
+}
+rxe_pkts() {
+	cat /sys/class/infiniband/rxev1/ports/1/hw_counters/sent_pkts
+}
+sockperf server -i "$srv" -p 11121 --tcp >/dev/null 2>&1 &
+tcp_server=$!
+smc_run sockperf server -i "$srv" -p 11122 --tcp >/dev/null 2>&1 &
+smc_server=$!
+sleep 1
+timeout 30 smc_run sockperf pp -i "$srv" -p 11122 --tcp -m 14 -t 3 >/dev/null 2>&1 &
+sleep 2
+mode=$(smcss -a | awk '$1 == "ACTIVE" { print $NF; exit }')
+echo "MODE_R $mode"
+wait $!
+r0=$(rxe_pkts)
+tcp_tp=$(tpr 11121)
+r1=$(rxe_pkts)
+smc_tp=$(tpr 11122 smc_run)
+r2=$(rxe_pkts)
+# RoCE packets rxev1 sent during each run: ~0 for TCP, many for SMC-R.
+echo "RXE_R tcp $((r1 - r0)) smcr $((r2 - r1))"
+echo "RESULT_R throughput_64KiB $tcp_tp $smc_tp MB/s"
+echo "RESULT_R latency_14B $(ppr 11121 14) $(ppr 11122 14 smc_run) us"
+echo "RESULT_R latency_1KiB $(ppr 11121 1024) $(ppr 11122 1024 smc_run) us"
+kill "$tcp_server" "$smc_server" 2>/dev/null
+wait "$tcp_server" "$smc_server" 2>/dev/null
+echo "LOAD $(cat /proc/loadavg)"
 exit 0

@@ -134,6 +134,115 @@ static void obs_print(const struct sf_family *f, const struct obs *o)
 		tap_diag("%s: %s", f->label, line);
 }
 
+enum diff_mode diff_mode(void)
+{
+	const char *m = getenv("SMC_DIFF_MODE");
+
+	if (!m || !*m || strcmp(m, "smcd") == 0)
+		return DIFF_MODE_SMCD;
+	if (strcmp(m, "smcr") == 0)
+		return DIFF_MODE_SMCR;
+	if (strcmp(m, "fallback") == 0)
+		return DIFF_MODE_FALLBACK;
+	tap_fail("SMC_DIFF_MODE=%s: want smcd, smcr or fallback", m);
+	tap_abort();
+	return DIFF_MODE_SMCD;
+}
+
+#define DIFF_SMCR_IPV6_REASON                                                 \
+	"SMC-R is IPv4 only here (rxe has IPv4 GIDs only, SMC-Rv1 proposes an " \
+	"IPv4 prefix): an AF_SMC IPv6 connection ends in TCP (0x03030000)"
+
+void diff_skip_smcr_ipv6(const struct sf_family *f)
+{
+	if (f->oracle && diff_mode() == DIFF_MODE_SMCR)
+		tap_skip(DIFF_SMCR_IPV6_REASON);
+}
+
+/* SMC-R connections checked by diff_check_mode() so far. */
+static unsigned int diff_smcr_conns;
+
+#define DIFF_RXE_MAX 4
+struct rxe_counts {
+	unsigned int n;
+	char dev[DIFF_RXE_MAX][32];
+	unsigned long long sent[DIFF_RXE_MAX], rcvd[DIFF_RXE_MAX];
+};
+
+static unsigned long long rxe_counter(const char *dev, const char *name)
+{
+	char path[160];
+	unsigned long long v = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 dev, name);
+	fp = fopen(path, "r");
+	if (!fp) {
+		tap_fail("SMC_DIFF_RXE: cannot read %s", path);
+		return 0;
+	}
+	if (fscanf(fp, "%llu", &v) != 1)
+		tap_fail("SMC_DIFF_RXE: no number in %s", path);
+	fclose(fp);
+	return v;
+}
+
+/* The packet counters of the devices in $SMC_DIFF_RXE. */
+static void rxe_read(struct rxe_counts *c)
+{
+	const char *list = getenv("SMC_DIFF_RXE");
+	const char *p = list ? list : "";
+
+	memset(c, 0, sizeof(*c));
+	while (*p && c->n < DIFF_RXE_MAX) {
+		size_t len = strcspn(p, " ,");
+
+		if (len && len < sizeof(c->dev[0])) {
+			memcpy(c->dev[c->n], p, len);
+			c->sent[c->n] = rxe_counter(c->dev[c->n], "sent_pkts");
+			c->rcvd[c->n] = rxe_counter(c->dev[c->n], "rcvd_pkts");
+			c->n++;
+		}
+		p += len;
+		p += strspn(p, " ,");
+	}
+}
+
+/*
+ * SMC-R mode: the RoCE packets that must have crossed while the AF_SMC half
+ * ran. Every SMC-R connection moves some (CDC messages at least at close);
+ * the last of them may still be on its way, so this waits a little.
+ */
+static void rxe_check_moved(const struct rxe_counts *before)
+{
+	int64_t end = diff_now_ms() + 3000;
+	struct rxe_counts now;
+	unsigned int i, still;
+
+	if (!before->n) {
+		tap_fail("SMC_DIFF_MODE=smcr needs SMC_DIFF_RXE (the rxe devices to watch)");
+		return;
+	}
+	for (;;) {
+		rxe_read(&now);
+		still = 0;
+		for (i = 0; i < now.n && i < before->n; i++)
+			if (now.sent[i] == before->sent[i] || now.rcvd[i] == before->rcvd[i])
+				still++;
+		if (!still || diff_now_ms() >= end)
+			break;
+		usleep(50000);
+	}
+	for (i = 0; i < now.n && i < before->n; i++) {
+		tap_diag("%s: %llu RoCE packets sent, %llu received during the SMC-R run",
+			 now.dev[i], now.sent[i] - before->sent[i], now.rcvd[i] - before->rcvd[i]);
+		if (now.sent[i] == before->sent[i] || now.rcvd[i] == before->rcvd[i])
+			tap_fail("%s: no RoCE packet sent or received, yet %u connections said SMC-R",
+				 now.dev[i], diff_smcr_conns);
+	}
+}
+
 void diff_run(const struct sf_family *f, obs_fn fn)
 {
 	const struct sf_family *oracle = sf_oracle(f);
@@ -141,6 +250,8 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 	char a[128], b[128];
 
 	sf_require(f);
+	if (f->addr_family == AF_INET6)
+		diff_skip_smcr_ipv6(f);
 	memset(&ref, 0, sizeof(ref));
 	memset(&got, 0, sizeof(got));
 	if (oracle) {
@@ -151,7 +262,17 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 			tap_diag("the oracle itself failed a check: the case is wrong");
 	}
 	tap_diag("%s:", f->label);
-	fn(f, &got);
+	if (oracle && diff_mode() == DIFF_MODE_SMCR) {
+		static struct rxe_counts before;
+		unsigned int conns = diff_smcr_conns;
+
+		rxe_read(&before);
+		fn(f, &got);
+		if (diff_smcr_conns != conns)
+			rxe_check_moved(&before);
+	} else {
+		fn(f, &got);
+	}
 	obs_print(f, &got);
 	if (!oracle)
 		return;
@@ -175,19 +296,6 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 	}
 }
 
-static enum diff_mode diff_expected_mode(void)
-{
-	const char *m = getenv("SMC_DIFF_MODE");
-
-	if (!m || !*m || strcmp(m, "smcd") == 0)
-		return DIFF_MODE_SMCD;
-	if (strcmp(m, "fallback") == 0)
-		return DIFF_MODE_FALLBACK;
-	tap_fail("SMC_DIFF_MODE=%s: want smcd or fallback", m);
-	tap_abort();
-	return DIFF_MODE_SMCD;
-}
-
 void diff_check_mode(const struct sf_family *f, int fd)
 {
 	struct sd_sock s;
@@ -201,10 +309,16 @@ void diff_check_mode(const struct sf_family *f, int fd)
 			 f->label, tap_errno_name(-rc));
 		return;
 	}
-	if (diff_expected_mode() == DIFF_MODE_SMCD) {
+	if (diff_mode() == DIFF_MODE_SMCD) {
 		if (s.mode != SMC_DIAG_MODE_SMCD)
 			tap_fail("the %s connection is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",
 				 f->label, s.mode, s.reason, s.peer_diagnosis);
+	} else if (diff_mode() == DIFF_MODE_SMCR) {
+		if (s.mode != SMC_DIAG_MODE_SMCR)
+			tap_fail("the %s connection is not SMC-R: mode %u, fallback reason 0x%08x, peer 0x%08x",
+				 f->label, s.mode, s.reason, s.peer_diagnosis);
+		else
+			diff_smcr_conns++;
 	} else if (s.mode != SMC_DIAG_MODE_FALLBACK_TCP) {
 		tap_fail("the %s connection did not fall back to TCP: mode %u",
 			 f->label, s.mode);

@@ -15,8 +15,24 @@
 #
 # Needs our module (topology 1): it reloads af_smc with loopback_ism=1 when
 # the device is off, and puts the module back as it found it at the end.
+#
+# programs.sh smcr: the same programs over SMC-R between the two endpoints
+# of topology 1 (run it under tools/smcr-topo1.sh, which sets the module
+# and the network up): every server listens on $SMC_TOPO1_SERVER
+# (10.43.2.2, smcv2/rxev2), every client connects to it from 10.43.2.1
+# (smcv1/rxev1), and smcss must see mode SMCR on the server's port; the
+# RoCE counters of rxev1 and rxev2 must move during each program. The runs
+# without the module are left to the SMC-D mode.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+
+want=SMCD
+host=127.0.0.1
+if [ "${1-}" = smcr ]; then
+	want=SMCR
+	host=${SMC_TOPO1_SERVER-}
+	[ -n "$host" ] || { echo "Bail out! programs.sh smcr runs under smcr-topo1.sh (no SMC_TOPO1_SERVER)"; exit 1; }
+fi
 
 export PATH="/smc/bin:$PATH"
 work=$(mktemp -d /tmp/programs.XXXXXX) || exit 1
@@ -35,7 +51,7 @@ load_with_ism() {
 	rmmod af_smc 2>/dev/null
 	insmod "$SMC_MODULE_FILE" loopback_ism=1
 }
-if [ "$(cat "$param" 2>/dev/null)" != Y ]; then
+if [ $want = SMCD ] && [ "$(cat "$param" 2>/dev/null)" != Y ]; then
 	load_with_ism || { echo "Bail out! cannot load af_smc with loopback_ism=1"; exit 1; }
 	# The next tests in this VM expect af_smc as the harness loaded it.
 	tap_at_exit 'rmmod af_smc 2>/dev/null; insmod "$SMC_MODULE_FILE"'
@@ -48,20 +64,40 @@ conns_on_port() {
 		$1 != "State" && ($4 ~ p "$" || $5 ~ p "$") { print $1, $7 }'
 }
 
+# rxe_counts: "DEV sent rcvd" RoCE packets of rxev1 and rxev2, one line each.
+rxe_counts() {
+	for _d in rxev1 rxev2; do
+		_c=/sys/class/infiniband/$_d/ports/1/hw_counters
+		echo "$_d $(cat $_c/sent_pkts) $(cat $_c/rcvd_pkts)"
+	done
+}
+
 # watch_port PORT PID: until PID ends, sample the connections on PORT; then
-# require that SMC-D was seen and no fallback. Output in $work/watch.PORT.
+# require that $want (SMCD or SMCR) was seen and no fallback, and for SMC-R
+# that both rxe devices sent and received RoCE packets meanwhile. Output in
+# $work/watch.PORT.
 watch_port() {
 	_port=$1 _pid=$2 _log=$work/watch.$1
 	: >"$_log"
+	[ $want = SMCR ] && rxe_counts >"$work/rxe.before"
 	while tap_alive "$_pid"; do
 		conns_on_port "$_port" >>"$_log"
 		sleep 0.3
 	done
-	_smcd=$(grep -c '^ACTIVE SMCD$' "$_log")
+	_smc=$(grep -c "^ACTIVE $want\$" "$_log")
 	_tcp=$(grep -c ' TCP$' "$_log")
-	tap_diag "port $_port: $_smcd SMCD samples, $_tcp TCP samples"
+	tap_diag "port $_port: $_smc $want samples, $_tcp TCP samples"
 	[ "$_tcp" = 0 ] || { tap_fail "connections on port $_port fell back to TCP:"; sort -u "$_log"; }
-	[ "$_smcd" -gt 0 ] || tap_fail "no ACTIVE SMCD connection on port $_port while the client ran"
+	[ "$_smc" -gt 0 ] || tap_fail "no ACTIVE $want connection on port $_port while the client ran"
+	[ $want = SMCR ] || return 0
+	rxe_counts >"$work/rxe.after"
+	for _d in rxev1 rxev2; do
+		# shellcheck disable=SC2046 # "dev sent rcvd" split on purpose
+		set -- $(grep "^$_d " "$work/rxe.before") $(grep "^$_d " "$work/rxe.after")
+		tap_diag "$_d: $(($5 - $2)) RoCE packets sent, $(($6 - $3)) received while the client ran"
+		[ "$5" -gt "$2" ] && [ "$6" -gt "$3" ] ||
+			tap_fail "$_d sent or received no RoCE packet while the client ran"
+	done
 }
 
 # wait_listen PORT LOG: the server on PORT accepts connections (LOG: its output).
@@ -81,7 +117,7 @@ iperf3_case() {
 	mode=$1 port=$(port_of 5201)
 	$run iperf3 -s -1 -p $port >"$work/iperf3.s" 2>&1 &
 	wait_listen $port "$work/iperf3.s"
-	$run iperf3 -c 127.0.0.1 -p $port -t 3 -f k >"$work/iperf3.c" 2>&1 &
+	$run iperf3 -c $host -p $port -t 3 -f k >"$work/iperf3.c" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
 	wait $cpid || { tap_fail "iperf3 client failed"; cat "$work/iperf3.c"; }
@@ -93,15 +129,15 @@ iperf3_case() {
 # ---- sockperf ------------------------------------------------------------
 sockperf_case() {
 	mode=$1 port=$(port_of 11111)
-	$run sockperf server -i 127.0.0.1 -p $port --tcp >"$work/sp.s" 2>&1 &
+	$run sockperf server -i $host -p $port --tcp >"$work/sp.s" 2>&1 &
 	spid=$!
 	wait_listen $port "$work/sp.s"
-	$run sockperf tp -i 127.0.0.1 -p $port --tcp -m 65506 -t 3 >"$work/sp.tp" 2>&1 &
+	$run sockperf tp -i $host -p $port --tcp -m 65506 -t 3 >"$work/sp.tp" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
 	wait $cpid || tap_fail "sockperf tp failed"
 	bw=$(sed -n 's/.*BandWidth is \([0-9.]*\) MBps.*/\1/p' "$work/sp.tp" | tail -n 1)
-	$run sockperf pp -i 127.0.0.1 -p $port --tcp -m 1024 -t 2 >"$work/sp.pp" 2>&1 ||
+	$run sockperf pp -i $host -p $port --tcp -m 1024 -t 2 >"$work/sp.pp" 2>&1 ||
 		tap_fail "sockperf pp failed"
 	lat=$(sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' "$work/sp.pp" | tail -n 1)
 	tap_diag "sockperf over $mode: ${bw:-?} MB/s with 64 KiB messages, ${lat:-?} us ping-pong 1 KiB"
@@ -113,16 +149,16 @@ sockperf_case() {
 # ---- redis ---------------------------------------------------------------
 redis_case() {
 	mode=$1 port=$(port_of 6380)
-	$run redis-server --port $port --bind 127.0.0.1 --save '' --appendonly no \
+	$run redis-server --port $port --bind $host --save '' --appendonly no \
 		--protected-mode no --daemonize no >"$work/redis.s" 2>&1 &
 	spid=$!
 	wait_listen $port "$work/redis.s"
 	# A value that is not a whole number of small writes, read back exactly.
 	value=$(head -c 30000 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	[ "$($run redis-cli -p $port set smc-key "$value")" = OK ] || tap_fail "redis-cli set"
-	[ "$($run redis-cli -p $port get smc-key)" = "$value" ] ||
+	[ "$($run redis-cli -h $host -p $port set smc-key "$value")" = OK ] || tap_fail "redis-cli set"
+	[ "$($run redis-cli -h $host -p $port get smc-key)" = "$value" ] ||
 		tap_fail "redis-cli get returned something else than was set"
-	$run redis-benchmark -p $port -n 20000 -c 8 -t set,get -q >"$work/redis.b" 2>&1 &
+	$run redis-benchmark -h $host -p $port -n 20000 -c 8 -t set,get -q >"$work/redis.b" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
 	wait $cpid || tap_fail "redis-benchmark failed"
@@ -154,15 +190,15 @@ http {
 	fastcgi_temp_path $d/tmp/fastcgi;
 	uwsgi_temp_path $d/tmp/uwsgi;
 	scgi_temp_path $d/tmp/scgi;
-	server { listen 127.0.0.1:$port; root $d/www; }
+	server { listen $host:$port; root $d/www; }
 }
 EOF
 	$run nginx -e "$d/error.log" -c "$d/nginx.conf" >"$work/nginx.s" 2>&1 &
 	spid=$!
 	wait_listen $port "$work/nginx.s"
-	$run curl -sS -o "$d/got" "http://127.0.0.1:$port/big" || tap_fail "curl failed"
+	$run curl -sS -o "$d/got" "http://$host:$port/big" || tap_fail "curl failed"
 	cmp -s "$d/www/big" "$d/got" || tap_fail "curl: the 3 MB file came back different"
-	$run wrk -t 1 -c 4 -d 3 "http://127.0.0.1:$port/index.html" >"$work/wrk" 2>&1 &
+	$run wrk -t 1 -c 4 -d 3 "http://$host:$port/index.html" >"$work/wrk" 2>&1 &
 	cpid=$!
 	[ "$mode" = tcp ] || watch_port $port $cpid
 	wait $cpid || tap_fail "wrk failed"
@@ -195,6 +231,13 @@ buffers_case() {
 }
 
 run=smc_run
+if [ $want = SMCR ]; then
+	tap_case "iperf3 under smc_run uses SMC-R" 300 iperf3_case smcr
+	tap_case "sockperf under smc_run uses SMC-R" 300 sockperf_case smcr
+	tap_case "redis-server and redis-benchmark under smc_run use SMC-R" 400 redis_case smcr
+	tap_case "nginx with curl and wrk under smc_run use SMC-R" 400 nginx_case smcr
+	tap_done
+fi
 tap_case "iperf3 under smc_run uses SMC-D" 120 iperf3_case smcd
 tap_case "sockperf under smc_run uses SMC-D" 120 sockperf_case smcd
 tap_case "redis-server and redis-benchmark under smc_run use SMC-D" 180 redis_case smcd

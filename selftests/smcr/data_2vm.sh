@@ -17,24 +17,40 @@
 #   - the client's rdma link del under live connections: they end with an
 #     error at once, the server's group ends by keepalive/DELETE_LINK;
 #   - rmmod works afterwards on both VMs.
+#
+# data_2vm.sh topo1: the same in ONE VM between the two endpoints of
+# topology 1 (topo_veth_rxe: client 10.43.2.1 on smcv1 with rxev1, server
+# 10.43.2.2 on smcv2 with rxev2, policy routing over the veth): "VM 0" is
+# the client's side, "VM 1" the server's, both here; the counters checked
+# are rxev1's (client) and rxev2's (server), the port that goes down is
+# smcv1's and the device deleted is rxev1. It adds a byte-exact 256 MiB
+# echo (acceptance of issue 5).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
+topo=${1:-2vm}
+if [ "$topo" = topo1 ]; then
+	SRV=$TOPO_VETH_IP4_2 CNET=smcv1 CDEV=rxev1 SDEV=rxev2
+	LGR1="cat /sys/kernel/debug/af_smc/smcr_lgr"
+else
+	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
+	SRV=10.43.0.2 CNET=eth0 CDEV=rxe0 SDEV=rxe0
+	# VM 1's groups, as a command for "sh -c" strings.
+	LGR1="smc-vm-exec 1 'cat /sys/kernel/debug/af_smc/smcr_lgr'"
+fi
 [ "${SMC_MODULE:-ours}" = ours ] && [ "${SMC_PEER_MODULE:-ours}" = ours ] ||
 	tap_skip_all "smcr=1 is af_smc's own parameter"
 module=${SMC_MODULE_FILE:-}
 [ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
 T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
-C=/sys/class/infiniband/rxe0/ports/1/hw_counters
 port=4456
 
 on() {
-	# on VM CMD: run CMD on VM 0 (here) or 1.
-	if [ "$1" = 0 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
+	# on VM CMD: run CMD on VM 0 (here) or 1 (topo1: both here).
+	if [ "$1" = 0 ] || [ "$topo" = topo1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
 }
 reload() {
 	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
@@ -65,8 +81,10 @@ lgr_field() {
 lgr_count() {
 	on "$1" "cat $L" | grep -c "^lgr .* role $2 "
 }
+# counter VM NAME: an rxe port counter of VM's side (its device).
 counter() {
-	on "$1" "cat $C/$2"
+	if [ "$1" = 0 ]; then _dev=$CDEV; else _dev=$SDEV; fi
+	on "$1" "cat /sys/class/infiniband/$_dev/ports/1/hw_counters/$2"
 }
 
 setup() {
@@ -79,13 +97,17 @@ setup() {
 	for vm in 0 1; do
 		on $vm "sysctl -qw net.smc.smcr_testlink_time=1" || tap_fail "no smcr_testlink_time sysctl"
 	done
-	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
-	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300"
+	if [ "$topo" = topo1 ]; then
+		tap_assert "topology 1: smcv1/rxev1 -> smcv2/rxev2 over the veth" topo_veth_rxe
+	else
+		tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
+	fi
+	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t 600"
 	return 0
 }
 
 mode_smcr() {
-	$T/smc-fbprobe 10.43.0.2 $port 3 >"$TMPDIR/probe" 2>&1 &
+	$T/smc-fbprobe $SRV $port 3 >"$TMPDIR/probe" 2>&1 &
 	pid=$!
 	tap_wait_for 20 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
 	out=$(cat "$TMPDIR/probe")
@@ -103,18 +125,22 @@ mode_smcr() {
 	return 0
 }
 
-# echo_n BYTES: a byte-exact echo over SMC-R, rxe counters moving with it.
+# echo_n BYTES: a byte-exact echo over SMC-R, the rxe counters of both
+# sides moving with it (at least a packet per KiB each way: rxe's path MTU
+# on a 1500-byte netdev is 1024).
 echo_n() {
 	s0=$(counter 0 sent_pkts) r0=$(counter 0 rcvd_pkts)
-	out=$($T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n "$1" -w 20 -t 300 2>&1) ||
+	t0=$(counter 1 sent_pkts) q0=$(counter 1 rcvd_pkts)
+	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n "$1" -w 20 -t 600 2>&1) ||
 		tap_fail "echo of $1 bytes: $out"
 	s1=$(counter 0 sent_pkts) r1=$(counter 0 rcvd_pkts)
-	tap_diag "$1 B: $(echo "$out" | tail -n 1); rxe0 sent +$((s1 - s0)) rcvd +$((r1 - r0)) packets"
+	t1=$(counter 1 sent_pkts) q1=$(counter 1 rcvd_pkts)
+	tap_diag "$1 B: $(echo "$out" | tail -n 1); $CDEV sent +$((s1 - s0)) rcvd +$((r1 - r0)), server's $SDEV sent +$((t1 - t0)) rcvd +$((q1 - q0)) packets"
 	min=$(( $1 / 1024 ))
-	[ $((s1 - s0)) -ge $min ] && [ $((s1 - s0)) -gt 0 ] ||
-		tap_fail "rxe0 sent $((s1 - s0)) packets for $1 bytes"
-	[ $((r1 - r0)) -ge $min ] && [ $((r1 - r0)) -gt 0 ] ||
-		tap_fail "rxe0 received $((r1 - r0)) packets for $1 bytes"
+	for d in $((s1 - s0)) $((r1 - r0)) $((t1 - t0)) $((q1 - q0)); do
+		[ "$d" -ge $min ] && [ "$d" -gt 0 ] ||
+			tap_fail "an rxe counter moved by $d packets for $1 bytes"
+	done
 	return 0
 }
 
@@ -123,6 +149,10 @@ echoes() {
 		echo_n $n
 	done
 	return 0
+}
+
+echo_256m() {
+	echo_n 268435456
 }
 
 same_group() {
@@ -138,8 +168,8 @@ same_group() {
 }
 
 many() {
-	tap_assert "conns server on VM 1" serve "$T/smc-conns -s -a 10.43.0.2 -p $((port + 1)) -n 200 -r /tmp/ready -t 300"
-	$T/smc-conns -c -a 10.43.0.2 -p $((port + 1)) -n 200 -H 4 -t 300 >"$TMPDIR/many" 2>&1 &
+	tap_assert "conns server on VM 1" serve "$T/smc-conns -s -a $SRV -p $((port + 1)) -n 200 -r /tmp/ready -t 300"
+	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 200 -H 4 -t 300 >"$TMPDIR/many" 2>&1 &
 	pid=$!
 	tap_wait_for 240 grep -q "^open" "$TMPDIR/many" || tap_fail "no result: $(tail -n 3 "$TMPDIR/many")"
 	tap_diag "client: $(cat "$TMPDIR/many" | tail -n 3 | tr '\n' ';')"
@@ -160,25 +190,30 @@ port_down() {
 	# ip link set eth0 down on VM 0: its rxe0 port goes down, the link on
 	# it fails at once, and so does every connection of its group. The
 	# VMs' command channel is on eth1.
-	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300"
-	$T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n 256M -w 20 -t 300 >"$TMPDIR/down" 2>&1 &
+	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t 300"
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 256M -w 20 -t 300 >"$TMPDIR/down" 2>&1 &
 	pid=$!
 	sleep 3
 	kill -0 $pid 2>/dev/null || tap_fail "the transfer ended early: $(cat "$TMPDIR/down")"
-	tap_expect "eth0 down on VM 0" ip link set eth0 down
+	tap_expect "$CNET down on VM 0" ip link set $CNET down
 	t0=$(date +%s)
 	tap_wait_for 15 sh -c "! kill -0 $pid 2>/dev/null" || tap_fail "the transfer did not end"
 	wait $pid && tap_fail "the transfer succeeded without its port"
 	tap_diag "client after $(( $(date +%s) - t0 )) s: $(tail -n 1 "$TMPDIR/down")"
 	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
-	tap_expect "eth0 up on VM 0" ip link set eth0 up
+	tap_expect "$CNET up on VM 0" ip link set $CNET up
+	if [ "$topo" = topo1 ]; then
+		# The veth's down flushed the routes of tables 4301/4302.
+		tap_wait_for 30 sh -c "ip link show smcv2 | grep -q 'state UP'" || tap_fail "smcv2 is not up again"
+		tap_expect "policy routes back" topo_veth_rules on
+	fi
 	# A new connection makes a new group once the port is back.
-	tap_wait_for 30 sh -c "rdma link show rxe0/1 | grep -q 'state ACTIVE'" || tap_fail "rxe0 is not active again"
+	tap_wait_for 30 sh -c "rdma link show $CDEV/1 | grep -q 'state ACTIVE'" || tap_fail "$CDEV is not active again"
 	tap_wait_for 30 sh -c "[ \"\$(cat $L | grep -c '^lgr .* state dead')\" = 0 ]" ||
 		tap_fail "the dead group stays: $(on 0 "cat $L" | tr '\n' ';')"
 	# The server's group ends by its keepalive (1 s + 4 s): until then it
 	# would offer its old link, which the client no longer has.
-	tap_wait_for 30 sh -c "[ \"\$(smc-vm-exec 1 'cat $L' | grep -c '^lgr ')\" = 0 ]" ||
+	tap_wait_for 30 sh -c "[ \"\$($LGR1 | grep -c '^lgr .* role server ')\" = 0 ]" ||
 		tap_fail "the server's group stays: $(on 1 "cat $L" | tr '\n' ';')"
 	echo_n 65536
 	return 0
@@ -186,18 +221,18 @@ port_down() {
 
 link_del() {
 	# The server's keepalive (1 s, setup) finds the client gone within 1 s + 4 s.
-	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300"
-	$T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n 256M -w 20 -t 300 >"$TMPDIR/big" 2>&1 &
+	tap_assert "echo server on VM 1" serve "$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t 300"
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 256M -w 20 -t 300 >"$TMPDIR/big" 2>&1 &
 	pid=$!
 	sleep 3
 	kill -0 $pid 2>/dev/null || tap_fail "the transfer ended early: $(cat "$TMPDIR/big")"
-	tap_expect "rdma link del rxe0 on VM 0" rdma link del rxe0
+	tap_expect "rdma link del $CDEV on VM 0" rdma link del $CDEV
 	t0=$(date +%s)
 	tap_wait_for 15 sh -c "! kill -0 $pid 2>/dev/null" || tap_fail "the transfer did not end"
 	wait $pid && tap_fail "the transfer succeeded without its link"
 	tap_diag "client after $(( $(date +%s) - t0 )) s: $(tail -n 1 "$TMPDIR/big")"
 	t0=$(date +%s)
-	tap_wait_for 30 sh -c "[ \"\$(smc-vm-exec 1 'cat $L' | grep -c '^lgr ')\" = 0 ]" ||
+	tap_wait_for 30 sh -c "[ \"\$($LGR1 | grep -c '^lgr .* role server ')\" = 0 ]" ||
 		tap_fail "the server still has groups: $(on 1 "cat $L" | tr '\n' ';')"
 	tap_diag "the server's groups went within $(( $(date +%s) - t0 )) s more"
 	return 0
@@ -218,9 +253,10 @@ teardown() {
 tap_case "setup: smcr=1, rxe0 on both VMs, echo server" 180 setup
 tap_case "a connection is SMC-R on both ends" 60 mode_smcr
 tap_case "byte-exact echoes of 1 B to 4 MiB over RDMA" 300 echoes
+[ "$topo" = topo1 ] && tap_case "a byte-exact echo of 256 MiB over RDMA" 1200 echo_256m
 tap_case "later connections reuse the link group (same QP)" 30 same_group
 tap_case "200 connections at once share one link group" 300 many
-tap_case "eth0 down under a transfer: error at once, then a new group" 120 port_down
+tap_case "$CNET down under a transfer: error at once, then a new group" 120 port_down
 tap_case "rdma link del under a transfer: error, groups freed" 90 link_del
 tap_case "teardown: af_smc unloads and reloads on both VMs" 60 teardown
 tap_done

@@ -124,6 +124,8 @@ static void observe_v4mapped(const struct sf_family *f, struct obs *o)
 	struct sockaddr_in6 *m = (struct sockaddr_in6 *)&mapped;
 	int lfd, c, a;
 
+	/* An smc6 listener's connections cannot be SMC-R (diff.h). */
+	diff_skip_smcr_ipv6(f);
 	lfd = (int)ASSERT_SYS(sf_listen(v6, "any", 0, 4, &any));
 	sf_addr(v4, NULL, sf_port(&any), &v4addr);
 	c = (int)OBS_ERR(o, "IPv4 client connect", sf_connect(v4, &v4addr));
@@ -171,6 +173,8 @@ static void observe_v6only(const struct sf_family *f, struct obs *o)
 	int one = 1, v = -1, lfd, c, a;
 	socklen_t len = sizeof(v);
 
+	/* Its one connection is an smc6 one: not SMC-R (diff.h). */
+	diff_skip_smcr_ipv6(f);
 	lfd = (int)ASSERT_SYS(sf_socket(v6, SOCK_CLOEXEC));
 	OBS_RET(o, "setsockopt(IPV6_V6ONLY)", setsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)));
 	OBS_RET(o, "getsockopt(IPV6_V6ONLY)", getsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &v, &len));
