@@ -36,6 +36,7 @@
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <net/inet_sock.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 
 #include "smc.h"
@@ -146,8 +147,15 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	struct in_ifaddr *ifa;
 	u32 code = SMC_CLC_DECL_NOSMCRDEV;
 
-	if (clcsk->sk_family != AF_INET)
-		return SMC_CLC_DECL_NOSMCRDEV;	/* IPv4 GIDs only, for now */
+	/*
+	 * IPv4 GIDs only, for now. An AF_INET6 clcsock qualifies when its
+	 * connection is IPv4 (v4-mapped peer: a dual-stack listener's
+	 * connection from an IPv4 client, or a connect to ::ffff:a.b.c.d):
+	 * TCP then keeps inet_saddr and an IPv4 dst for it, as for AF_INET.
+	 */
+	if (clcsk->sk_family != AF_INET &&
+	    !(clcsk->sk_family == AF_INET6 && ipv6_addr_v4mapped(&clcsk->sk_v6_daddr)))
+		return SMC_CLC_DECL_NOSMCRDEV;
 	dst = sk_dst_get(clcsk);
 	if (!dst)
 		return SMC_CLC_DECL_NOSMCRDEV;

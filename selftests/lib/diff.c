@@ -151,7 +151,7 @@ enum diff_mode diff_mode(void)
 
 #define DIFF_SMCR_IPV6_REASON                                                 \
 	"SMC-R is IPv4 only here (rxe has IPv4 GIDs only, SMC-Rv1 proposes an " \
-	"IPv4 prefix): an AF_SMC IPv6 connection ends in TCP (0x03030000)"
+	"IPv4 prefix): an AF_SMC connection over IPv6, not v4-mapped, ends in TCP (0x03030000)"
 
 void diff_skip_smcr_ipv6(const struct sf_family *f)
 {
