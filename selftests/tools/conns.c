@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/smc_diag.h>
@@ -118,6 +119,17 @@ static int server(const struct sf_family *f, const char *addr, unsigned int port
 	return 0;
 }
 
+/* Whether inode is the socket behind one of fds[0..n). */
+static int own_inode(const int *fds, long n, uint64_t inode)
+{
+	struct stat st;
+
+	for (long i = 0; i < n; i++)
+		if (fds[i] >= 0 && fstat(fds[i], &st) == 0 && (uint64_t)st.st_ino == inode)
+			return 1;
+	return 0;
+}
+
 static int client(const struct sf_family *f, const char *addr, unsigned int port,
 		  long n, long bytes, int hold)
 {
@@ -173,6 +185,12 @@ static int client(const struct sf_family *f, const char *addr, unsigned int port
 	for (int i = 0; i < found && i < n + 64; i++) {
 		if (s[i].state == 10)
 			continue;	/* a listener */
+		/*
+		 * Only this client's sockets: with the server in the same
+		 * namespace (topology 1) the dump holds its sockets too.
+		 */
+		if (!own_inode(fds, n, s[i].inode))
+			continue;
 		if (s[i].mode == SMC_DIAG_MODE_SMCR)
 			modes[0]++;
 		else if (s[i].mode == SMC_DIAG_MODE_SMCD)
