@@ -250,7 +250,7 @@ teardown() {
 	return 0
 }
 
-tap_case "setup: smcr=1, rxe0 on both VMs, echo server" 180 setup
+tap_case "setup: smcr=1, $([ "$topo" = topo1 ] && echo "topology 1 (rxev1, rxev2)" || echo "rxe0 on both VMs"), echo server" 180 setup
 tap_case "a connection is SMC-R on both ends" 60 mode_smcr
 tap_case "byte-exact echoes of 1 B to 4 MiB over RDMA" 300 echoes
 [ "$topo" = topo1 ] && tap_case "a byte-exact echo of 256 MiB over RDMA" 1200 echo_256m

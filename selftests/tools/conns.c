@@ -174,15 +174,16 @@ static int client(const struct sf_family *f, const char *addr, unsigned int port
 			fprintf(stderr, "smc-conns: connection %ld: echo of %ld/%ld bytes %s\n",
 				i, got, bytes, got == bytes ? "differs" : "short");
 	}
-	s = calloc(n + 64, sizeof(*s));
+	/* Room for the server's sockets too, when it runs in this namespace. */
+	s = calloc(2 * n + 64, sizeof(*s));
 	if (!s)
 		die("calloc");
-	found = sd_dump(s, n + 64);
+	found = sd_dump(s, 2 * n + 64);
 	if (found < 0) {
 		errno = -found;
 		die("sock_diag");
 	}
-	for (int i = 0; i < found && i < n + 64; i++) {
+	for (int i = 0; i < found && i < 2 * n + 64; i++) {
 		if (s[i].state == 10)
 			continue;	/* a listener */
 		/*
