@@ -31,7 +31,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
@@ -40,13 +42,11 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_netns.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
 #include "smcr_link.h"
-#include "smc_netns.h"
-#include <linux/if_vlan.h>
-#include <linux/log2.h>
 
 static bool smcr_on;
 module_param_named(smcr, smcr_on, bool, 0444);
@@ -141,6 +141,7 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	__be32 saddr = inet_sk(clcsk)->inet_saddr;
+	struct net_device *dev = NULL;
 	struct in_device *in_dev;
 	struct dst_entry *dst;
 	struct in_ifaddr *ifa;
@@ -151,11 +152,22 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	dst = sk_dst_get(clcsk);
 	if (!dst)
 		return SMC_CLC_DECL_NOSMCRDEV;
-	if (!dst->dev || smcr_ib_find(dst->dev, saddr, path))
+	if (!dst->dev)
+		goto out;
+	/*
+	 * A connection to an address of this host is routed over lo; its
+	 * RDMA port is the one of the netdev that holds the address (both
+	 * ends then use that port, and the device loops RoCE back).
+	 */
+	if (dst->dev->flags & IFF_LOOPBACK)
+		dev = ip_dev_find(sock_net(clcsk), saddr);	/* referenced */
+	else
+		dev = dst->dev;
+	if (!dev || smcr_ib_find(dev, saddr, path))
 		goto out;
 	code = SMC_CLC_DECL_DIFFPREFIX;
 	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(dst->dev);
+	in_dev = __in_dev_get_rcu(dev);
 	if (in_dev) {
 		in_dev_for_each_ifa_rcu(ifa, in_dev) {
 			if (!inet_ifa_match(saddr, ifa))
@@ -170,6 +182,8 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	if (code)
 		smcr_path_put(path);
 out:
+	if (dev && dev != dst->dev)
+		dev_put(dev);
 	dst_release(dst);
 	return code;
 }

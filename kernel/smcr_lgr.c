@@ -283,6 +283,21 @@ static void smcr_lgr_free_work(struct work_struct *work)
 		mutex_unlock(&smcr_lgr_lock);
 		return;
 	}
+	/*
+	 * rxe keeps a reference to a QP for each packet it handed to the
+	 * netdev, and a netdev that went down holds its packets until it is
+	 * up again; destroying the QP meanwhile makes rxe wait for them and
+	 * WARN (rxe_pool.c, Linux 6.1). So the link of a port that went down
+	 * stays until the port is back (or its device goes: then its verbs
+	 * are released anyway). Its connections are gone already.
+	 */
+	if (READ_ONCE(lgr->link->port_down) &&
+	    READ_ONCE(lgr->link->state) != SMCR_LINK_GONE &&
+	    !smcr_ib_port_active(lgr->key.dev, lgr->key.port)) {
+		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
+		mutex_unlock(&smcr_lgr_lock);
+		return;
+	}
 	list_del_init(&lgr->list);
 	mutex_unlock(&smcr_lgr_lock);
 	smcr_lgr_destroy(lgr);
