@@ -183,7 +183,9 @@ static enum diff_mode diff_expected_mode(void)
 		return DIFF_MODE_SMCD;
 	if (strcmp(m, "fallback") == 0)
 		return DIFF_MODE_FALLBACK;
-	tap_fail("SMC_DIFF_MODE=%s: want smcd or fallback", m);
+	if (strcmp(m, "smcr") == 0)
+		return DIFF_MODE_SMCR;
+	tap_fail("SMC_DIFF_MODE=%s: want smcd, smcr or fallback", m);
 	tap_abort();
 	return DIFF_MODE_SMCD;
 }
@@ -204,6 +206,11 @@ void diff_check_mode(const struct sf_family *f, int fd)
 	if (diff_expected_mode() == DIFF_MODE_SMCD) {
 		if (s.mode != SMC_DIAG_MODE_SMCD)
 			tap_fail("the %s connection is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",
+				 f->label, s.mode, s.reason, s.peer_diagnosis);
+	} else if (diff_expected_mode() == DIFF_MODE_SMCR) {
+		/* Undecided sockets say SMCR too: no fallback reason either. */
+		if (s.mode != SMC_DIAG_MODE_SMCR || s.reason || s.peer_diagnosis)
+			tap_fail("the %s connection is not SMC-R: mode %u, fallback reason 0x%08x, peer 0x%08x",
 				 f->label, s.mode, s.reason, s.peer_diagnosis);
 	} else if (s.mode != SMC_DIAG_MODE_FALLBACK_TCP) {
 		tap_fail("the %s connection did not fall back to TCP: mode %u",

@@ -96,11 +96,12 @@ struct sf_conn {
 
 /*
  * What the AF_SMC half must prove about every connection it makes: that it
- * runs over SMC-D (the default), or that it fell back to TCP (a run with
- * the ISM device off). Set from $SMC_DIFF_MODE ("smcd" or "fallback") at
- * the first check; anything else fails the case.
+ * runs over SMC-D (the default), over SMC-R (a run over an rxe-backed
+ * address, selftests/smcr/diff.sh), or that it fell back to TCP (a run
+ * with the ISM device off). Set from $SMC_DIFF_MODE ("smcd", "smcr" or
+ * "fallback") at the first check; anything else fails the case.
  */
-enum diff_mode { DIFF_MODE_SMCD, DIFF_MODE_FALLBACK };
+enum diff_mode { DIFF_MODE_SMCD, DIFF_MODE_FALLBACK, DIFF_MODE_SMCR };
 /*
  * Fail the case unless the connected socket fd of family f is in the
  * expected mode, as sock_diag reports it. Nothing for the TCP families.

@@ -87,9 +87,17 @@ socklen_t sf_addr(const struct sf_family *f, const char *host, unsigned int port
 
 		sin->sin_family = AF_INET;
 		sin->sin_port = htons((uint16_t)port);
-		if (!host || !*host)
-			sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		else if (strcmp(host, "any") == 0)
+		if (!host || !*host) {
+			/*
+			 * SMC_TEST_LOCAL4: an address of this host to use as
+			 * "loopback", so connections to it take a real netdev
+			 * (SMC-R needs an RDMA port under the route).
+			 */
+			const char *local = getenv("SMC_TEST_LOCAL4");
+
+			if (!local || inet_pton(AF_INET, local, &sin->sin_addr) != 1)
+				sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		} else if (strcmp(host, "any") == 0)
 			sin->sin_addr.s_addr = htonl(INADDR_ANY);
 		else if (inet_pton(AF_INET, host, &sin->sin_addr) != 1)
 			return 0;
