@@ -80,7 +80,8 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);
 	conn->rx_prod += got;
 	conn->tx_cons += freed;
-	push = freed && smc_tx_queued(conn);
+	/* A sendmsg waiting for room pushes itself once woken. */
+	push = freed && smc_tx_queued(conn) && !conn->tx_waiting;
 	urgent = smc_rx_urgent(smc, m);
 	ev = smc_close_rx(smc, m, got);
 	spin_unlock(&conn->lock);

@@ -101,6 +101,7 @@ struct smc_conn {
 	/* Pushes the send buffer when the peer made room, or a cork ends. */
 	struct delayed_work	tx_work;
 	bool			tx_dead;	/* torn down: no more pushes */
+	bool			tx_waiting;	/* a sendmsg waits for room */
 
 	spinlock_t		lock;		/* bh: cursors, flags below */
 	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;

@@ -89,10 +89,11 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
 /*
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
  * id on the device (the low half of our DMB token, unique per device).
- * The send buffer's cursors, as Linux's: prepared is what the application
- * wrote, sent what reached the peer's ring, finished what the peer
- * consumed. Only the connection state flags are tracked; the producer
- * flags read 0.
+ * The send buffer's cursors, as Linux's for SMC-D: prepared is what the
+ * application wrote, sent what reached the peer's ring, and finished (the
+ * send buffer's space given back) the same as sent, since a byte's place
+ * is free once it is in the peer's ring. Only the connection state flags
+ * are tracked; the producer flags read 0.
  */
 static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
 {
@@ -116,7 +117,7 @@ static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci
 						       conn->aborted);
 	smc_diag_cursor(conn->tx_wrote, conn->sndbuf_size, &ci->tx_prep);
 	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_sent);
-	smc_diag_cursor(conn->tx_cons, conn->sndbuf_size, &ci->tx_fin);
+	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_fin);
 	spin_unlock_bh(&conn->lock);
 }
 

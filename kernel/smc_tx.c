@@ -325,14 +325,45 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 	return n;
 }
 
-/* Whether a sendmsg waiting for room can go on. */
+/*
+ * Whether a sendmsg waiting for room can go on: the send buffer has room,
+ * or the peer's ring has, so that it can push (it does that itself while
+ * it waits: smc_cdc_rx_msg() leaves tx_work out then, which saves a
+ * second wakeup per ring).
+ */
 static bool smc_tx_writable(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
+	bool writable;
 
-	return smc_tx_stopped(&smc->sk) ||
-	       READ_ONCE(conn->tx_wrote) - READ_ONCE(conn->tx_prod) <
-	       conn->sndbuf_size;
+	if (smc_tx_stopped(&smc->sk))
+		return true;
+	spin_lock_bh(&conn->lock);
+	writable = smc_tx_queued(conn) < conn->sndbuf_size ||
+		   smc_tx_ring_space(conn);
+	spin_unlock_bh(&conn->lock);
+	return writable;
+}
+
+/* Wait (socket lock held) until smc_tx_writable() or *timeo is up. */
+static void smc_tx_wait(struct smc_sock *smc, long *timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+
+	spin_lock_bh(&conn->lock);
+	conn->tx_waiting = true;
+	spin_unlock_bh(&conn->lock);
+	add_wait_queue(sk_sleep(sk), &wait);
+	sk_wait_event(sk, timeo, smc_tx_writable(smc), &wait);
+	remove_wait_queue(sk_sleep(sk), &wait);
+	spin_lock_bh(&conn->lock);
+	conn->tx_waiting = false;
+	spin_unlock_bh(&conn->lock);
+	/* Room came while we were leaving: nobody else pushes it. */
+	if (smc_tx_queued(conn) && smc_tx_ring_space(conn))
+		smc_tx_kick(smc);
 }
 
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
@@ -365,14 +396,10 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		}
 		if (!n) {
-			DEFINE_WAIT_FUNC(wait, woken_wake_function);
-
 			rc = smc_wait_check(timeo);
 			if (rc)
 				break;
-			add_wait_queue(sk_sleep(sk), &wait);
-			sk_wait_event(sk, &timeo, smc_tx_writable(smc), &wait);
-			remove_wait_queue(sk_sleep(sk), &wait);
+			smc_tx_wait(smc, &timeo);
 			continue;
 		}
 		copied += n;

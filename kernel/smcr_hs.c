@@ -155,14 +155,26 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	if (!dst->dev)
 		goto out;
 	/*
-	 * A connection to an address of this host is routed over lo; its
-	 * RDMA port is the one of the netdev that holds the address (both
-	 * ends then use that port, and the device loops RoCE back).
+	 * A connection between two addresses of one netdev of this host is
+	 * routed over lo; its RDMA port is that netdev's: both ends use the
+	 * port, and rxe loops RoCE back inside the device (the destination
+	 * MAC is its own). Addresses on two netdevs get no SMC-R over lo:
+	 * RoCE sent to a local address of another netdev comes in on lo,
+	 * which no RDMA device serves.
 	 */
-	if (dst->dev->flags & IFF_LOOPBACK)
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		struct net_device *ddev;
+
 		dev = ip_dev_find(sock_net(clcsk), saddr);	/* referenced */
-	else
+		ddev = ip_dev_find(sock_net(clcsk), inet_sk(clcsk)->inet_daddr);
+		if (ddev != dev) {
+			dev_put(dev);		/* NULL-safe */
+			dev = NULL;
+		}
+		dev_put(ddev);
+	} else {
 		dev = dst->dev;
+	}
 	if (!dev || smcr_ib_find(dev, saddr, path))
 		goto out;
 	code = SMC_CLC_DECL_DIFFPREFIX;

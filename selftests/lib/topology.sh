@@ -14,6 +14,35 @@
 #                         once both ports are ACTIVE
 #   topo_vm_rxe           for --vms N runs: rxe0 on eth0 of every VM (the
 #                         others through smc-vm-exec); returns once all ACTIVE
+#   topo_veth_rxe         topology 1 without namespaces: both ends of one veth
+#                         pair in the initial namespace, each an endpoint of
+#                         its own with its own soft-RoCE device:
+#                           smcv1 10.43.2.1/24, rxev1 on it
+#                           smcv2 10.43.2.2/24, rxev2 on it
+#                         plus policy routing, so that whatever this host
+#                         sends to one of the two addresses leaves through the
+#                         other's veth end and arrives on that one's:
+#                           pref 10: to 10.43.2.2 iif lo -> table 4301
+#                                    (10.43.2.2 dev smcv1 src 10.43.2.1)
+#                           pref 11: to 10.43.2.1 iif lo -> table 4302
+#                                    (10.43.2.1 dev smcv2 src 10.43.2.2)
+#                           pref 20: the local table (moved from pref 0)
+#                         A TCP connection to 10.43.2.2 thus goes out smcv1
+#                         from 10.43.2.1 with no bind needed, not over lo.
+#                         Received packets ("iif smcvN") skip the rules and
+#                         are delivered locally; their source passes the
+#                         martian check, as its reverse route leads out the
+#                         veth end they came in on (without the rules, ARP
+#                         between the ends fails on that). RoCE between rxev1
+#                         and rxev2 (rxe routes in init_net with oif = its
+#                         netdev) so crosses the veth. Returns
+#                         once both ports are ACTIVE and both routes go
+#                         through the veth. Why not namespaces or VRFs:
+#                         Documentation/smc-r.md, "soft-RoCE in one VM".
+#   topo_veth_rules on|off  add or remove the rules of topo_veth_rxe (off:
+#                         the addresses reach each other over "local", lo);
+#                         "on" also puts back the routes of 4301/4302, which
+#                         go when their device goes down
 #   topo_cleanup          remove everything the above create (idempotent)
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
@@ -53,7 +82,12 @@ topo_check_netns() {
 }
 
 _topo_link_up() {
-	ip -n "$1" link show "$2" | grep -q 'state UP'
+	# $1: namespace or "" for the current one; $2: link
+	if [ -n "$1" ]; then
+		ip -n "$1" link show "$2" | grep -q 'state UP'
+	else
+		ip link show "$2" | grep -q 'state UP'
+	fi
 }
 
 topo_netns_pair() {
@@ -128,6 +162,86 @@ topo_vm_rxe() {
 		_topo_err "rxe0 did not become ACTIVE within $TOPO_WAIT s" || return 1
 }
 
+TOPO_VETH_IP4_1=10.43.2.1
+TOPO_VETH_IP4_2=10.43.2.2
+# Rule preferences and tables of topo_veth_rxe; the local table's rule moves
+# from 0 to _topo_local_pref so that the two rules come before it.
+_topo_local_pref=20
+
+# _topo_route_dev DST: the device the initial namespace routes DST through.
+_topo_route_dev() {
+	ip route get "$1" | sed -n 's/.* dev \([^ ]*\).*/\1/p' | head -n 1
+}
+
+_topo_veth_routed() {
+	[ "$(_topo_route_dev $TOPO_VETH_IP4_2)" = smcv1 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH_IP4_1)" = smcv2 ]
+}
+
+topo_veth_rules() {
+	case "$1" in
+	on)
+		# A device going down flushes its routes: put them (back) first.
+		ip route replace $TOPO_VETH_IP4_2 dev smcv1 src $TOPO_VETH_IP4_1 table 4301 &&
+			ip route replace $TOPO_VETH_IP4_1 dev smcv2 src $TOPO_VETH_IP4_2 table 4302 ||
+			_topo_err "cannot add the routes of tables 4301/4302 (smcv1/smcv2 up?)" ||
+			return 1
+		if ! ip rule show pref $_topo_local_pref | grep -q 'lookup local'; then
+			ip rule add pref $_topo_local_pref lookup local ||
+				_topo_err "cannot add the local rule at pref $_topo_local_pref" || return 1
+		fi
+		ip rule del pref 0 lookup local 2>/dev/null
+		ip rule show pref 10 | grep -q . ||
+			ip rule add pref 10 to $TOPO_VETH_IP4_2 iif lo lookup 4301 ||
+			_topo_err "cannot add the rule to $TOPO_VETH_IP4_2" || return 1
+		ip rule show pref 11 | grep -q . ||
+			ip rule add pref 11 to $TOPO_VETH_IP4_1 iif lo lookup 4302 ||
+			_topo_err "cannot add the rule to $TOPO_VETH_IP4_1" || return 1
+		;;
+	off)
+		ip rule del pref 10 2>/dev/null
+		ip rule del pref 11 2>/dev/null
+		# The local table back at pref 0 before it leaves pref 20: there
+		# is no moment without it.
+		if ! ip rule show pref 0 | grep -q 'lookup local'; then
+			ip rule add pref 0 lookup local ||
+				_topo_err "cannot put the local rule back at pref 0" || return 1
+		fi
+		ip rule del pref $_topo_local_pref lookup local 2>/dev/null
+		;;
+	*) _topo_err "topo_veth_rules on|off" || return 1 ;;
+	esac
+	return 0
+}
+
+topo_veth_rxe() {
+	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
+	topo_cleanup
+	ip link add smcv1 type veth peer name smcv2 ||
+		_topo_err "cannot create the veth pair (is the veth module loaded?)" || return 1
+	ip addr add $TOPO_VETH_IP4_1/24 dev smcv1 &&
+		ip addr add $TOPO_VETH_IP4_2/24 dev smcv2 ||
+		_topo_err "cannot address smcv1/smcv2" || return 1
+	# Routes of the tables exist only while their device is up.
+	ip link set smcv1 up && ip link set smcv2 up ||
+		_topo_err "cannot bring smcv1/smcv2 up" || return 1
+	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv1 &&
+		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv2 ||
+		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
+	topo_veth_rules on || return 1
+	_topo_veth_routed ||
+		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1): not over the veth" ||
+		return 1
+	for _topo_i in 1 2; do
+		rdma link add "rxev$_topo_i" type rxe netdev "smcv$_topo_i" ||
+			_topo_err "cannot add rxev$_topo_i on smcv$_topo_i (rdma_rxe loaded?)" || return 1
+	done
+	for _topo_i in 1 2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxev$_topo_i" ||
+			_topo_err "rxev$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
 topo_cleanup() {
 	if command -v rdma >/dev/null 2>&1; then
 		# rxe devices first: they hold references to the links under them.
@@ -135,6 +249,8 @@ topo_cleanup() {
 			ip netns exec "smc-ns$_topo_i" rdma link delete "rxe$_topo_i" 2>/dev/null
 		done
 		rdma link delete rxe0 2>/dev/null
+		rdma link delete rxev1 2>/dev/null
+		rdma link delete rxev2 2>/dev/null
 		_topo_i=1
 		while [ $_topo_i -lt "${SMC_VM_COUNT:-1}" ]; do
 			smc-vm-exec "$_topo_i" 'rdma link delete rxe0 2>/dev/null; true' >/dev/null 2>&1
@@ -144,5 +260,9 @@ topo_cleanup() {
 	# Deleting a namespace deletes its veth end, and with it the peer.
 	ip netns del $TOPO_NS1 2>/dev/null
 	ip netns del $TOPO_NS2 2>/dev/null
+	if ip link show smcv1 >/dev/null 2>&1; then
+		ip link del smcv1	# and smcv2, and the routes of 4301/4302
+	fi
+	topo_veth_rules off >/dev/null 2>&1
 	return 0
 }

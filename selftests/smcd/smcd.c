@@ -14,11 +14,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/smc_diag.h>
+#include <linux/sockios.h>
 
 #include "family.h"
 #include "smcdiag.h"
@@ -144,6 +146,7 @@ static void transfer(const void *arg)
 static void flow_control(const void *arg)
 {
 	char buf[4096], ev[64];
+	int inq = -1, outq = -1;
 	struct pollfd pfd;
 	struct pair p;
 	size_t sent = 0;
@@ -152,13 +155,21 @@ static void flow_control(const void *arg)
 	(void)arg;
 	/* SO_RCVBUF 1 on both ends: the smallest DMBs, a 16 KiB - 32 ring. */
 	smcd_pair(sf_find("smc"), &p, 1);
-	/* Nobody reads: the sender fills the peer's ring, then EAGAIN. */
+	/*
+	 * Nobody reads: the sender fills the peer's ring and then its own
+	 * send buffer (net.smc.wmem, 64 KiB), then EAGAIN. The reader's
+	 * SIOCINQ sees the ring full, the writer's SIOCOUTQ the rest.
+	 */
 	memset(buf, 'x', sizeof(buf));
 	while ((n = send(p.afd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
 		sent += (size_t)n;
 	EXPECT_ERRNO(send(p.afd, buf, 1, MSG_DONTWAIT), EAGAIN);
-	tap_diag("the ring took %zu bytes", sent);
-	EXPECT_EQ(sent, RING_MIN);
+	tap_diag("the ring and the send buffer took %zu bytes", sent);
+	EXPECT_EQ(ioctl(p.cfd, SIOCINQ, &inq), 0);
+	EXPECT_EQ(inq, (int)RING_MIN);
+	EXPECT_EQ(ioctl(p.afd, SIOCOUTQ, &outq), 0);
+	EXPECT_EQ((size_t)outq, sent - RING_MIN);
+	EXPECT_EQ(sent, RING_MIN + 65536);
 	pfd = (struct pollfd){ .fd = p.afd, .events = POLLOUT };
 	EXPECT_EQ(poll(&pfd, 1, 0), 0);
 	pfd = (struct pollfd){ .fd = p.cfd, .events = POLLIN };
@@ -234,7 +245,7 @@ static const struct tap_case cases[] = {
 	{ "smc ipv4: both ends are SMC-D, no fallback reason", is_smcd, "smc", 0 },
 	{ "smc ipv6: both ends are SMC-D, no fallback reason", is_smcd, "smc6", 0 },
 	{ "byte-exact both ways, 1 B to 16 MiB, across the ring's wrap", transfer, NULL, 120 },
-	{ "flow control: a full peer ring gives EAGAIN, reading frees it", flow_control, NULL, 0 },
+	{ "flow control: the peer's ring, then the send buffer fill, then EAGAIN; reading frees room", flow_control, NULL, 0 },
 	{ "shutdown(SHUT_WR): EOF for the peer, EPIPE for us, the peer still writes",
 	  half_close, NULL, 0 },
 	{ "close with unread data: the peer gets ECONNRESET", close_unread, NULL, 0 },

@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/smc_diag.h>
+#include <linux/sockios.h>
 
 #include "family.h"
 #include "objects.h"
@@ -39,11 +41,12 @@ struct pair {
 };
 
 /*
- * rcvbuf: 0 leaves the default (net.smc.rmem); else SO_RCVBUFFORCE (past
- * net.core.rmem_max), set before listen() and connect(), where tcp(7)
- * says buffer sizes must be set to take effect.
+ * rcvbuf, sndbuf: 0 leaves the default (net.smc.rmem, net.smc.wmem); else
+ * SO_RCVBUFFORCE, SO_SNDBUFFORCE (past net.core.*mem_max), set on both
+ * ends before listen() and connect(), where tcp(7) says buffer sizes must
+ * be set to take effect.
  */
-static void pair_open(struct pair *p, int rcvbuf)
+static void pair_open_bufs(struct pair *p, int rcvbuf, int sndbuf)
 {
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage addr;
@@ -58,6 +61,10 @@ static void pair_open(struct pair *p, int rcvbuf)
 		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
 		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)));
 	}
+	if (sndbuf) {
+		ASSERT_SYS(setsockopt(p->lfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)));
+		ASSERT_SYS(setsockopt(p->cfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)));
+	}
 	alen = sf_addr(f, NULL, 0, &addr);
 	ASSERT_SYS(bind(p->lfd, (struct sockaddr *)&addr, alen));
 	alen = sizeof(addr);
@@ -71,6 +78,11 @@ static void pair_open(struct pair *p, int rcvbuf)
 	ASSERT_EQ(a.mode, SMC_DIAG_MODE_SMCD);
 }
 
+static void pair_open(struct pair *p, int rcvbuf)
+{
+	pair_open_bufs(p, rcvbuf, 0);
+}
+
 static void pair_close(struct pair *p)
 {
 	close(p->cfd);
@@ -78,17 +90,27 @@ static void pair_close(struct pair *p)
 	close(p->lfd);
 }
 
-/* Bytes fd can send before EAGAIN while nobody reads: the peer's ring. */
-static size_t fill(int fd)
+/*
+ * Send from fd until EAGAIN while nobody reads at peer. What went sits in
+ * two places: the peer's ring (the peer's SIOCINQ) and fd's send buffer
+ * (fd's SIOCOUTQ), which must add up. Returns the ring's part; *total
+ * gets all of it, for drain().
+ */
+static size_t fill(int fd, int peer, size_t *total)
 {
 	static char buf[65536];
 	size_t sent = 0;
+	int inq = -1, outq = -1;
 	ssize_t n;
 
 	while ((n = send(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
 		sent += (size_t)n;
 	EXPECT_ERRNO(send(fd, buf, 1, MSG_DONTWAIT), EAGAIN);
-	return sent;
+	EXPECT_EQ(ioctl(peer, SIOCINQ, &inq), 0);
+	EXPECT_EQ(ioctl(fd, SIOCOUTQ, &outq), 0);
+	EXPECT_EQ((size_t)inq + (size_t)outq, sent);
+	*total = sent;
+	return (size_t)inq;
 }
 
 /* Drain what fill() put in, so the pair closes without an abort. */
@@ -111,42 +133,45 @@ static void classes(const void *arg)
 	(void)arg;
 	for (c = 0; c < CLASSES; c++) {
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		pair_open(&p, (int)DMB(c));
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		tap_diag("SO_RCVBUF %zu: the client's ring took %zu bytes", DMB(c), got);
 		EXPECT_EQ(got, RING(c));
-		drain(p.cfd, got);
-		got = fill(p.cfd);
+		drain(p.cfd, total);
+		got = fill(p.cfd, p.afd, &total);
 		EXPECT_EQ(got, RING(c));
-		drain(p.afd, got);
+		drain(p.afd, total);
 		pair_close(&p);
 	}
 	/* Between classes: rounded up; beyond 1 MiB: 1 MiB. */
 	{
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		pair_open(&p, 40000);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		EXPECT_EQ(got, RING(2));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 		pair_open(&p, 8 << 20);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		EXPECT_EQ(got, RING(6));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 	}
 }
 
-static int sysctl_rmem(int set)
+/* net.smc.NAME: returns the old value; set (if not 0) the new one. */
+static int sysctl_smc(const char *name, int set)
 {
-	char buf[32];
-	int fd = open("/proc/sys/net/smc/rmem", O_RDWR | O_CLOEXEC), old;
+	char buf[64];
+	int fd, old;
 	ssize_t n;
 
+	snprintf(buf, sizeof(buf), "/proc/sys/net/smc/%s", name);
+	fd = open(buf, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -159,6 +184,11 @@ static int sysctl_rmem(int set)
 	}
 	close(fd);
 	return old;
+}
+
+static int sysctl_rmem(int set)
+{
+	return sysctl_smc("rmem", set);
 }
 
 static void rmem_sysctl(const void *arg)
@@ -175,17 +205,55 @@ static void rmem_sysctl(const void *arg)
 	EXPECT_EQ(old, 65536);
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct pair p;
-		size_t got;
+		size_t got, total;
 
 		ASSERT(sysctl_rmem(t[i].rmem) > 0);
 		pair_open(&p, 0);
-		got = fill(p.afd);
+		got = fill(p.afd, p.cfd, &total);
 		tap_diag("net.smc.rmem %d: the ring took %zu bytes", t[i].rmem, got);
 		EXPECT_EQ(got, RING(t[i].class));
-		drain(p.cfd, got);
+		drain(p.cfd, total);
 		pair_close(&p);
 	}
 	sysctl_rmem(old);
+}
+
+/*
+ * The send buffer's size: SO_SNDBUF (the core stores twice the value;
+ * af_smc halves it back), else net.smc.wmem, rounded up to the DMB
+ * classes, at most 1 MiB. With the peer's ring full, the writer's
+ * SIOCOUTQ is what its send buffer took.
+ */
+static void sndbuf_sizes(const void *arg)
+{
+	static const struct { int sndbuf, wmem; size_t want; } t[] = {
+		{ 16384, 0, DMB(0) }, { 40000, 0, DMB(2) },
+		{ 1 << 20, 0, DMB(6) }, { 8 << 20, 0, DMB(6) },
+		{ 0, 16384, DMB(0) }, { 0, 200000, DMB(4) }, { 0, 65536, DMB(2) },
+	};
+	int old = sysctl_smc("wmem", 0);
+	unsigned int i;
+
+	(void)arg;
+	ASSERT(old > 0);
+	tap_diag("net.smc.wmem was %d", old);
+	EXPECT_EQ(old, 65536);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pair p;
+		size_t got, total;
+
+		if (t[i].wmem)
+			ASSERT(sysctl_smc("wmem", t[i].wmem) > 0);
+		pair_open_bufs(&p, 0, t[i].sndbuf);
+		got = fill(p.afd, p.cfd, &total);
+		tap_diag("SO_SNDBUF %d, net.smc.wmem %d: the send buffer took %zu bytes",
+			 t[i].sndbuf, t[i].wmem ? t[i].wmem : old, total - got);
+		EXPECT_EQ(got, RING(2));
+		EXPECT_EQ(total - got, t[i].want);
+		drain(p.cfd, total);
+		pair_close(&p);
+	}
+	sysctl_smc("wmem", old);
 }
 
 /*
@@ -289,6 +357,7 @@ static void reuse(const void *arg)
 {
 	struct smc_objects o0, o1, o2;
 	struct pair p;
+	size_t total;
 
 	(void)arg;
 	/* A class no other case here leaves in the pool last: 512 KiB. */
@@ -306,8 +375,8 @@ static void reuse(const void *arg)
 	EXPECT_EQ(o1.dmbs, o0.dmbs);			/* nothing new registered */
 	EXPECT_EQ(o1.pool_dmbs, o0.pool_dmbs - 2);	/* both taken from the pool */
 	/* The reused DMBs start clean: data and flow control are right. */
-	EXPECT_EQ(fill(p.afd), RING(5));
-	drain(p.cfd, RING(5));
+	EXPECT_EQ(fill(p.afd, p.cfd, &total), RING(5));
+	drain(p.cfd, total);
 	one_transfer(p.cfd, p.afd, 3 * RING(5) + 11, 77);
 	one_transfer(p.afd, p.cfd, 2 * RING(5) + 5, 78);
 	pair_close(&p);
@@ -361,6 +430,7 @@ static void all_freed(const void *arg)
 static const struct tap_case cases[] = {
 	{ "SO_RCVBUF picks the DMB size class, 16 KiB to 1 MiB, rounded up", classes, NULL, 120 },
 	{ "net.smc.rmem sizes the DMB of sockets without SO_RCVBUF", rmem_sysctl, NULL, 60 },
+	{ "SO_SNDBUF, else net.smc.wmem, sizes the send buffer", sndbuf_sizes, NULL, 60 },
 	{ "every class byte-exact both ways, 1 B to 5 rings, across the wrap", wraps, NULL, 300 },
 	{ "32 MiB byte-exact through a 16 KiB DMB", big, (void *)(uintptr_t)(32u << 20), 120 },
 	{ "256 MiB byte-exact through a 1 MiB DMB", big, (void *)(uintptr_t)(256u << 20), 300 },

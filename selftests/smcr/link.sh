@@ -27,7 +27,10 @@
 # One VM (no argument): both links on one rxe device (rxe0 on a veth end in
 # the initial namespace; rxe of Linux 6.1 only carries RoCE traffic in the
 # initial namespace, see Documentation/smc-r.md). "2vm": A on VM 0, B on
-# VM 1, rxe0 on eth0 of each (topo_vm_rxe).
+# VM 1, rxe0 on eth0 of each (topo_vm_rxe). "topo1": one VM, A on rxev1
+# (smcv1), B on rxev2 (smcv2), two devices whose RoCE crosses a veth
+# (topo_veth_rxe); B is then a separate peer as on two VMs, except that
+# rmmod takes both links.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
@@ -41,6 +44,8 @@ module=${SMC_MODULE_FILE:-}
 if [ "$mode" = 2vm ]; then
 	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
 	VMA=0 VMB=1 IFA=eth0 IFB=eth0 DEV=rxe0
+elif [ "$mode" = topo1 ]; then
+	VMA=0 VMB=0 IFA=smcv1 IFB=smcv2 DEV=rxev1
 else
 	VMA=0 VMB=0 IFA=smcrl0 IFB=smcrl0 DEV=rxe9
 fi
@@ -60,7 +65,7 @@ lk() {
 cleanup() {
 	on $VMA "echo 'destroy 0' > $L" 2>/dev/null
 	on $VMB "echo 'destroy 1' > $L" 2>/dev/null
-	if [ "$mode" = 2vm ]; then
+	if [ "$mode" != 1vm ]; then
 		topo_cleanup
 	else
 		rdma link del rxe9 2>/dev/null
@@ -77,6 +82,8 @@ setup() {
 	done
 	if [ "$mode" = 2vm ]; then
 		tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
+	elif [ "$mode" = topo1 ]; then
+		tap_assert "rxev1 on smcv1, rxev2 on smcv2, routed over the veth" topo_veth_rxe
 	else
 		tap_assert "a veth pair" ip link add smcrl0 type veth peer name smcrl1
 		ip addr add 10.44.0.1/24 dev smcrl0
@@ -231,11 +238,18 @@ netdev_down() {
 	echo "$s" | grep -q ' state 2 .* port_down 1' || tap_fail "link A did not fail with its port within 5 s"
 	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a link whose port is down succeeded"
 	on $VMA "ip link set $IFA up" || tap_fail "ip link set $IFA up"
-	[ "$mode" = 2vm ] || on $VMA "ip link set smcrl1 up"
+	[ "$mode" = 1vm ] && on $VMA "ip link set smcrl1 up"
+	# The down took the routes of topo_veth_rxe's table with it.
+	[ "$mode" = topo1 ] && { topo_veth_rules on || tap_fail "topology 1 routes not back"; }
 	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
 	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
 	tap_wait_for 30 sh -c "rdma link show $DEV/1 | grep -q 'state ACTIVE'" ||
 		tap_fail "$DEV not ACTIVE again"
+	# The veth's other end lost its carrier too: B's device went down with it.
+	if [ "$mode" = topo1 ]; then
+		tap_wait_for 30 sh -c "rdma link show rxev2/1 | grep -q 'state ACTIVE'" ||
+			tap_fail "rxev2 not ACTIVE again"
+	fi
 	# A new pair of links works over the port that came back.
 	tap_wait_for 30 sh -c "echo 'create 0 $IFA' > $L" || { tap_fail "no new link on $IFA"; return 1; }
 	lk $VMA "destroy 0" >/dev/null
@@ -270,7 +284,7 @@ dev_gone() {
 	create_connect || return 1
 	confirm
 	rdel="rdma link del $DEV"
-	[ "$mode" = 2vm ] && { lk $VMB "keepalive 1 1000" >/dev/null || tap_fail "keepalive on B"; }
+	[ "$mode" != 1vm ] && { lk $VMB "keepalive 1 1000" >/dev/null || tap_fail "keepalive on B"; }
 	t0=$(date +%s)
 	on $VMA "$rdel" || tap_fail "rdma link del on VM $VMA"
 	t1=$(date +%s)
@@ -279,7 +293,7 @@ dev_gone() {
 	tap_diag "A: $s"
 	echo "$s" | grep -q ' state 3 ' || tap_fail "link A is not GONE"
 	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a GONE link succeeded"
-	if [ "$mode" = 2vm ]; then
+	if [ "$mode" != 1vm ]; then
 		# B, left alone, notices through its keepalive (1 s idle, then
 		# a TEST_LINK that gets no answer within 4 s).
 		n=0

@@ -1,0 +1,213 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/hs_topo1.sh: the SMC-Rv1 handshake of smcr/hs_2vm
+# inside ONE VM, between two endpoints that each have their own address,
+# veth end and soft-RoCE device (topology 1, topo_veth_rxe):
+#   client 10.43.2.1 on smcv1 with rxev1, server 10.43.2.2 on smcv2 with
+#   rxev2; policy routing sends traffic between the two addresses over the
+#   veth instead of "local" (Documentation/smc-r.md, "soft-RoCE in one VM").
+# af_smc is loaded with smcr_probe=1 loopback_ism=0. Shown:
+#   - the TCP connection really crosses the veth (smcv1 sends, smcv2
+#     receives), and af_smc maps smcv1 to rxev1 and smcv2 to rxev2;
+#   - one connection: a first link confirmed on the client and on the
+#     server (LLC CONFIRM_LINK over the QPs), and the connection is SMC-R
+#     (no fallback); and the RoCE packet counters
+#     (sysfs hw_counters sent_pkts/rcvd_pkts) of BOTH rxe devices moved:
+#     rxev2 can only receive what came in on smcv2, so the link's packets
+#     crossed the veth and did not loop back inside one rxe device;
+#   - 64 KiB echoed byte-exact over SMC-R;
+#   - five connections at once: all SMC-R, in the link group of the first
+#     (at most one new link on each side);
+#   - the same connection without the policy rules (the addresses reach
+#     each other over lo, as with plain routing): the client finds no RDMA
+#     port for its route and declines 0x03030000 itself, no link, no RoCE
+#     packet: the topology, not luck, carries the link above;
+#   - rmmod af_smc and insmod afterwards, with the rxe devices still there,
+#     and again after they are gone.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+
+[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr_probe is af_smc's own parameter"
+command -v rdma >/dev/null || tap_skip_all "no rdma command"
+module=${SMC_MODULE_FILE:-}
+[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+T=$SMC_SELFTESTS/tools
+D=/sys/kernel/debug/af_smc/smcr_hs
+M=/sys/kernel/debug/af_smc/rdma_match
+SRV=$TOPO_VETH_IP4_2
+port=4456
+
+reload() {
+	# Closed SMC-R connections may hold the module a moment longer.
+	n=0
+	while grep -q '^af_smc ' /proc/modules && ! rmmod af_smc 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || return 1
+		sleep 0.1
+	done
+	insmod "$module" "$@"
+}
+stop_server() {
+	[ -s "$TMPDIR/echo.pid" ] || return 0
+	kill "$(cat "$TMPDIR/echo.pid")" 2>/dev/null
+	tap_wait_for 10 sh -c "! kill -0 $(cat "$TMPDIR/echo.pid") 2>/dev/null"
+}
+cleanup() {
+	# The echo server holds AF_SMC sockets: it must go before rmmod.
+	stop_server
+	topo_cleanup
+	reload || tap_diag "could not reload af_smc without smcr_probe"
+}
+tap_at_exit cleanup
+
+# counter NAME: the value of NAME in smcr_hs.
+counter() {
+	sed -n "s/.* $1 \([0-9]*\).*/\1/p" $D
+}
+# hw DEV COUNTER: an rxe port counter.
+hw() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+# rxe_snapshot: "sent1 rcvd1 sent2 rcvd2" of rxev1 and rxev2.
+rxe_snapshot() {
+	echo "$(hw rxev1 sent_pkts) $(hw rxev1 rcvd_pkts) $(hw rxev2 sent_pkts) $(hw rxev2 rcvd_pkts)"
+}
+# netdev_stat DEV tx|rx: packets of DEV.
+netdev_stat() {
+	cat "/sys/class/net/$1/statistics/$2_packets"
+}
+# match IFNAME: the RDMA device af_smc picks for IFNAME ("none" if none).
+match() {
+	echo "$1" > $M && cut -d' ' -f2 $M
+}
+
+serve() {
+	rm -f "$TMPDIR/ready"
+	$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r "$TMPDIR/ready" -t 300 \
+		>"$TMPDIR/echo.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/echo.pid"
+	tap_wait_for 30 test -e "$TMPDIR/ready"
+}
+
+setup() {
+	# Without the loopback ISM device: a client with an SMC-D device
+	# proposes SMC-Dv2 only (the SMC-R probe is not combined with it yet).
+	tap_assert "af_smc smcr_probe=1 loopback_ism=0" reload smcr_probe=1 loopback_ism=0
+	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
+		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
+	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2, routed over the veth" topo_veth_rxe
+	tap_diag "$(ip rule show | tr '\n' ';')"
+	tap_diag "route to $SRV: $(ip route get $SRV | head -n 1)"
+	tap_diag "route to $TOPO_VETH_IP4_1: $(ip route get $TOPO_VETH_IP4_1 | head -n 1)"
+	[ "$(match smcv1)" = rxev1 ] || tap_fail "af_smc maps smcv1 to $(cat $M), not rxev1"
+	[ "$(match smcv2)" = rxev2 ] || tap_fail "af_smc maps smcv2 to $(cat $M), not rxev2"
+	return 0
+}
+
+first_link() {
+	c0=$(counter confirmed_client) s0=$(counter confirmed_server)
+	# shellcheck disable=SC2046 # four numbers, split on purpose
+	set -- $(rxe_snapshot)
+	tx0=$(netdev_stat smcv1 tx) rx0=$(netdev_stat smcv2 rx)
+	out=$($T/smc-fbprobe $SRV $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client: $out"
+	tap_diag "smcr_hs: $(cat $D)"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] ||
+		tap_fail "the client is not SMC-R (mode 0, no fallback)"
+	[ "$(counter confirmed_client)" = $((c0 + 1)) ] || tap_fail "no first link confirmed on the client"
+	[ "$(counter confirmed_server)" = $((s0 + 1)) ] || tap_fail "no first link confirmed on the server"
+	# shellcheck disable=SC2046 # four more
+	set -- "$@" $(rxe_snapshot)
+	tap_diag "rxev1 sent +$(($5 - $1)) rcvd +$(($6 - $2)), rxev2 sent +$(($7 - $3)) rcvd +$(($8 - $4))"
+	tap_diag "smcv1 tx +$(($(netdev_stat smcv1 tx) - tx0)), smcv2 rx +$(($(netdev_stat smcv2 rx) - rx0)) packets"
+	# The LLC CONFIRM_LINK exchange alone is a SEND each way, plus acks.
+	[ $(($5 - $1)) -gt 0 ] || tap_fail "rxev1 sent no RoCE packet"
+	[ $(($6 - $2)) -gt 0 ] || tap_fail "rxev1 received no RoCE packet"
+	[ $(($7 - $3)) -gt 0 ] || tap_fail "rxev2 sent no RoCE packet"
+	[ $(($8 - $4)) -gt 0 ] || tap_fail "rxev2 received no RoCE packet"
+	# Besides rxev2's RoCE packets, the client's TCP segments came in on
+	# smcv2 (SYN, ACK, Proposal, Confirm, FIN and acks: at least 5; over
+	# lo, only an ARP or two would): the connection took the veth, not lo.
+	other=$(($(netdev_stat smcv2 rx) - rx0 - ($8 - $4)))
+	[ "$other" -ge 5 ] ||
+		tap_fail "smcv2 received $other packets besides RoCE: the TCP connection did not cross the veth"
+	return 0
+}
+
+echo_64k() {
+	# shellcheck disable=SC2046 # two numbers, split on purpose
+	set -- $(hw rxev1 sent_pkts) $(hw rxev2 rcvd_pkts)
+	tap_expect "64 KiB echoed byte-exact" $T/smc-echo -c -f smc -a $SRV -p $port -n 65536 -w 20
+	# 64 KiB each way in RoCE packets of at most 1 KiB (path MTU 1024).
+	tap_diag "rxev1 sent +$(($(hw rxev1 sent_pkts) - $1)), rxev2 received +$(($(hw rxev2 rcvd_pkts) - $2)) packets"
+	[ $(($(hw rxev1 sent_pkts) - $1)) -ge 64 ] || tap_fail "the 64 KiB did not go over RoCE"
+	return 0
+}
+
+concurrent() {
+	n=5
+	c0=$(counter confirmed_client) s0=$(counter confirmed_server)
+	i=0
+	while [ $i -lt $n ]; do
+		$T/smc-fbprobe $SRV $port 0 >"$TMPDIR/cc.$i" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	i=0
+	while [ $i -lt $n ]; do
+		grep -q 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/cc.$i" ||
+			tap_fail "connection $i: $(cat "$TMPDIR/cc.$i")"
+		i=$((i + 1))
+	done
+	c1=$(counter confirmed_client) s1=$(counter confirmed_server)
+	tap_diag "first links confirmed: client +$((c1 - c0)), server +$((s1 - s0))"
+	# The group of the connections before, or one new one.
+	[ $((c1 - c0)) -le 1 ] || tap_fail "client confirmed $((c1 - c0)) links, not at most 1"
+	[ $((s1 - s0)) -le 1 ] || tap_fail "server confirmed $((s1 - s0)) links, not at most 1"
+	return 0
+}
+
+without_rules() {
+	tap_assert "policy rules removed" topo_veth_rules off
+	tap_diag "route to $SRV now: $(ip route get $SRV | head -n 1)"
+	c0=$(counter confirmed_client)
+	# shellcheck disable=SC2046 # four numbers, split on purpose
+	set -- $(rxe_snapshot)
+	out=$($T/smc-fbprobe $SRV $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client: $out"
+	case "$out" in
+	*"fallback 0x03030000/0x00000000") ;;
+	*) tap_fail "client fallback is not 0x03030000 (lo between two netdevs: no RDMA port)" ;;
+	esac
+	[ "$(counter confirmed_client)" = "$c0" ] || tap_fail "a link was confirmed over lo"
+	# shellcheck disable=SC2046 # four more
+	set -- "$@" $(rxe_snapshot)
+	[ "$*" = "$1 $2 $3 $4 $1 $2 $3 $4" ] || tap_fail "RoCE counters moved without a link: $*"
+	tap_assert "policy rules back" topo_veth_rules on
+	out=$($T/smc-fbprobe $SRV $port 0) || tap_fail "smc-fbprobe: $out"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] || tap_fail "with the rules back: $out"
+	return 0
+}
+
+teardown() {
+	tap_expect "the echo server ends" stop_server
+	tap_expect "rmmod and insmod with rxev1/rxev2 present" reload
+	topo_cleanup
+	rdma link show | grep -q rxev && tap_fail "rxe devices left: $(rdma link show)"
+	ip rule show | grep -q '^0:.*lookup local' || tap_fail "the local rule is not back at 0"
+	tap_expect "rmmod and insmod without them" reload
+	return 0
+}
+
+tap_case "setup: smcr_probe=1, topology 1 (two veth ends, two rxe)" 120 setup
+# Started here, not in a case: a case's leftover processes are killed at its end.
+if serve; then tap_ok "echo server on $SRV"; else tap_not_ok "echo server on $SRV"; fi
+tap_case "first link confirmed both sides across the veth, SMC-R, RoCE counters of both rxe moved" 60 first_link
+tap_case "64 KiB echoed over SMC-R" 60 echo_64k
+tap_case "five concurrent connections: SMC-R, one link group" 120 concurrent
+tap_case "without the policy rules (over lo): no RDMA port, decline 0x03030000" 60 without_rules
+tap_case "teardown: rules and devices gone, af_smc unloads and reloads" 60 teardown
+tap_done
