@@ -6,7 +6,8 @@
  * Documentation/netlink.md lists each reply). Each part lives with what
  * it reports: the counters in smc_stats.c, the EID table in smc_eid.c;
  * this file has the family, the system information, the devices, the
- * link groups and the handshake limitation.
+ * SMC-D link groups and the handshake limitation; the SMC-R link groups
+ * and links are smcr_gnl.c's.
  *
  * Requests are checked strictly (this is a new family to the netlink
  * core: resv_start_op 0): a command that takes no attribute refuses any,
@@ -253,12 +254,6 @@ static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *c
 
 /* ---- link groups ---- */
 
-/* There is no SMC-R yet: its tables are empty. */
-static int smc_gnl_dump_empty(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return 0;
-}
-
 static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smc_lgr_info *i)
 {
 	struct nlattr *n = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
@@ -385,8 +380,8 @@ static const struct nla_policy smc_gnl_eid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 /* Commands without a policy take no attribute at all (resv_start_op 0). */
 static const struct genl_ops smc_gnl_ops[] = {
 	SMC_GNL_DUMP(SMC_NETLINK_GET_SYS_INFO, smc_gnl_dump_sys_info),
-	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smc_gnl_dump_empty),
-	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smcr_gnl_dump_lgr),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smcr_gnl_dump_links),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCD, smc_gnl_dump_lgr_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCD, smc_gnl_dump_dev_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCR, smc_gnl_dump_dev_smcr),
