@@ -105,7 +105,8 @@ start_conns() {
 		return 1
 	}
 	tap_diag "client: $(cat "$TMPDIR/cli.log")"
-	grep -q "modes smcr=$N " "$TMPDIR/cli.log"
+	# smc-conns counts every SMC-R socket sock_diag lists: both ends here.
+	grep -q "modes smcr=$((2 * N)) smcd=0 tcp=0" "$TMPDIR/cli.log"
 }
 
 diag() {
@@ -117,15 +118,15 @@ diag() {
 	# Client sockets: local 10.43.2.1, CLNT on rxev1 port 1.
 	nc=$(awk -v a="$CLI:" -v g="$gc" -v p="$gs" \
 		'$1 == "ACTIVE" && index($4, a) == 1 && $7 == "SMCR" && $8 == "CLNT" &&
-		 $9 == "rxev1" && $10 == "1" && $12 == g && $13 == p' "$TMPDIR/ss" | wc -l)
+		 $9 == "rxev1" && $10 == "01" && $12 == g && $13 == p' "$TMPDIR/ss" | wc -l)
 	ns=$(awk -v a="$SRV:$port" -v g="$gs" -v p="$gc" \
 		'$1 == "ACTIVE" && $4 == a && $7 == "SMCR" && $8 == "SERV" &&
-		 $9 == "rxev2" && $10 == "1" && $12 == g && $13 == p' "$TMPDIR/ss" | wc -l)
+		 $9 == "rxev2" && $10 == "01" && $12 == g && $13 == p' "$TMPDIR/ss" | wc -l)
 	[ "$nc" = $N ] || tap_fail "$nc client connections as CLNT on rxev1 with its GID, not $N"
 	[ "$ns" = $N ] || tap_fail "$ns server connections as SERV on rxev2 with its GID, not $N"
 	# The link id is the one debugfs/netlink give (1: the first link).
 	lid=$(awk '$7 == "SMCR" { print $11 }' "$TMPDIR/ss" | sort -u)
-	[ "$lid" = 1 ] || tap_fail "link ids: $lid"
+	[ "$lid" = 01 ] || tap_fail "link ids: $lid"
 	return 0
 }
 
@@ -207,8 +208,7 @@ link_dump() {
 		dev=$(echo "$line" | sed 's/.* dev \([^ ]*\) .*/\1/')
 		q=$(echo "$line" | sed 's/.* qpn \([0-9]*\) .*/\1/')
 		pq=$(echo "$line" | sed 's/.* peer_qpn \([0-9]*\) .*/\1/')
-		grep -q "link $dev/1 lqpn $q .*rqpn $pq .*type RC state RTS" "$TMPDIR/qp" ||
-			grep -q "link $dev/1 lqpn $q type RC state RTS.*" "$TMPDIR/qp" ||
+		grep -q "^link $dev/1 lqpn $q rqpn $pq type RC state RTS .*comm \[af_smc\]" "$TMPDIR/qp" ||
 			tap_fail "rdma lists no RC QP $q (peer $pq) in RTS on $dev/1"
 	done
 	return 0
