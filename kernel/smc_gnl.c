@@ -84,7 +84,7 @@ static int smc_gnl_dump_sys_info(struct sk_buff *skb, struct netlink_callback *c
 	    nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_GNL_VERSION) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_GNL_RELEASE) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, ism_v2) ||
-	    /* No SMC-R yet (issue 5). */
+	    /* Our SMC-R is v1 only (smcr_hs.c). */
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
 	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
 		goto cancel;
