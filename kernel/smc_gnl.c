@@ -107,7 +107,7 @@ cancel:
 
 /* A port nest: its PNET ID from our table, the rest as given. */
 static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
-			    u8 port, bool rdma, bool active)
+			    u8 port, bool rdma, bool active, u32 links)
 {
 	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
 	bool by_user;
@@ -122,14 +122,14 @@ static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
 	/*
 	 * RDMA ports: the netdev is what ib_core's get_netdev would say,
 	 * which it does not export to modules; rxe (the device we can test)
-	 * has none in 6.1 either, so 0 like Linux's answer. No link groups
-	 * yet, so no links.
+	 * has none in 6.1 either, so 0 like Linux's answer. LNK_CNT: the
+	 * SMC-R links on the port.
 	 */
 	if (rdma &&
 	    (nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, 0) ||
 	     nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
 	     nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, active) ||
-	     nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, 0)))
+	     nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, links)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, n);
 	return 0;
@@ -160,7 +160,8 @@ static int smc_gnl_put_smcd_dev(struct smc_ism_dev *dev, void *arg)
 	    nla_put_u32(skb, SMC_NLA_DEV_USE_CNT, use) ||
 	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, use > 0) ||
 	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, dev->chid) ||
-	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false)) {
+	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false,
+			     0)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -191,17 +192,23 @@ static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
 	struct smc_gnl_dev_ctx *c = arg;
 	struct sk_buff *skb = c->skb;
 	const char *name = dev_name(&ibdev->dev);
+	u32 links[SMCR_MAX_PORTS];
 	struct nlattr *n;
 	void *hdr;
 	u32 port;
 
+	/* Under smcr_ib_mutex (smcr_ib_walk), which comes before smcr_lgr_lock. */
+	smcr_gnl_dev_links(ibdev, links);
 	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_DEV_SMCR);
 	if (!hdr)
 		return -EMSGSIZE;
 	n = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
 	if (!n ||
-	    /* Critical: links of a link group depend on it; none yet. */
-	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, 0) ||
+	    /*
+	     * Critical: a link group would lose its last link with the
+	     * device; each of our groups has one link, so any link counts.
+	     */
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, links[0] || links[1]) ||
 	    smc_gnl_put_pci(skb, ibdev->dev.parent) ||
 	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, name))
 		goto cancel;
@@ -214,7 +221,7 @@ static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
 		active = !ib_query_port(ibdev, port, &attr) &&
 			 attr.state == IB_PORT_ACTIVE;
 		if (smc_gnl_put_port(skb, SMC_NLA_DEV_PORT + port - 1, name,
-				     port, true, active))
+				     port, true, active, links[port - 1]))
 			goto cancel;
 	}
 	nla_nest_end(skb, n);

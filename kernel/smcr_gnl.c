@@ -183,6 +183,32 @@ static int smcr_gnl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	return rc ?: skb->len;
 }
 
+struct smcr_gnl_dev_count {
+	const struct ib_device	*ibdev;
+	u32			*links;
+};
+
+static int smcr_gnl_count_link(const struct smcr_lgr *lgr, void *arg)
+{
+	struct smcr_gnl_dev_count *c = arg;
+	u8 port = lgr->key.port;
+
+	/* Pointers compared only: the device may be going, it is not read. */
+	if (lgr->key.dev->ibdev == c->ibdev && port >= 1 &&
+	    port <= SMCR_MAX_PORTS && smcr_gnl_link_state(lgr->link))
+		c->links[port - 1]++;
+	return 0;
+}
+
+void smcr_gnl_dev_links(const struct ib_device *ibdev, u32 *links)
+{
+	struct smcr_gnl_dev_count c = { .ibdev = ibdev, .links = links };
+	unsigned long pos = 0;
+
+	memset(links, 0, SMCR_MAX_PORTS * sizeof(*links));
+	smcr_lgr_for_each(&pos, smcr_gnl_count_link, &c);
+}
+
 int smcr_gnl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return smcr_gnl_dump(skb, cb, false);

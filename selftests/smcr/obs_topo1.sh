@@ -21,6 +21,8 @@
 #     active link per group with the device, port, netdev and GIDs above;
 #     the QP numbers (not a netlink attribute) from debugfs are the ones
 #     rdma(8) lists for the device's RC QPs, when rdma can list them;
+#   - SMC_NETLINK_GET_DEV_SMCR (smcr -j device): rxev1 and rxev2 port 1
+#     count one link each and are critical; after rmmod/insmod neither;
 #   - smcr stats: the SMC-R connection counters moved by N per role;
 #   - after the connections closed, the groups still linger, with 0
 #     connections, in the dump (lgr_linger); rmmod works afterwards.
@@ -214,6 +216,22 @@ link_dump() {
 	return 0
 }
 
+# dev_line IBDEV: the JSON object of IBDEV's port 1 in smcr -j device.
+dev_line() {
+	$B/smcr -j device | tr '{' '\n' | grep "\"ib_device\":\"$1\",\"ib_port\":1,"
+}
+
+devices() {
+	$B/smcr -d device | sed 's/^/  /'
+	for d in rxev1 rxev2; do
+		line=$(dev_line $d)
+		tap_diag "$line"
+		echo "$line" | grep -q '"critical":true' || tap_fail "$d is not critical with a link on it"
+		echo "$line" | grep -q '"links":1,' || tap_fail "$d port 1 does not count 1 link"
+	done
+	return 0
+}
+
 stats() {
 	$B/smcr -j stats >"$TMPDIR/stats1" || tap_fail "smcr -j stats"
 	$B/smcr stats | sed 's/^/  /'
@@ -242,6 +260,9 @@ after_close() {
 teardown() {
 	tap_expect "rmmod and insmod with the groups lingering" reload
 	[ "$($B/smcr -j linkgroup)" = "[]" ] || tap_fail "groups after reload: $($B/smcr -j linkgroup)"
+	line=$(dev_line rxev1)
+	echo "$line" | grep -q '"critical":false' && echo "$line" | grep -q '"links":0,' ||
+		tap_fail "rxev1 without groups: $line"
 	return 0
 }
 
@@ -251,6 +272,7 @@ tap_case "sock_diag: mode SMCR, LGRINFO device, port, role, GIDs" 60 diag
 tap_case "sock_diag: CONNINFO tokens, buffer sizes, cursors" 60 conninfo
 tap_case "LGR_SMCR: two groups with $N connections each, as debugfs says" 60 lgr_dump
 tap_case "LINK_SMCR: the active links, device, port, netdev, GIDs, QPs" 60 link_dump
+tap_case "DEV_SMCR: each rxe port counts its link and is critical" 60 devices
 tap_case "smcr stats count the SMC-R connections" 60 stats
 tap_case "after close: no SMC-R socket, groups linger with 0 connections" 180 after_close
 tap_case "teardown: af_smc unloads and reloads" 60 teardown
