@@ -92,9 +92,11 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
  * id on the device (the low half of our DMB token, unique per device).
  * The send buffer's cursors, as Linux's: prepared is what the application
- * wrote, sent what reached the peer's ring, finished what the peer
- * consumed. Only the connection state flags are tracked; the producer
- * flags read 0.
+ * wrote, sent what was handed to the transport for the peer's ring,
+ * finished what of that completed. Both transports complete a write
+ * before it counts as sent (SMC-D copies, SMC-R waits for the RDMA
+ * WRITE's completion), so finished equals sent. Only the connection
+ * state flags are tracked; the producer flags read 0.
  */
 static void smc_diag_conninfo_locked(struct smc_conn *conn,
 				     struct smc_diag_conninfo *ci, u32 token)
@@ -116,7 +118,7 @@ static void smc_diag_conninfo_locked(struct smc_conn *conn,
 						       conn->aborted);
 	smc_diag_cursor(conn->tx_wrote, conn->sndbuf_size, &ci->tx_prep);
 	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_sent);
-	smc_diag_cursor(conn->tx_cons, conn->sndbuf_size, &ci->tx_fin);
+	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_fin);
 }
 
 static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
