@@ -26,6 +26,8 @@
 #include <linux/smc_diag.h>
 
 #include "smc.h"
+#include "smc_conn.h"
+#include "smcr_lgr.h"
 
 static u8 smc_diag_mode(const struct smc_sock *smc)
 {
@@ -90,17 +92,17 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
  * id on the device (the low half of our DMB token, unique per device).
  * The send buffer's cursors, as Linux's: prepared is what the application
- * wrote, sent what reached the peer's ring, finished what the peer
- * consumed. Only the connection state flags are tracked; the producer
- * flags read 0.
+ * wrote, sent what was handed to the transport for the peer's ring,
+ * finished what of that completed. Both transports complete a write
+ * before it counts as sent (SMC-D copies, SMC-R waits for the RDMA
+ * WRITE's completion), so finished equals sent. Only the connection
+ * state flags are tracked; the producer flags read 0.
  */
-static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
+static void smc_diag_conninfo_locked(struct smc_conn *conn,
+				     struct smc_diag_conninfo *ci, u32 token)
 {
-	struct smc_conn *conn = &smc->conn;
-
 	memset(ci, 0, sizeof(*ci));
-	spin_lock_bh(&conn->lock);
-	ci->token = (u32)conn->rmb.token;
+	ci->token = token;
 	ci->sndbuf_size = conn->sndbuf_size;
 	ci->rmbe_size = conn->rmb_size;
 	ci->peer_rmbe_size = conn->peer_size;
@@ -116,8 +118,62 @@ static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci
 						       conn->aborted);
 	smc_diag_cursor(conn->tx_wrote, conn->sndbuf_size, &ci->tx_prep);
 	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_sent);
-	smc_diag_cursor(conn->tx_cons, conn->sndbuf_size, &ci->tx_fin);
+	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_fin);
+}
+
+static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	smc_diag_conninfo_locked(conn, ci, (u32)conn->rmb.token);
 	spin_unlock_bh(&conn->lock);
+}
+
+/* A GID as Linux's diag and netlink print it: eight 4-digit groups. */
+static void smc_diag_gid(u8 *buf, const union ib_gid *gid)
+{
+	const __be16 *w = (const __be16 *)gid->raw;
+
+	snprintf(buf, 40, "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
+		 be16_to_cpu(w[0]), be16_to_cpu(w[1]), be16_to_cpu(w[2]),
+		 be16_to_cpu(w[3]), be16_to_cpu(w[4]), be16_to_cpu(w[5]),
+		 be16_to_cpu(w[6]), be16_to_cpu(w[7]));
+}
+
+/*
+ * SMC_DIAG_CONNINFO and SMC_DIAG_LGRINFO of an SMC-R connection; false
+ * when it has no SMC-R state (not yet, or any more). Its token is our
+ * alert token, which the peer's CDCs carry, as Linux's. conn->smcr is
+ * set and cleared under conn->lock (smcr_conn.c), and while it is set
+ * the connection is in its group, which keeps the group, its link and
+ * the link's device: all of them may be read here under that lock.
+ */
+static bool smc_diag_smcr(struct smc_sock *smc, struct smc_diag_conninfo *ci,
+			  struct smc_diag_lgrinfo *li)
+{
+	struct smc_conn *conn = &smc->conn;
+	const struct smcr_link *l;
+	struct smcr_conn *sc;
+
+	memset(li, 0, sizeof(*li));
+	spin_lock_bh(&conn->lock);
+	sc = conn->smcr;
+	if (!sc) {
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	smc_diag_conninfo_locked(conn, ci, sc->token);
+	l = sc->lgr->link;
+	li->role = sc->lgr->key.role;
+	li->lnk[0].link_id = l->link_num;
+	li->lnk[0].ibport = l->port;
+	strscpy(li->lnk[0].ibname, sc->lgr->key.dev->name,
+		sizeof(li->lnk[0].ibname));
+	smc_diag_gid(li->lnk[0].gid, &l->gid.gid);
+	smc_diag_gid(li->lnk[0].peer_gid, &l->peer.gid);
+	spin_unlock_bh(&conn->lock);
+	return true;
 }
 
 static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
@@ -149,8 +205,21 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 		goto cancel;
 	/*
 	 * As Linux: CONNINFO for a connection that has its buffers; LGRINFO
-	 * describes RDMA links and is sent for SMC-R only (none yet).
+	 * describes RDMA links and is sent for SMC-R only.
 	 */
+	if (r->diag_mode == SMC_DIAG_MODE_SMCR &&
+	    (req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1) |
+			      1 << (SMC_DIAG_LGRINFO - 1)))) {
+		struct smc_diag_conninfo ci;
+		struct smc_diag_lgrinfo li;
+
+		if (smc_diag_smcr(smc, &ci, &li) &&
+		    (((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
+		      nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci)) ||
+		     ((req->diag_ext & (1 << (SMC_DIAG_LGRINFO - 1))) &&
+		      nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li))))
+			goto cancel;
+	}
 	if ((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
 	    r->diag_mode == SMC_DIAG_MODE_SMCD && READ_ONCE(smc->conn.ism)) {
 		struct smc_diag_conninfo ci;

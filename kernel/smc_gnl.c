@@ -6,7 +6,8 @@
  * Documentation/netlink.md lists each reply). Each part lives with what
  * it reports: the counters in smc_stats.c, the EID table in smc_eid.c;
  * this file has the family, the system information, the devices, the
- * link groups and the handshake limitation.
+ * SMC-D link groups and the handshake limitation; the SMC-R link groups
+ * and links are smcr_gnl.c's.
  *
  * Requests are checked strictly (this is a new family to the netlink
  * core: resv_start_op 0): a command that takes no attribute refuses any,
@@ -83,7 +84,7 @@ static int smc_gnl_dump_sys_info(struct sk_buff *skb, struct netlink_callback *c
 	    nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_GNL_VERSION) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_GNL_RELEASE) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, ism_v2) ||
-	    /* No SMC-R yet (issue 5). */
+	    /* Our SMC-R is v1 only (smcr_hs.c). */
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
 	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
 		goto cancel;
@@ -106,7 +107,7 @@ cancel:
 
 /* A port nest: its PNET ID from our table, the rest as given. */
 static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
-			    u8 port, bool rdma, bool active)
+			    u8 port, bool rdma, bool active, u32 links)
 {
 	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
 	bool by_user;
@@ -121,14 +122,14 @@ static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
 	/*
 	 * RDMA ports: the netdev is what ib_core's get_netdev would say,
 	 * which it does not export to modules; rxe (the device we can test)
-	 * has none in 6.1 either, so 0 like Linux's answer. No link groups
-	 * yet, so no links.
+	 * has none in 6.1 either, so 0 like Linux's answer. LNK_CNT: the
+	 * SMC-R links on the port.
 	 */
 	if (rdma &&
 	    (nla_put_u32(skb, SMC_NLA_DEV_PORT_NETDEV, 0) ||
 	     nla_put_u8(skb, SMC_NLA_DEV_PORT_VALID, 1) ||
 	     nla_put_u8(skb, SMC_NLA_DEV_PORT_STATE, active) ||
-	     nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, 0)))
+	     nla_put_u32(skb, SMC_NLA_DEV_PORT_LNK_CNT, links)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, n);
 	return 0;
@@ -159,7 +160,8 @@ static int smc_gnl_put_smcd_dev(struct smc_ism_dev *dev, void *arg)
 	    nla_put_u32(skb, SMC_NLA_DEV_USE_CNT, use) ||
 	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, use > 0) ||
 	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, dev->chid) ||
-	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false)) {
+	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false,
+			     0)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -190,17 +192,23 @@ static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
 	struct smc_gnl_dev_ctx *c = arg;
 	struct sk_buff *skb = c->skb;
 	const char *name = dev_name(&ibdev->dev);
+	u32 links[SMCR_MAX_PORTS];
 	struct nlattr *n;
 	void *hdr;
 	u32 port;
 
+	/* Under smcr_ib_mutex (smcr_ib_walk), which comes before smcr_lgr_lock. */
+	smcr_gnl_dev_links(ibdev, links);
 	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_DEV_SMCR);
 	if (!hdr)
 		return -EMSGSIZE;
 	n = nla_nest_start(skb, SMC_GEN_DEV_SMCR);
 	if (!n ||
-	    /* Critical: links of a link group depend on it; none yet. */
-	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, 0) ||
+	    /*
+	     * Critical: a link group would lose its last link with the
+	     * device; each of our groups has one link, so any link counts.
+	     */
+	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, links[0] || links[1]) ||
 	    smc_gnl_put_pci(skb, ibdev->dev.parent) ||
 	    nla_put_string(skb, SMC_NLA_DEV_IB_NAME, name))
 		goto cancel;
@@ -213,7 +221,7 @@ static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
 		active = !ib_query_port(ibdev, port, &attr) &&
 			 attr.state == IB_PORT_ACTIVE;
 		if (smc_gnl_put_port(skb, SMC_NLA_DEV_PORT + port - 1, name,
-				     port, true, active))
+				     port, true, active, links[port - 1]))
 			goto cancel;
 	}
 	nla_nest_end(skb, n);
@@ -252,12 +260,6 @@ static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *c
 }
 
 /* ---- link groups ---- */
-
-/* There is no SMC-R yet: its tables are empty. */
-static int smc_gnl_dump_empty(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	return 0;
-}
 
 static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smc_lgr_info *i)
 {
@@ -385,8 +387,8 @@ static const struct nla_policy smc_gnl_eid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 /* Commands without a policy take no attribute at all (resv_start_op 0). */
 static const struct genl_ops smc_gnl_ops[] = {
 	SMC_GNL_DUMP(SMC_NETLINK_GET_SYS_INFO, smc_gnl_dump_sys_info),
-	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smc_gnl_dump_empty),
-	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smc_gnl_dump_empty),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCR, smcr_gnl_dump_lgr),
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_SMCR, smcr_gnl_dump_links),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_LGR_SMCD, smc_gnl_dump_lgr_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCD, smc_gnl_dump_dev_smcd),
 	SMC_GNL_DUMP(SMC_NETLINK_GET_DEV_SMCR, smc_gnl_dump_dev_smcr),

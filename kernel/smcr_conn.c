@@ -70,7 +70,10 @@ static void smcr_conn_destroy(struct smc_conn *conn)
 	mutex_lock(&conn->tx_mutex);
 	mutex_lock(&conn->cdc_mutex);
 	sc = conn->smcr;
+	/* conn->lock too: smc_diag reads sc, its group and link under it. */
+	spin_lock_bh(&conn->lock);
 	conn->smcr = NULL;
+	spin_unlock_bh(&conn->lock);
 	mutex_unlock(&conn->cdc_mutex);
 	mutex_unlock(&conn->tx_mutex);
 	if (!sc)
@@ -106,7 +109,9 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 	struct smc_conn *conn = &smc->conn;
 	struct smcr_lgr *lgr = sc->lgr;
 
+	spin_lock_bh(&conn->lock);	/* for smc_diag, as in destroy */
 	conn->smcr = sc;
+	spin_unlock_bh(&conn->lock);
 	conn->rx_ring = sc->rmb->cpu;
 	conn->rmb_size = sc->rmb->size;
 	conn->sndbuf = sc->sndbuf->cpu;

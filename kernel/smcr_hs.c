@@ -31,7 +31,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
@@ -41,13 +43,11 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_netns.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
 #include "smcr_link.h"
-#include "smc_netns.h"
-#include <linux/if_vlan.h>
-#include <linux/log2.h>
 
 static bool smcr_on;
 module_param_named(smcr, smcr_on, bool, 0444);
@@ -142,6 +142,7 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	__be32 saddr = inet_sk(clcsk)->inet_saddr;
+	struct net_device *dev = NULL;
 	struct in_device *in_dev;
 	struct dst_entry *dst;
 	struct in_ifaddr *ifa;
@@ -159,11 +160,34 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	dst = sk_dst_get(clcsk);
 	if (!dst)
 		return SMC_CLC_DECL_NOSMCRDEV;
-	if (!dst->dev || smcr_ib_find(dst->dev, saddr, path))
+	if (!dst->dev)
+		goto out;
+	/*
+	 * A connection between two addresses of one netdev of this host is
+	 * routed over lo; its RDMA port is that netdev's: both ends use the
+	 * port, and rxe loops RoCE back inside the device (the destination
+	 * MAC is its own). Addresses on two netdevs get no SMC-R over lo:
+	 * RoCE sent to a local address of another netdev comes in on lo,
+	 * which no RDMA device serves.
+	 */
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		struct net_device *ddev;
+
+		dev = ip_dev_find(sock_net(clcsk), saddr);	/* referenced */
+		ddev = ip_dev_find(sock_net(clcsk), inet_sk(clcsk)->inet_daddr);
+		if (ddev != dev) {
+			dev_put(dev);		/* NULL-safe */
+			dev = NULL;
+		}
+		dev_put(ddev);
+	} else {
+		dev = dst->dev;
+	}
+	if (!dev || smcr_ib_find(dev, saddr, path))
 		goto out;
 	code = SMC_CLC_DECL_DIFFPREFIX;
 	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(dst->dev);
+	in_dev = __in_dev_get_rcu(dev);
 	if (in_dev) {
 		in_dev_for_each_ifa_rcu(ifa, in_dev) {
 			if (!inet_ifa_match(saddr, ifa))
@@ -178,6 +202,8 @@ static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
 	if (code)
 		smcr_path_put(path);
 out:
+	if (dev && dev != dst->dev)
+		dev_put(dev);
 	dst_release(dst);
 	return code;
 }

@@ -110,6 +110,17 @@ static void smcr_dev_refresh(struct smcr_dev *dev)
 	kfree(snap);
 }
 
+bool smcr_ib_port_active(struct smcr_dev *dev, u8 port)
+{
+	bool active = false;
+
+	spin_lock_bh(&dev->lock);
+	if (port >= 1 && port <= dev->nports)
+		active = dev->ports[port - 1].active;
+	spin_unlock_bh(&dev->lock);
+	return active;
+}
+
 static void smcr_dev_port_work(struct work_struct *work)
 {
 	smcr_dev_refresh(container_of(work, struct smcr_dev, port_work));

@@ -87,6 +87,8 @@ struct smcr_path {
  */
 int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path);
 void smcr_path_put(struct smcr_path *path);
+/* Whether port (1-based) of dev is ACTIVE in the latest snapshot. */
+bool smcr_ib_port_active(struct smcr_dev *dev, u8 port);
 
 void smcr_dev_put(struct smcr_dev *dev);
 

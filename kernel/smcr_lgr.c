@@ -34,6 +34,8 @@ static DEFINE_MUTEX(smcr_lgr_lock);
 static DEFINE_MUTEX(smcr_lgr_first_lock);
 static LIST_HEAD(smcr_lgrs);
 static u32 smcr_lgr_next_id;
+/* Bumped under smcr_lgr_lock when a group is listed or unlisted. */
+static unsigned int smcr_lgr_seqno;
 /* The free works; flushed at module exit. */
 static struct workqueue_struct *smcr_lgr_wq;
 
@@ -148,6 +150,7 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		++smcr_lgr_next_id;
 	lgr->id = smcr_lgr_next_id;
 	list_add_tail(&lgr->list, &smcr_lgrs);
+	smcr_lgr_seqno++;
 	smcr_lgr_add(lgr, sc);
 	mutex_unlock(&smcr_lgr_lock);
 	*first = true;
@@ -283,7 +286,23 @@ static void smcr_lgr_free_work(struct work_struct *work)
 		mutex_unlock(&smcr_lgr_lock);
 		return;
 	}
+	/*
+	 * rxe keeps a reference to a QP for each packet it handed to the
+	 * netdev, and a netdev that went down holds its packets until it is
+	 * up again; destroying the QP meanwhile makes rxe wait for them and
+	 * WARN (rxe_pool.c, Linux 6.1). So the link of a port that went down
+	 * stays until the port is back (or its device goes: then its verbs
+	 * are released anyway). Its connections are gone already.
+	 */
+	if (READ_ONCE(lgr->link->port_down) &&
+	    READ_ONCE(lgr->link->state) != SMCR_LINK_GONE &&
+	    !smcr_ib_port_active(lgr->key.dev, lgr->key.port)) {
+		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
+		mutex_unlock(&smcr_lgr_lock);
+		return;
+	}
 	list_del_init(&lgr->list);
+	smcr_lgr_seqno++;
 	mutex_unlock(&smcr_lgr_lock);
 	smcr_lgr_destroy(lgr);
 }
@@ -390,6 +409,31 @@ void smcr_lgr_show(struct seq_file *m)
 		   atomic_read(&smc_obj_smcr_bufs));
 }
 
+int smcr_lgr_for_each(unsigned long *pos,
+		      int (*fn)(const struct smcr_lgr *lgr, void *arg), void *arg)
+{
+	const struct smcr_lgr *lgr;
+	unsigned long i = 0;
+	int rc = 0;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (i++ < *pos)
+			continue;
+		rc = fn(lgr, arg);
+		if (rc)
+			break;
+		(*pos)++;
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	return rc;
+}
+
+unsigned int smcr_lgr_seq(void)
+{
+	return READ_ONCE(smcr_lgr_seqno);
+}
+
 int smcr_lgr_init(void)
 {
 	smcr_lgr_wq = alloc_workqueue("af_smc_lgr", WQ_UNBOUND, 0);
@@ -409,8 +453,10 @@ void smcr_lgr_exit(void)
 	for (;;) {
 		mutex_lock(&smcr_lgr_lock);
 		lgr = list_first_entry_or_null(&smcr_lgrs, struct smcr_lgr, list);
-		if (lgr)
+		if (lgr) {
 			list_del_init(&lgr->list);
+			smcr_lgr_seqno++;
+		}
 		mutex_unlock(&smcr_lgr_lock);
 		if (!lgr)
 			break;

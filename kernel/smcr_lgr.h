@@ -128,6 +128,19 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size);
 
 /* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
 void smcr_lgr_show(struct seq_file *m);
+/*
+ * For SMC_GEN_NETLINK's dumps (smcr_gnl.c): visit the listed groups in
+ * creation order, from the *pos-th on, under smcr_lgr_lock, so a visited
+ * group, its link and its device stay while fn runs and the fields
+ * marked "under smcr_lgr_lock" hold still. fn returns 0 to go on; a
+ * non-zero return stops the walk with *pos at that group (visited again
+ * by the next call) and is returned. fn must not sleep for long nor call
+ * smcr_lgr_*. Positions shift when groups come or go between two calls:
+ * smcr_lgr_seq() changes then, for NLM_F_DUMP_INTR.
+ */
+int smcr_lgr_for_each(unsigned long *pos,
+		      int (*fn)(const struct smcr_lgr *lgr, void *arg), void *arg);
+unsigned int smcr_lgr_seq(void);
 
 /*
  * smcr_conn.c. The handshake is done: sc becomes smc's connection (its

@@ -942,6 +942,23 @@ static void diag_of(int sfd, struct conn_diag *d)
 	close(nl);
 }
 
+/* The send buffer net.smc.wmem asks for: the smallest 16 KiB << n, n <= 6, holding it. */
+static uint32_t sndbuf_for_wmem(void)
+{
+	FILE *f = fopen("/proc/sys/net/smc/wmem", "r");
+	uint32_t size = 16384;
+	long want = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &want) != 1)
+			want = 0;
+		fclose(f);
+	}
+	while (size < want && size < (16384u << 6))
+		size <<= 1;
+	return size;
+}
+
 static void expect_cursor(const char *what, const struct smc_diag_cursor *c, uint64_t bytes,
 			  uint32_t size)
 {
@@ -982,14 +999,18 @@ static void smcd_conninfo(const void *arg)
 	/* Each end's buffers are the other's view of them. */
 	EXPECT_EQ(cd.ci.peer_rmbe_size, sd.ci.rmbe_size);
 	EXPECT_EQ(sd.ci.peer_rmbe_size, cd.ci.rmbe_size);
-	EXPECT_EQ(cd.ci.sndbuf_size, cd.ci.peer_rmbe_size);
+	/* The send buffer is sized by net.smc.wmem (no SO_SNDBUF here). */
+	EXPECT_EQ(cd.ci.sndbuf_size, sndbuf_for_wmem());
 	EXPECT_EQ((uint64_t)cd.ci.token, (uint32_t)cd.dmb.token);
 	EXPECT_EQ((uint64_t)sd.ci.token, (uint32_t)cd.dmb.peer_token);
 	EXPECT(cd.ci.token != sd.ci.token);
 	/* Cursors: 40000 written by the client, 30000 consumed by the server. */
 	expect_cursor("client tx_prod", &cd.ci.tx_prod, 40000, cd.ci.peer_rmbe_size);
 	expect_cursor("client tx_cons", &cd.ci.tx_cons, 30000, cd.ci.peer_rmbe_size);
-	expect_cursor("client tx_fin", &cd.ci.tx_fin, 40000, cd.ci.peer_rmbe_size);
+	/* The send buffer's cursors: all of it went into the peer's ring. */
+	expect_cursor("client tx_prep", &cd.ci.tx_prep, 40000, cd.ci.sndbuf_size);
+	expect_cursor("client tx_sent", &cd.ci.tx_sent, 40000, cd.ci.sndbuf_size);
+	expect_cursor("client tx_fin", &cd.ci.tx_fin, 40000, cd.ci.sndbuf_size);
 	expect_cursor("server rx_prod", &sd.ci.rx_prod, 40000, sd.ci.rmbe_size);
 	expect_cursor("server rx_cons", &sd.ci.rx_cons, 30000, sd.ci.rmbe_size);
 	expect_cursor("server tx_prod", &sd.ci.tx_prod, 0, sd.ci.peer_rmbe_size);

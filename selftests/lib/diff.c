@@ -220,10 +220,8 @@ static void rxe_check_moved(const struct rxe_counts *before)
 	struct rxe_counts now;
 	unsigned int i, still;
 
-	if (!before->n) {
-		tap_fail("SMC_DIFF_MODE=smcr needs SMC_DIFF_RXE (the rxe devices to watch)");
-		return;
-	}
+	if (!before->n)
+		return;	/* no devices named (smcr/diff.sh): sock_diag only */
 	for (;;) {
 		rxe_read(&now);
 		still = 0;
@@ -314,7 +312,8 @@ void diff_check_mode(const struct sf_family *f, int fd)
 			tap_fail("the %s connection is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",
 				 f->label, s.mode, s.reason, s.peer_diagnosis);
 	} else if (diff_mode() == DIFF_MODE_SMCR) {
-		if (s.mode != SMC_DIAG_MODE_SMCR)
+		/* Undecided sockets say SMCR too: no fallback reason either. */
+		if (s.mode != SMC_DIAG_MODE_SMCR || s.reason || s.peer_diagnosis)
 			tap_fail("the %s connection is not SMC-R: mode %u, fallback reason 0x%08x, peer 0x%08x",
 				 f->label, s.mode, s.reason, s.peer_diagnosis);
 		else

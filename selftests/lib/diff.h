@@ -97,14 +97,15 @@ struct sf_conn {
 /*
  * What the AF_SMC half must prove about every connection it makes: that it
  * runs over SMC-D (the default), over SMC-R (topology 1, see
- * tools/smcr-topo1.sh), or that it fell back to TCP (a run with the ISM
+ * tools/smcr-topo1.sh; or over one rxe device, smcr/diff.sh), or that it fell back to TCP (a run with the ISM
  * device off). Set from $SMC_DIFF_MODE ("smcd", "smcr" or "fallback") at
  * the first check; anything else fails the case.
  *
- * SMC-R mode also wants $SMC_TEST_ADDR4 (the address "this host" means,
+ * SMC-R mode also wants $SMC_TEST_LOCAL4 (the address "this host" means,
  * one on an rxe-backed netdev) and $SMC_DIFF_RXE (the rxe devices, e.g.
- * "rxev1 rxev2"): every device's RoCE packet counters, sent and received,
- * must move while the AF_SMC half of a case that made connections runs.
+ * "rxev1 rxev2"; optional): every device's RoCE packet counters, sent and
+ * received, must move while the AF_SMC half of a case that made
+ * connections runs.
  * SMC-R here is IPv4 only (IPv4 GIDs, the SMC-Rv1 IPv4 prefix): the cases
  * of the IPv6 AF_SMC family, and those that need an AF_SMC IPv6 socket,
  * are skipped in SMC-R mode, saying so.

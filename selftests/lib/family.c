@@ -89,14 +89,13 @@ socklen_t sf_addr(const struct sf_family *f, const char *host, unsigned int port
 		sin->sin_port = htons((uint16_t)port);
 		if (!host || !*host) {
 			/*
-			 * $SMC_TEST_ADDR4 replaces 127.0.0.1 as "this host":
-			 * the SMC-R runs of the differential suite listen on
-			 * an address of an rxe-backed netdev (topology 1),
-			 * since loopback has no RDMA port.
+			 * SMC_TEST_LOCAL4: an address of this host to use as
+			 * "loopback", so connections to it take a real netdev
+			 * (SMC-R needs an RDMA port under the route).
 			 */
-			const char *a = getenv("SMC_TEST_ADDR4");
+			const char *local = getenv("SMC_TEST_LOCAL4");
 
-			if (!a || !*a || inet_pton(AF_INET, a, &sin->sin_addr) != 1)
+			if (!local || inet_pton(AF_INET, local, &sin->sin_addr) != 1)
 				sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		} else if (strcmp(host, "any") == 0)
 			sin->sin_addr.s_addr = htonl(INADDR_ANY);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,7 +42,7 @@ static int is_any(const struct sockaddr_storage *ss)
 
 /*
  * Any IPv4 address seen through an IPv6 socket: ::ffff:127.0.0.1 over
- * loopback, ::ffff:10.43.2.x when $SMC_TEST_ADDR4 moves the cases onto
+ * loopback, ::ffff:10.43.2.x when $SMC_TEST_LOCAL4 moves the cases onto
  * topology 1 (SMC-R mode).
  */
 static int is_v4mapped(const struct sockaddr_storage *ss)
@@ -118,7 +119,7 @@ DIFF_CASE(names_by_state)
 /*
  * The IPv6 family of the same kind (inet6 or smc6) listening on "::" takes a
  * connection from an IPv4 socket of the family and from its own socket
- * connecting to ::ffff:127.0.0.1 (::ffff:$SMC_TEST_ADDR4 when set); both
+ * connecting to ::ffff:127.0.0.1 (::ffff:$SMC_TEST_LOCAL4 when set); both
  * see v4-mapped addresses. Both connections are IPv4 on the wire, so in
  * SMC-R mode they must be SMC-R too.
  */

@@ -10,7 +10,7 @@
 # network back as they were. COMMAND's environment gets:
 #   SMC_DIFF_MODE=smcr       the differential suite wants every AF_SMC
 #                            connection in mode SMC-R (sock_diag)
-#   SMC_TEST_ADDR4=10.43.2.2 "this host" for IPv4 (lib/family.c), so
+#   SMC_TEST_LOCAL4=10.43.2.2 "this host" for IPv4 (lib/family.c), so
 #                            listeners sit on smcv2 and clients reach them
 #                            from 10.43.2.1 over smcv1
 #   SMC_DIFF_RXE="rxev1 rxev2"  whose RoCE counters must move (lib/diff.c)
@@ -45,7 +45,7 @@ if ! err=$(topo_veth_rxe 2>&1); then
 fi
 echo "# af_smc reloaded with smcr=1 loopback_ism=0; topology 1: $TOPO_VETH_IP4_1 (smcv1, rxev1) -> $TOPO_VETH_IP4_2 (smcv2, rxev2)"
 export SMC_DIFF_MODE=${SMC_DIFF_MODE:-smcr}
-export SMC_TEST_ADDR4=${SMC_TEST_ADDR4:-$TOPO_VETH_IP4_2}
+export SMC_TEST_LOCAL4=${SMC_TEST_LOCAL4:-$TOPO_VETH_IP4_2}
 export SMC_DIFF_RXE=${SMC_DIFF_RXE:-rxev1 rxev2}
 export SMC_TOPO1_SERVER=$TOPO_VETH_IP4_2 SMC_TOPO1_CLIENT=$TOPO_VETH_IP4_1
 "$cmd" "$@"

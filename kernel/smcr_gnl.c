@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: SMC_GEN_NETLINK's SMC-R link group and link dumps
+ * (SMC_NETLINK_GET_LGR_SMCR, SMC_NETLINK_GET_LINK_SMCR), from the groups
+ * of smcr_lgr.c; the family itself is smc_gnl.c's.
+ *
+ * The replies are Linux 6.1's (uapi/linux/smc.h, Documentation/netlink.md):
+ * one GET_LGR_SMCR message per group; the link dump sends each group's
+ * message followed by one GET_LINK_SMCR message per usable link of it, so
+ * a reader knows which group a link belongs to. A group and its link go
+ * into the same part of a split dump (trimmed off together when they do
+ * not fit); the walker resumes at that group, and a dump that spans a
+ * group made or freed is marked NLM_F_DUMP_INTR.
+ *
+ * What our groups cannot say as Linux does:
+ *   - SMC_NLA_LINK_UID and SMC_NLA_LINK_PEER_UID: a link has one link_uid,
+ *     the server's, which the client takes from CONFIRM_LINK; both
+ *     attributes carry it (Linux's client keeps its own beside the peer's).
+ *   - SMC_NLA_LGR_R_TYPE is SINGLE (one link) or NONE once the link is
+ *     down: we make no second link, so never SYMMETRIC/ASYMMETRIC.
+ */
+#include "../uapi/linux/smc.h"
+
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include <linux/smc.h>
+
+#include "smc.h"
+#include "smc_gnl.h"
+#include "smc_pnet.h"
+#include "smcr_lgr.h"
+
+/* Linux's enum smc_lgr_type and enum smc_link_state values. */
+#define SMCR_GNL_LGR_NONE	0
+#define SMCR_GNL_LGR_SINGLE	1
+#define SMCR_GNL_LNK_ACTIVATING	2
+#define SMCR_GNL_LNK_ACTIVE	3
+
+struct smcr_gnl_ctx {
+	struct sk_buff		*skb;
+	struct netlink_callback	*cb;
+	bool			links;
+};
+
+/* A GID as Linux prints it: eight 4-digit groups, no "::" shortening. */
+static void smcr_gnl_gid(char buf[40], const union ib_gid *gid)
+{
+	snprintf(buf, 40, "%04x:%04x:%04x:%04x:%04x:%04x:%04x:%04x",
+		 be16_to_cpu(((const __be16 *)gid->raw)[0]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[1]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[2]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[3]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[4]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[5]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[6]),
+		 be16_to_cpu(((const __be16 *)gid->raw)[7]));
+}
+
+/* Linux lists only links that are or are becoming usable. */
+static u32 smcr_gnl_link_state(const struct smcr_link *l)
+{
+	switch (READ_ONCE(l->state)) {
+	case SMCR_LINK_INIT:
+		return SMCR_GNL_LNK_ACTIVATING;
+	case SMCR_LINK_ACTIVE:
+		return SMCR_GNL_LNK_ACTIVE;
+	default:
+		return 0;
+	}
+}
+
+static void *smcr_gnl_put(struct smcr_gnl_ctx *c, u8 cmd)
+{
+	return genlmsg_put(c->skb, NETLINK_CB(c->cb->skb).portid,
+			   c->cb->nlh->nlmsg_seq, &smc_gnl_family, NLM_F_MULTI,
+			   cmd);
+}
+
+static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
+{
+	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
+	const struct smcr_link *l = lgr->link;
+	struct sk_buff *skb = c->skb;
+	struct nlattr *n;
+	void *hdr;
+
+	smc_pnetid_by_ibdev(lgr->key.dev->name, lgr->key.port, pnetid);
+	hdr = smcr_gnl_put(c, SMC_NETLINK_GET_LGR_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(c->cb, hdr);
+	n = nla_nest_start(skb, SMC_GEN_LGR_SMCR);
+	if (!n ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
+	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->key.role) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE,
+		       smcr_gnl_link_state(l) && !lgr->dead ?
+		       SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE) ||
+	    /* A u8 in Linux too: VLAN ids above 255 are cut, as there. */
+	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->key.vlan) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
+			      lgr->key.net_cookie, SMC_NLA_LGR_R_PAD) ||
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid))
+		goto cancel;
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *l = lgr->link;
+	u32 state = smcr_gnl_link_state(l);
+	struct sk_buff *skb = c->skb;
+	char gid[40], peer_gid[40];
+	struct nlattr *n;
+	u32 uid;
+	void *hdr;
+
+	if (!state)
+		return 0;
+	smcr_gnl_gid(gid, &l->gid.gid);
+	smcr_gnl_gid(peer_gid, &l->peer.gid);
+	/* The 4 bytes as they are, read as a host u32: what Linux sends. */
+	memcpy(&uid, l->link_uid, sizeof(uid));
+	hdr = smcr_gnl_put(c, SMC_NETLINK_GET_LINK_SMCR);
+	if (!hdr)
+		return -EMSGSIZE;
+	n = nla_nest_start(skb, SMC_GEN_LINK_SMCR);
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_LINK_ID, l->link_num) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_STATE, state) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->conns_num) ||
+	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, l->port) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, l->gid.ifindex) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, lgr->key.dev->name) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_UID, uid) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID, uid) ||
+	    nla_put_string(skb, SMC_NLA_LINK_GID, gid) ||
+	    nla_put_string(skb, SMC_NLA_LINK_PEER_GID, peer_gid))
+		goto cancel;
+	nla_nest_end(skb, n);
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* Under smcr_lgr_lock (smcr_lgr_for_each): the group holds still. */
+static int smcr_gnl_put_group(const struct smcr_lgr *lgr, void *arg)
+{
+	struct smcr_gnl_ctx *c = arg;
+	unsigned int start = c->skb->len;
+
+	if (smcr_gnl_put_lgr(c, lgr) ||
+	    (c->links && smcr_gnl_put_link(c, lgr))) {
+		/* The group's messages go together, or into the next part. */
+		skb_trim(c->skb, start);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int smcr_gnl_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			 bool links)
+{
+	struct smcr_gnl_ctx c = { .skb = skb, .cb = cb, .links = links };
+	unsigned long pos = cb->args[0];
+	int rc;
+
+	cb->seq = smcr_lgr_seq();
+	rc = smcr_lgr_for_each(&pos, smcr_gnl_put_group, &c);
+	cb->args[0] = pos;
+	/* A group that does not fit an empty part cannot be sent at all. */
+	if (rc == -EMSGSIZE && skb->len)
+		return skb->len;
+	return rc ?: skb->len;
+}
+
+struct smcr_gnl_dev_count {
+	const struct ib_device	*ibdev;
+	u32			*links;
+};
+
+static int smcr_gnl_count_link(const struct smcr_lgr *lgr, void *arg)
+{
+	struct smcr_gnl_dev_count *c = arg;
+	u8 port = lgr->key.port;
+
+	/* Pointers compared only: the device may be going, it is not read. */
+	if (lgr->key.dev->ibdev == c->ibdev && port >= 1 &&
+	    port <= SMCR_MAX_PORTS && smcr_gnl_link_state(lgr->link))
+		c->links[port - 1]++;
+	return 0;
+}
+
+void smcr_gnl_dev_links(const struct ib_device *ibdev, u32 *links)
+{
+	struct smcr_gnl_dev_count c = { .ibdev = ibdev, .links = links };
+	unsigned long pos = 0;
+
+	memset(links, 0, SMCR_MAX_PORTS * sizeof(*links));
+	smcr_lgr_for_each(&pos, smcr_gnl_count_link, &c);
+}
+
+int smcr_gnl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smcr_gnl_dump(skb, cb, false);
+}
+
+int smcr_gnl_dump_links(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smcr_gnl_dump(skb, cb, true);
+}
