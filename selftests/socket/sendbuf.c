@@ -154,8 +154,11 @@ static void observe_shutdown_queued(const struct sf_family *f, struct obs *o)
 	diff_establish(f, &c);
 	write_pattern(c.client, AHEAD, 7);
 	OBS_RET(o, "shutdown(SHUT_WR)", shutdown(c.client, SHUT_WR));
-	usleep(50000);
-	obs_poll(o, "peer's poll before reading", diff_poll_now(c.server) & ~POLLOUT);
+	/*
+	 * Not the reader's poll now: whether the FIN is in already depends
+	 * on whether the receive buffer holds all AHEAD bytes (TCP's over a
+	 * veth does, over loopback not; a 64 KiB SMC ring never).
+	 */
 	obs_int(o, "reader gets every byte", read_pattern(c.server, AHEAD, 7));
 	OBS_RET(o, "then EOF", read(c.server, &b, 1));
 	diff_conn_close(&c);
