@@ -262,6 +262,8 @@ void smc_clcsock_prepare(struct smc_sock *smc, struct socket *sock);
 void smc_clcsock_sync(struct smc_sock *smc);
 void smc_clcsock_consumed_error(struct smc_sock *smc, long rc);
 void smc_clcsock_detach(struct smc_sock *smc);
+/* The VLAN the connection's TCP route leaves on; 0 for none. */
+u16 smc_clcsock_vlan(struct smc_sock *smc);
 
 /* smc_fallback.c: the socket calls, carried out over the clcsock */
 int smc_fb_connect(struct smc_sock *smc, struct socket *sock,

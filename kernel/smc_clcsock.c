@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/if_vlan.h>
 #include <linux/net.h>
 #include <net/inet_sock.h>
 #include <net/sock.h>
@@ -377,4 +378,18 @@ void smc_clcsock_orphan(struct smc_sock *smc, bool abort)
 		clcsock->file = NULL;
 		release_sock(clcsock->sk);
 	}
+}
+
+/* The VLAN the connection's TCP route leaves on; 0 for none. */
+u16 smc_clcsock_vlan(struct smc_sock *smc)
+{
+	struct dst_entry *dst;
+	u16 vlan = 0;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(smc->clcsock->sk);
+	if (dst && dst->dev && is_vlan_dev(dst->dev))
+		vlan = vlan_dev_vlan_id(dst->dev);
+	rcu_read_unlock();
+	return vlan;
 }

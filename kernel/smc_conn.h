@@ -217,6 +217,8 @@ void smc_tx_uncork(struct smc_sock *smc);
 void smc_tx_destroy(struct smc_sock *smc);
 
 /* smc_rx.c */
+/* The receive ring's size for the socket: SO_RCVBUF or net.smc.rmem. */
+u32 smc_rx_rmb_size_for(const struct sock *sk);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 struct pipe_inode_info;

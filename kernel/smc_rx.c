@@ -30,6 +30,26 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_netns.h"
+
+/*
+ * The receive ring's size for a socket, for both transports (SMC-D's DMB,
+ * SMC-R's RMB; Documentation/smc-d.md, "Sizing"): what the user asked
+ * for with SO_RCVBUF (the core stores twice the value, TCP's share for
+ * overhead, which our buffers do not need), else the namespace's
+ * net.smc.rmem; rounded up to 16 KiB << n, at most 1 MiB. SMC-D's
+ * 32-byte CDC header comes out of it, as in Linux.
+ */
+u32 smc_rx_rmb_size_for(const struct sock *sk)
+{
+	u32 want;
+
+	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)	/* a bit-field */
+		want = READ_ONCE(sk->sk_rcvbuf) / 2;
+	else
+		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
+	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
+}
 
 static const u8 *smc_rx_ring(const struct smc_conn *conn)
 {

@@ -14,14 +14,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <net/sock.h>
 
 #include "smc.h"
 #include "smc_conn.h"
 #include "smc_lgr.h"
-#include "smc_netns.h"
 
 void smc_conn_init(struct smc_conn *conn)
 {
@@ -29,34 +27,6 @@ void smc_conn_init(struct smc_conn *conn)
 	mutex_init(&conn->cdc_mutex);
 	INIT_LIST_HEAD(&conn->lgr_entry);
 	smc_tx_init(conn);
-}
-
-/*
- * The DMB size class for a socket (Documentation/smc-d.md, "Sizing"):
- * what the user asked for with SO_RCVBUF (the core stores twice the
- * value, TCP's share for overhead, which a DMB does not need), else the
- * namespace's net.smc.rmem; rounded up to 16 KiB << n, at most 1 MiB.
- * The 32-byte CDC header comes out of the DMB, as in Linux.
- */
-static u8 smc_conn_class_for(const struct sock *sk)
-{
-	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)	/* a bit-field */
-		return smc_buf_class(READ_ONCE(sk->sk_rcvbuf) / 2);
-	return smc_buf_class(READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem));
-}
-
-/* The VLAN the connection's TCP route leaves on; 0 for none. */
-static u16 smc_conn_vlan(struct smc_sock *smc)
-{
-	struct dst_entry *dst;
-	u16 vlan = 0;
-
-	rcu_read_lock();
-	dst = __sk_dst_get(smc->clcsock->sk);
-	if (dst && dst->dev && is_vlan_dev(dst->dev))
-		vlan = vlan_dev_vlan_id(dst->dev);
-	rcu_read_unlock();
-	return vlan;
 }
 
 u8 smc_conn_size_class(const struct smc_conn *conn)
@@ -129,9 +99,9 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 	struct smc_conn *conn = &smc->conn;
 	int rc;
 
-	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_conn_vlan(smc),
+	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_clcsock_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
-			      smc_conn_class_for(&smc->sk), smc_smcd_cdc_rx,
+			      smc_buf_class(smc_rx_rmb_size_for(&smc->sk)), smc_smcd_cdc_rx,
 			      smc);
 	if (rc)
 		return rc;

@@ -31,7 +31,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/if_vlan.h>
 #include <linux/inetdevice.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -240,37 +239,6 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	return 0;
 }
 
-/*
- * The RMB size for the socket: what the user asked for with SO_RCVBUF
- * (the core keeps twice the value), else the namespace's net.smc.rmem;
- * 16 KiB << n, n in 0..6 (1 MiB), as the CLC's 4-bit size field and the
- * SMC-D DMB sizing.
- */
-static u32 smcr_hs_rmb_size(const struct sock *sk)
-{
-	u32 want;
-
-	if (sk->sk_userlocks & SOCK_RCVBUF_LOCK)
-		want = READ_ONCE(sk->sk_rcvbuf) / 2;
-	else
-		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
-	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
-}
-
-/* The VLAN the connection's TCP route leaves on; 0 for none. */
-static u16 smcr_hs_vlan(struct smc_sock *smc)
-{
-	struct dst_entry *dst;
-	u16 vlan = 0;
-
-	rcu_read_lock();
-	dst = __sk_dst_get(smc->clcsock->sk);
-	if (dst && dst->dev && is_vlan_dev(dst->dev))
-		vlan = vlan_dev_vlan_id(dst->dev);
-	rcu_read_unlock();
-	return vlan;
-}
-
 static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 			const u8 *peer_id, const u8 *peer_gid,
 			enum smc_lgr_role role, struct smcr_lgr_key *key)
@@ -280,7 +248,7 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 	key->port = path->port;
 	memcpy(key->peer_id, peer_id, sizeof(key->peer_id));
 	memcpy(key->peer_gid.raw, peer_gid, sizeof(key->peer_gid.raw));
-	key->vlan = smcr_hs_vlan(smc);
+	key->vlan = smc_clcsock_vlan(smc);
 	key->role = role;
 	key->net_cookie = sock_net(&smc->sk)->net_cookie;
 }
@@ -291,7 +259,7 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	struct sock *sk = &smc->sk;
 	struct smcr_buf *b;
 
-	b = smcr_lgr_rmb_get(sc, smcr_hs_rmb_size(sk));
+	b = smcr_lgr_rmb_get(sc, smc_rx_rmb_size_for(sk));
 	if (IS_ERR(b))
 		return PTR_ERR(b);
 	sc->rmb = b;
