@@ -83,7 +83,7 @@ static int is_smcr(int fd)
 	found = sd_dump(all, 4096);
 	for (int i = 0; i < found && i < 4096; i++)
 		if (all[i].inode == (uint64_t)st.st_ino)
-			ok = all[i].mode == SMC_DIAG_MODE_SMCR && !all[i].has_fallback;
+			ok = all[i].mode == SMC_DIAG_MODE_SMCR;
 	free(all);
 	return ok;
 }
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 	int warm = 2, limit = 60, c, status = 0;
 	pid_t pid;
 	unsigned int port = 0;
-	long long t0, moved = 0, max_ms = 0, stop;
+	long long t0, moved = 0, max_ms = 0, stop, cmd_start;
 	struct sockaddr_storage ss;
 	char *buf = malloc(CHUNK), *rbuf = malloc(1000);
 	struct conn *cs;
@@ -233,6 +233,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	/* Busy connections keep moving data while the command runs. */
+	cmd_start = now_ms();
 	pid = fork();
 	if (pid < 0)
 		setup_fail("fork", 0);
@@ -243,7 +244,8 @@ int main(int argc, char **argv)
 	while (waitpid(pid, &status, WNOHANG) == 0)
 		moved += pump(cs, n, buf, 50);
 	t0 = now_ms();
-	printf("command exited %d: %s\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1, command);
+	printf("command exited %d after %lld ms: %s\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+	       t0 - cmd_start, command);
 	fflush(stdout);
 	stop = t0 + limit * 1000LL;
 	for (;;) {
