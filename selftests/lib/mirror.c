@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mirror.c: mirrored execution across two VMs (mirror.h): the control
- * connection, the table of virtual descriptors, and the wrapped calls.
+ * mirror.c: mirrored execution across two VMs (mirror.h): the table of
+ * virtual descriptors and the wrapped socket calls.
  *
- * Linked only into programs built with smc_mirror_program() (CMake), which
- * pass --wrap=CALL for every call defined here as __wrap_CALL.
+ * Linked into the differential programs with --wrap=CALL for every call
+ * defined here as __wrap_CALL (selftests/CMakeLists.txt).
  */
 #define _GNU_SOURCE
 #include "mirror.h"
+#include "mirror_int.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,243 +37,17 @@
 #include "smcdiag.h"
 #include "tap.h"
 
-/* The real calls (--wrap). */
-int __real_socket(int, int, int);
-int __real_bind(int, const struct sockaddr *, socklen_t);
-int __real_listen(int, int);
-int __real_connect(int, const struct sockaddr *, socklen_t);
-int __real_accept(int, struct sockaddr *, socklen_t *);
-int __real_accept4(int, struct sockaddr *, socklen_t *, int);
-ssize_t __real_send(int, const void *, size_t, int);
-ssize_t __real_sendto(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
-ssize_t __real_sendmsg(int, const struct msghdr *, int);
-ssize_t __real_recv(int, void *, size_t, int);
-ssize_t __real_recvfrom(int, void *, size_t, int, struct sockaddr *, socklen_t *);
-ssize_t __real_recvmsg(int, struct msghdr *, int);
-ssize_t __real_read(int, void *, size_t);
-ssize_t __real_write(int, const void *, size_t);
-ssize_t __real_readv(int, const struct iovec *, int);
-ssize_t __real_writev(int, const struct iovec *, int);
-int __real_close(int);
-int __real_shutdown(int, int);
-int __real_setsockopt(int, int, int, const void *, socklen_t);
-int __real_getsockopt(int, int, int, void *, socklen_t *);
-int __real_getsockname(int, struct sockaddr *, socklen_t *);
-int __real_getpeername(int, struct sockaddr *, socklen_t *);
-int __real_fcntl(int, int, ...);
-int __real_ioctl(int, unsigned long, ...);
-int __real_poll(struct pollfd *, nfds_t, int);
-int __real_select(int, fd_set *, fd_set *, fd_set *, struct timeval *);
-int __real_epoll_ctl(int, int, int, struct epoll_event *);
-int __real_epoll_wait(int, struct epoll_event *, int, int);
-int __real_epoll_create1(int);
-ssize_t __real_splice(int, loff_t *, int, loff_t *, size_t, unsigned int);
-ssize_t __real_sendfile(int, int, off_t *, size_t);
-pid_t __real_fork(void);
-
-enum { SIDE_CLIENT = 0, SIDE_SERVER = 1, SIDE_BOTH = 2 };
-
-static int me = -2;		/* -2: not read yet, -1: not mirroring */
-static int chan = -1;		/* the control connection of this case */
-static int pending = -1;	/* server: the connection the next case takes */
-static int lsock = -1;		/* server: the control listener */
-static uint32_t seq;		/* calls so far on chan */
-static uint32_t forks;		/* forks so far in this case */
-
 #define VFD_MAX 256
 static struct vfd {
 	int used;
 	int owner;	/* SIDE_* */
 	int real;	/* this side's socket, or -1 */
 } vt[VFD_MAX];
-
-#define HELLO_MAGIC 0x534d4952u	/* "SMIR" */
-enum { HELLO_CASE = 1, HELLO_FORK = 2, HELLO_BYE = 3 };
-struct hello {
-	uint32_t magic, kind, number, fork;
-	char desc[512];
-};
-
-#define MSG_SEGS 6
-struct msg {
-	uint32_t seq, op;
-	int64_t ret;
-	int32_t err, sig;
-	uint32_t nseg;
-	uint32_t seglen[MSG_SEGS];
-};
-
-/* ---- set-up ---- */
-
-int mirror_active(void)
-{
-	if (me == -2) {
-		const char *m = getenv("SMC_MIRROR");
-
-		if (m && strcmp(m, "client") == 0)
-			me = SIDE_CLIENT;
-		else if (m && strcmp(m, "server") == 0)
-			me = SIDE_SERVER;
-		else
-			me = -1;
-	}
-	return me >= 0;
-}
-
-int mirror_side(void)
-{
-	return mirror_active() ? me : 0;
-}
-
-static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void die(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	tap_fail("mirror (VM %d): %s", me, buf);
-	tap_abort();
-}
-
-static int ctl_addr(struct sockaddr_in *sin)
-{
-	const char *ctl = getenv("SMC_MIRROR_CTL");
-	char host[64];
-	const char *colon;
-
-	memset(sin, 0, sizeof(*sin));
-	sin->sin_family = AF_INET;
-	if (!ctl || !(colon = strrchr(ctl, ':')) || (size_t)(colon - ctl) >= sizeof(host))
-		return -1;
-	memcpy(host, ctl, (size_t)(colon - ctl));
-	host[colon - ctl] = '\0';
-	sin->sin_port = htons((uint16_t)atoi(colon + 1));
-	return inet_pton(AF_INET, host, &sin->sin_addr) == 1 ? 0 : -1;
-}
-
-static int io_full(int fd, void *buf, size_t len, int writing)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = writing ? __real_send(fd, p, len, MSG_NOSIGNAL)
-				    : __real_recv(fd, p, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static void put(const void *buf, size_t len)
-{
-	if (io_full(chan, (void *)buf, len, 1))
-		die("the control connection broke while sending (the other VM ended the case)");
-}
-
-static void get(void *buf, size_t len)
-{
-	if (io_full(chan, buf, len, 0))
-		die("the control connection broke while receiving (the other VM ended the case: see its log)");
-}
-
-static void hello_fill(struct hello *h, uint32_t kind)
-{
-	const char *d = tap_case_description(tap_case_number());
-
-	memset(h, 0, sizeof(*h));
-	h->magic = HELLO_MAGIC;
-	h->kind = kind;
-	h->number = tap_case_number();
-	h->fork = forks;
-	snprintf(h->desc, sizeof(h->desc), "%s", d ? d : "");
-}
-
-/* Client: a new control connection for this case (or fork), greeted. */
-static int client_connect(uint32_t kind)
-{
-	struct sockaddr_in sin;
-	struct hello h;
-	int64_t tries;
-	char ack = 0;
-	int fd;
-
-	if (ctl_addr(&sin))
-		die("SMC_MIRROR_CTL is not ADDR:PORT");
-	/* VM 1 may still be starting or finishing the previous case: retry. */
-	for (tries = 0;; tries++) {
-		fd = __real_socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			die("socket: %s", strerror(errno));
-		if (__real_connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0)
-			break;
-		__real_close(fd);
-		if (tries >= 300)
-			die("cannot reach VM 1's control listener: %s", strerror(errno));
-		usleep(100000);
-	}
-	__real_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
-	hello_fill(&h, kind);
-	if (io_full(fd, &h, sizeof(h), 1) || io_full(fd, &ack, 1, 0) || ack != 'y')
-		die("VM 1 refused case %u (fork %u): not the same program and arguments?",
-		    h.number, h.fork);
-	return fd;
-}
-
-/* Server: the next connection whose hello is {kind, number, fork}. */
-static int server_accept(uint32_t kind, uint32_t number, uint32_t fork)
-{
-	for (;;) {
-		struct hello h;
-		int fd = __real_accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
-
-		if (fd < 0)
-			die("accept on the control listener: %s", strerror(errno));
-		if (io_full(fd, &h, sizeof(h), 0) || h.magic != HELLO_MAGIC) {
-			__real_close(fd);	/* a client that went away */
-			continue;
-		}
-		h.desc[sizeof(h.desc) - 1] = '\0';
-		if (h.kind == kind && h.number == number && h.fork == fork &&
-		    (kind != HELLO_FORK || number == tap_case_number())) {
-			__real_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
-			if (io_full(fd, "y", 1, 1) == 0)
-				return fd;
-		} else {
-			io_full(fd, "n", 1, 1);
-		}
-		__real_close(fd);
-	}
-}
-
-/* The control connection of this case; made at its first mirrored call. */
-static void need_chan(void)
-{
-	if (chan >= 0)
-		return;
-	if (me == SIDE_SERVER) {
-		if (pending < 0)
-			die("no control connection in this case");
-		chan = pending;
-		pending = -1;
-	} else {
-		chan = client_connect(HELLO_CASE);
-	}
-	seq = 0;
-}
-
 /* ---- the table ---- */
 
 static struct vfd *vget(int fd)
 {
-	if (me < 0 || fd < MIRROR_VFD_BASE || fd >= MIRROR_VFD_BASE + VFD_MAX)
+	if (mr_me < 0 || fd < MIRROR_VFD_BASE || fd >= MIRROR_VFD_BASE + VFD_MAX)
 		return NULL;
 	return vt[fd - MIRROR_VFD_BASE].used ? &vt[fd - MIRROR_VFD_BASE] : NULL;
 }
@@ -285,94 +60,24 @@ static int vfd_new(int owner, int real)
 			return MIRROR_VFD_BASE + i;
 		}
 	}
-	die("more than %d mirrored sockets", VFD_MAX);
+	mr_die("more than %d mirrored sockets", VFD_MAX);
 }
 
 /* Whether this side makes the real call, and whose answer counts. */
 static int runs_here(const struct vfd *v)
 {
-	return v->owner == SIDE_BOTH || v->owner == me;
+	return v->owner == SIDE_BOTH || v->owner == mr_me;
 }
 
 static int authority(const struct vfd *v)
 {
 	return v->owner == SIDE_BOTH ? SIDE_SERVER : v->owner;
 }
-
-static const char *op_name(uint32_t op)
-{
-	static const char *names[] = { "?", "socket", "bind", "listen", "connect", "accept",
-		"send", "recv", "sendmsg", "recvmsg", "readv", "close", "shutdown",
-		"setsockopt", "getsockopt", "getsockname", "getpeername", "fcntl", "ioctl",
-		"poll", "sock_diag", "exchange", "epoll_ctl" };
-
-	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
-}
-enum { OP_SOCKET = 1, OP_BIND, OP_LISTEN, OP_CONNECT, OP_ACCEPT, OP_SEND, OP_RECV,
-       OP_SENDMSG, OP_RECVMSG, OP_READV, OP_CLOSE, OP_SHUTDOWN, OP_SETSOCKOPT,
-       OP_GETSOCKOPT, OP_GETSOCKNAME, OP_GETPEERNAME, OP_FCNTL, OP_IOCTL, OP_POLL,
-       OP_SOCK_DIAG, OP_EXCHANGE, OP_EPOLL_CTL };
-
-struct seg {
-	void *p;
-	size_t len;	/* the sender's bytes to send; the receiver's bytes received */
-	size_t room;	/* the size of the buffer at p */
-};
-
-/*
- * The answer of one call: the side "from" sends {ret, err, sig, segments},
- * the other receives them into its own *ret, *err, *sig and segments (the
- * same buffers of the same call, as both run the same code).
- */
-static void sync_result(int from, uint32_t op, long long *ret, int *err, int *sig,
-			struct seg *segs, unsigned int nseg)
-{
-	struct msg m;
-
-	need_chan();
-	memset(&m, 0, sizeof(m));
-	if (from == me) {
-		m.seq = seq;
-		m.op = op;
-		m.ret = *ret;
-		m.err = *err;
-		m.sig = sig ? *sig : 0;
-		m.nseg = nseg;
-		for (unsigned int i = 0; i < nseg; i++)
-			m.seglen[i] = (uint32_t)segs[i].len;
-		put(&m, sizeof(m));
-		for (unsigned int i = 0; i < nseg; i++)
-			if (segs[i].len)
-				put(segs[i].p, segs[i].len);
-	} else {
-		get(&m, sizeof(m));
-		if (m.seq != seq || m.op != op || m.nseg != nseg)
-			die("the VMs diverged: call %u is %s here, call %u %s on VM %d",
-			    seq, op_name(op), m.seq, op_name(m.op), from);
-		for (unsigned int i = 0; i < nseg; i++) {
-			if (m.seglen[i] > segs[i].room)
-				die("%s: %u bytes from VM %d for %zu of room", op_name(op),
-				    m.seglen[i], from, segs[i].room);
-			if (m.seglen[i])
-				get(segs[i].p, m.seglen[i]);
-			segs[i].len = m.seglen[i];
-		}
-		*ret = m.ret;
-		*err = m.err;
-		if (sig)
-			*sig = m.sig;
-	}
-	if (getenv("SMC_MIRROR_TRACE"))
-		tap_diag("mirror call %u %s: VM %d answered %lld, %s", seq, op_name(op), from,
-			 *ret, tap_errno_name(*err));
-	seq++;
-}
-
 /* The common tail of a call on a virtual descriptor: sync, set errno. */
 static long long finish(const struct vfd *v, uint32_t op, long long ret, int err,
 			struct seg *segs, unsigned int nseg)
 {
-	sync_result(authority(v), op, &ret, &err, NULL, segs, nseg);
+	mr_sync(authority(v), op, &ret, &err, NULL, segs, nseg);
 	errno = err;
 	return ret;
 }
@@ -434,7 +139,7 @@ static void sigpipe_replay(struct pipe_guard *g, int sig)
 			r_ = CALL(expr);                                      \
 			s_ = sigpipe_taken();                                 \
 		}                                                             \
-		sync_result(authority(v), op, &r_, &e, &s_, NULL, 0);         \
+		mr_sync(authority(v), op, &r_, &e, &s_, NULL, 0);         \
 		sigpipe_replay(&g_, s_);                                      \
 		errno = e;                                                    \
 		r_;                                                           \
@@ -453,7 +158,7 @@ int __wrap_socket(int domain, int type, int protocol)
 	/* Its role is not known yet: a copy on each VM, every call on both. */
 	fd = (int)CALL(__real_socket(domain, type, protocol));
 	r = fd;
-	sync_result(SIDE_SERVER, OP_SOCKET, &r, &e, NULL, NULL, 0);
+	mr_sync(SIDE_SERVER, OP_SOCKET, &r, &e, NULL, NULL, 0);
 	if (r < 0) {
 		if (fd >= 0)
 			__real_close(fd);
@@ -461,31 +166,42 @@ int __wrap_socket(int domain, int type, int protocol)
 		return -1;
 	}
 	if (fd < 0)
-		die("socket(%d, %d, %d) works on VM 1, not here: %s", domain, type, protocol,
+		mr_die("socket(%d, %d, %d) works on VM 1, not here: %s", domain, type, protocol,
 		    strerror(errno));
 	return vfd_new(SIDE_BOTH, fd);
 }
 
-/* VM 0's copy of a socket binds VM 0's address where VM 1's binds its own. */
+/*
+ * VM 0's copy of a socket binds VM 0's address where VM 1's binds its own
+ * ($SMC_TEST_LOCAL4/6, "this host" in lib/family.c, is VM 1's).
+ */
 static const struct sockaddr *local_addr(const struct sockaddr *sa, socklen_t len,
-					 struct sockaddr_in *tmp)
+					 struct sockaddr_storage *tmp)
 {
-	const char *srv = getenv("SMC_TEST_LOCAL4"), *cli = getenv("SMC_MIRROR_CLIENT4");
-	struct in_addr s;
+	int v6 = sa && sa->sa_family == AF_INET6;
+	const char *srv = getenv(v6 ? "SMC_TEST_LOCAL6" : "SMC_TEST_LOCAL4");
+	const char *cli = getenv(v6 ? "SMC_MIRROR_CLIENT6" : "SMC_MIRROR_CLIENT4");
+	unsigned char s[16], c[16];
+	void *a;
 
-	if (me != SIDE_CLIENT || !sa || len < sizeof(*tmp) || sa->sa_family != AF_INET ||
-	    !srv || !cli || inet_pton(AF_INET, srv, &s) != 1)
+	if (mr_me != SIDE_CLIENT || !sa || !srv || !cli || len > sizeof(*tmp) ||
+	    (sa->sa_family != AF_INET && !v6) ||
+	    len < (v6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in)) ||
+	    inet_pton(sa->sa_family, srv, s) != 1 || inet_pton(sa->sa_family, cli, c) != 1)
 		return sa;
-	memcpy(tmp, sa, sizeof(*tmp));
-	if (tmp->sin_addr.s_addr != s.s_addr || inet_pton(AF_INET, cli, &tmp->sin_addr) != 1)
+	memcpy(tmp, sa, len);
+	a = v6 ? (void *)&((struct sockaddr_in6 *)tmp)->sin6_addr
+	       : (void *)&((struct sockaddr_in *)tmp)->sin_addr;
+	if (memcmp(a, s, v6 ? 16 : 4) != 0)
 		return sa;
+	memcpy(a, c, v6 ? 16 : 4);
 	return (const struct sockaddr *)tmp;
 }
 
 int __wrap_bind(int fd, const struct sockaddr *sa, socklen_t len)
 {
 	struct vfd *v = vget(fd);
-	struct sockaddr_in tmp;
+	struct sockaddr_storage tmp;
 	long long r = -1;
 	int e = 0;
 
@@ -503,7 +219,7 @@ static void take_role(struct vfd *v, int owner)
 	if (v->owner != SIDE_BOTH)
 		return;
 	v->owner = owner;
-	if (owner != me && v->real >= 0) {
+	if (owner != mr_me && v->real >= 0) {
 		__real_close(v->real);
 		v->real = -1;
 	}
@@ -550,7 +266,7 @@ int __wrap_accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 	from = authority(v);
 	if (runs_here(v)) {
 		r = CALL(__real_accept4(v->real, sa, len, flags));
-		if (r >= 0 && me != from)
+		if (r >= 0 && mr_me != from)
 			__real_close((int)r);	/* VM 0's copy of an unlistened socket */
 		else if (r >= 0)
 			real = (int)r;
@@ -712,7 +428,7 @@ ssize_t __wrap_recvmsg(int fd, struct msghdr *mh, int flags)
 	room = iov_total(mh->msg_iov, mh->msg_iovlen);
 	flat = malloc(room ? room : 1);
 	if (!flat)
-		die("out of memory");
+		mr_die("out of memory");
 	{
 		struct seg s[5] = {
 			{ flat, 0, room }, { mh->msg_name, 0, mh->msg_namelen },
@@ -736,7 +452,7 @@ ssize_t __wrap_recvmsg(int fd, struct msghdr *mh, int flags)
 		all[5] = f;
 		r = finish(v, OP_RECVMSG, r, e, all, 6);
 		e = errno;
-		if (authority(v) != me && all[0].len)
+		if (authority(v) != mr_me && all[0].len)
 			scatter(mh->msg_iov, mh->msg_iovlen, flat, all[0].len);
 	}
 	free(flat);
@@ -757,7 +473,7 @@ ssize_t __wrap_readv(int fd, const struct iovec *iov, int n)
 	room = iov_total(iov, (size_t)n);
 	flat = malloc(room ? room : 1);
 	if (!flat)
-		die("out of memory");
+		mr_die("out of memory");
 	{
 		struct seg s = { flat, 0, room };
 
@@ -767,7 +483,7 @@ ssize_t __wrap_readv(int fd, const struct iovec *iov, int n)
 		}
 		r = finish(v, OP_READV, r, e, &s, 1);
 		e = errno;
-		if (authority(v) != me && s.len)
+		if (authority(v) != mr_me && s.len)
 			scatter(iov, (size_t)n, flat, s.len);
 	}
 	free(flat);
@@ -1125,33 +841,6 @@ ssize_t __wrap_sendfile(int out, int in, off_t *off, size_t len)
 		unsplittable("sendfile between a local file and a socket (not mirrored)");
 	return __real_sendfile(out, in, off, len);
 }
-
-/*
- * fork in a case: both sides fork; each child gets a control connection of
- * its own (the parent may make calls while the child does), so the two
- * children and the two parents stay paired.
- */
-pid_t __wrap_fork(void)
-{
-	pid_t pid;
-
-	if (!mirror_active() || chan < 0)
-		return __real_fork();
-	forks++;
-	pid = __real_fork();
-	if (pid != 0)
-		return pid;
-	__real_close(chan);
-	chan = -1;
-	if (me == SIDE_SERVER)
-		chan = server_accept(HELLO_FORK, tap_case_number(), forks);
-	else
-		chan = client_connect(HELLO_FORK);
-	seq = 0;
-	forks = 0;
-	return 0;
-}
-
 /* ---- hooks for diff.c and tap.c ---- */
 
 int mirror_sd_find_fd(int fd, struct sd_sock *sd)
@@ -1166,118 +855,4 @@ int mirror_sd_find_fd(int fd, struct sd_sock *sd)
 	if (runs_here(v))
 		r = sd_find_fd(v->real, sd);
 	return (int)finish(v, OP_SOCK_DIAG, r, e, &s, 1);
-}
-
-void mirror_exchange(const void *mine, void *theirs, size_t len)
-{
-	struct msg m = { .seq = seq, .op = OP_EXCHANGE, .ret = (int64_t)len };
-	struct msg o;
-
-	need_chan();
-	put(&m, sizeof(m));
-	put(mine, len);
-	get(&o, sizeof(o));
-	if (o.seq != seq || o.op != OP_EXCHANGE || o.ret != (int64_t)len)
-		die("the VMs diverged: call %u is an exchange of %zu bytes here, call %u %s on the other",
-		    seq, len, o.seq, op_name(o.op));
-	get(theirs, len);
-	seq++;
-}
-
-long long mirror_agree(long long v)
-{
-	long long theirs;
-
-	mirror_exchange(&v, &theirs, sizeof(v));
-	return me == SIDE_CLIENT ? v : theirs;
-}
-
-int mirror_tap_run(void)
-{
-	struct sockaddr_in sin;
-	unsigned int served = 0, failed = 0;
-
-	if (!mirror_active() || me != SIDE_SERVER)
-		return -1;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGPIPE, SIG_IGN);
-	if (ctl_addr(&sin)) {
-		printf("Bail out! SMC_MIRROR_CTL is not ADDR:PORT\n");
-		return 1;
-	}
-	lsock = __real_socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (lsock < 0 ||
-	    __real_setsockopt(lsock, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
-	    __real_bind(lsock, (struct sockaddr *)&sin, sizeof(sin)) ||
-	    __real_listen(lsock, 16)) {
-		printf("Bail out! control listener on %s: %s\n", getenv("SMC_MIRROR_CTL"),
-		       strerror(errno));
-		return 1;
-	}
-	printf("# mirror server: VM 1's half of every case VM 0 starts\n");
-	if (getenv("SMC_MIRROR_READY")) {
-		FILE *fp = fopen(getenv("SMC_MIRROR_READY"), "w");
-
-		if (fp)
-			fclose(fp);
-	}
-	for (;;) {
-		struct hello h;
-		const char *d;
-		int fd = __real_accept4(lsock, NULL, NULL, SOCK_CLOEXEC), rc;
-
-		if (fd < 0) {
-			printf("Bail out! accept: %s\n", strerror(errno));
-			return 1;
-		}
-		if (io_full(fd, &h, sizeof(h), 0) || h.magic != HELLO_MAGIC) {
-			__real_close(fd);
-			continue;
-		}
-		h.desc[sizeof(h.desc) - 1] = '\0';
-		if (h.kind == HELLO_BYE) {
-			__real_close(fd);
-			break;
-		}
-		d = tap_case_description(h.number);
-		if (h.kind != HELLO_CASE || !d || strcmp(d, h.desc) != 0) {
-			printf("# VM 0 asked for case %u \"%s\": not ours (\"%s\")\n", h.number,
-			       h.desc, d ? d : "");
-			io_full(fd, "n", 1, 1);
-			__real_close(fd);
-			continue;
-		}
-		__real_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
-		if (io_full(fd, "y", 1, 1)) {
-			__real_close(fd);
-			continue;
-		}
-		pending = fd;
-		rc = tap_run_number(h.number);
-		pending = -1;
-		__real_close(fd);
-		served++;
-		failed += rc == 1;
-	}
-	printf("# mirror server: served %u cases, %u failed here\n", served, failed);
-	return failed ? 1 : 0;
-}
-
-void mirror_tap_end(void)
-{
-	struct sockaddr_in sin;
-	struct hello h;
-	int fd;
-
-	if (!mirror_active() || me != SIDE_CLIENT || ctl_addr(&sin))
-		return;
-	fd = __real_socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	memset(&h, 0, sizeof(h));
-	h.magic = HELLO_MAGIC;
-	h.kind = HELLO_BYE;
-	if (__real_connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0)
-		io_full(fd, &h, sizeof(h), 1);
-	__real_close(fd);
 }
