@@ -835,11 +835,43 @@ ssize_t __wrap_splice(int in, loff_t *oin, int out, loff_t *oout, size_t len, un
 	return __real_splice(in, oin, out, oout, len, fl);
 }
 
+/*
+ * sendfile from a local file: the case made the same file on both VMs, so
+ * the socket's owner sends from its copy; the offset (or the other copy's
+ * file position) moves alike on both.
+ */
 ssize_t __wrap_sendfile(int out, int in, off_t *off, size_t len)
 {
-	if (vget(in) || vget(out))
-		unsplittable("sendfile between a local file and a socket (not mirrored)");
-	return __real_sendfile(out, in, off, len);
+	struct vfd *v = vget(out), *vin = vget(in);
+	struct seg s = { off, off ? sizeof(*off) : 0, off ? sizeof(*off) : 0 };
+	struct pipe_guard g;
+	long long r = -1;
+	int e = 0, sig = 0;
+
+	if (!v && !vin)
+		return __real_sendfile(out, in, off, len);
+	if (v && vin)
+		unsplittable("sendfile between two sockets (not mirrored)");
+	if (vin) {
+		/* Into a local file: fails on a socket; data would reach one VM only. */
+		if (runs_here(vin))
+			r = CALL(__real_sendfile(out, vin->real, off, len));
+		r = finish(vin, OP_SENDFILE, r, e, &s, 1);
+		if (r > 0)
+			mr_die("sendfile from a socket wrote %lld bytes into one VM's file", r);
+		return r;
+	}
+	sigpipe_block(&g);
+	if (runs_here(v)) {
+		r = CALL(__real_sendfile(v->real, in, off, len));
+		sig = sigpipe_taken();
+	}
+	mr_sync(authority(v), OP_SENDFILE, &r, &e, &sig, &s, 1);
+	if (!runs_here(v) && !off && r > 0)
+		lseek(in, (off_t)r, SEEK_CUR);
+	sigpipe_replay(&g, sig);
+	errno = e;
+	return r;
 }
 /* ---- hooks for diff.c and tap.c ---- */
 

@@ -229,7 +229,7 @@ static const char *op_name(uint32_t op)
 	static const char *names[] = { "?", "socket", "bind", "listen", "connect", "accept",
 		"send", "recv", "sendmsg", "recvmsg", "readv", "close", "shutdown",
 		"setsockopt", "getsockopt", "getsockname", "getpeername", "fcntl", "ioctl",
-		"poll", "sock_diag", "exchange", "epoll_ctl" };
+		"poll", "sock_diag", "exchange", "epoll_ctl", "sendfile" };
 
 	return op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
 }/*

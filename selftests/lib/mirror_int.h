@@ -56,7 +56,7 @@ extern int mr_chan;		/* the control connection of this case, or -1 */
 enum { OP_SOCKET = 1, OP_BIND, OP_LISTEN, OP_CONNECT, OP_ACCEPT, OP_SEND, OP_RECV,
        OP_SENDMSG, OP_RECVMSG, OP_READV, OP_CLOSE, OP_SHUTDOWN, OP_SETSOCKOPT,
        OP_GETSOCKOPT, OP_GETSOCKNAME, OP_GETPEERNAME, OP_FCNTL, OP_IOCTL, OP_POLL,
-       OP_SOCK_DIAG, OP_EXCHANGE, OP_EPOLL_CTL };
+       OP_SOCK_DIAG, OP_EXCHANGE, OP_EPOLL_CTL, OP_SENDFILE };
 struct seg {
 	void *p;
 	size_t len;	/* the sender's bytes to send; the receiver's bytes received */
