@@ -318,8 +318,11 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 
 		rxe_read(&before);
 		fn(f, &got);
-		if (diff_smcr_conns != conns)
+		if (diff_smcr_conns != conns) {
+			tap_diag("%u AF_SMC sockets SMC-R by sock_diag%s", diff_smcr_conns - conns,
+				 MIRROR_ON() ? " (each on the VM that holds it)" : "");
 			rxe_check_moved(&before);
+		}
 	} else {
 		fn(f, &got);
 	}
