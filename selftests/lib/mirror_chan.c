@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,10 +37,12 @@
 #include "tap.h"
 
 int mr_me = -2;			/* -2: not read yet */
-int mr_chan = -1;
+/* Per thread: a thread of a case has a control connection of its own. */
+__thread int mr_chan = -1;
 static int pending = -1;	/* server: the connection the next case takes */
 static int lsock = -1;		/* server: the control listener */
-static uint32_t seq;		/* calls so far on mr_chan */
+static int flsock = -1;		/* server: the listener for forks and threads */
+static __thread uint32_t seq;	/* calls so far on mr_chan */
 static uint32_t forks;		/* forks so far in this case */
 
 #define HELLO_MAGIC 0x534d4952u	/* "SMIR" */
@@ -139,7 +142,7 @@ static void get(void *buf, size_t len)
 		mr_die("the control connection broke while receiving (the other VM ended the case: see its log)");
 }
 
-static void hello_fill(struct hello *h, uint32_t kind)
+static void hello_fill(struct hello *h, uint32_t kind, uint32_t fork)
 {
 	const char *d = tap_case_description(tap_case_number());
 
@@ -147,12 +150,15 @@ static void hello_fill(struct hello *h, uint32_t kind)
 	h->magic = HELLO_MAGIC;
 	h->kind = kind;
 	h->number = tap_case_number();
-	h->fork = forks;
+	h->fork = fork;
 	snprintf(h->desc, sizeof(h->desc), "%s", d ? d : "");
 }
 
-/* Client: a new control connection for this case (or fork), greeted. */
-static int client_connect(uint32_t kind)
+/*
+ * Client: a new control connection for this case, or for fork or thread
+ * number "fork" of it (to the port after the case port), greeted.
+ */
+static int client_connect(uint32_t kind, uint32_t fork)
 {
 	struct sockaddr_in sin;
 	struct hello h;
@@ -162,6 +168,8 @@ static int client_connect(uint32_t kind)
 
 	if (ctl_addr(&sin))
 		mr_die("SMC_MIRROR_CTL is not ADDR:PORT");
+	if (kind != HELLO_CASE)
+		sin.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
 	/* VM 1 may still be starting or finishing the previous case: retry. */
 	for (tries = 0;; tries++) {
 		fd = __real_socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -175,19 +183,22 @@ static int client_connect(uint32_t kind)
 		usleep(100000);
 	}
 	__real_setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
-	hello_fill(&h, kind);
+	hello_fill(&h, kind, fork);
 	if (io_full(fd, &h, sizeof(h), 1) || io_full(fd, &ack, 1, 0) || ack != 'y')
 		mr_die("VM 1 refused case %u (fork %u): not the same program and arguments?",
 		    h.number, h.fork);
 	return fd;
 }
 
-/* Server: the next connection whose hello is {kind, number, fork}. */
+/*
+ * Server: the next connection on the fork listener whose hello is {kind,
+ * number, fork}; others are from children VM 0 already ended.
+ */
 static int server_accept(uint32_t kind, uint32_t number, uint32_t fork)
 {
 	for (;;) {
 		struct hello h;
-		int fd = __real_accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+		int fd = __real_accept4(flsock, NULL, NULL, SOCK_CLOEXEC);
 
 		if (fd < 0)
 			mr_die("accept on the control listener: %s", strerror(errno));
@@ -219,7 +230,7 @@ void mr_need_chan(void)
 		mr_chan = pending;
 		pending = -1;
 	} else {
-		mr_chan = client_connect(HELLO_CASE);
+		mr_chan = client_connect(HELLO_CASE, 0);
 	}
 	seq = 0;
 }
@@ -302,10 +313,49 @@ pid_t __wrap_fork(void)
 	if (mr_me == SIDE_SERVER)
 		mr_chan = server_accept(HELLO_FORK, tap_case_number(), forks);
 	else
-		mr_chan = client_connect(HELLO_FORK);
+		mr_chan = client_connect(HELLO_FORK, forks);
 	seq = 0;
 	forks = 0;
 	return 0;
+}
+
+/*
+ * A thread of a case (a call that blocks in one thread while another makes
+ * calls): both sides start it; it greets the other side's thread of the
+ * same number over a control connection of its own before it runs.
+ */
+struct tramp {
+	void *(*fn)(void *);
+	void *arg;
+	uint32_t number;
+};
+
+static void *tramp_run(void *p)
+{
+	struct tramp t = *(struct tramp *)p;
+
+	free(p);
+	mr_chan = -1;
+	if (mr_me == SIDE_SERVER)
+		mr_chan = server_accept(HELLO_FORK, tap_case_number(), t.number);
+	else
+		mr_chan = client_connect(HELLO_FORK, t.number);
+	seq = 0;
+	return t.fn(t.arg);
+}
+
+int __wrap_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			  void *arg)
+{
+	struct tramp *t;
+
+	if (!mirror_active() || mr_chan < 0)
+		return __real_pthread_create(th, attr, fn, arg);
+	t = malloc(sizeof(*t));
+	if (!t)
+		return ENOMEM;
+	*t = (struct tramp){ fn, arg, ++forks };
+	return __real_pthread_create(th, attr, tramp_run, t);
 }
 void mirror_exchange(const void *mine, void *theirs, size_t len)
 {
@@ -349,6 +399,16 @@ int mirror_tap_run(void)
 	    __real_setsockopt(lsock, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
 	    __real_bind(lsock, (struct sockaddr *)&sin, sizeof(sin)) ||
 	    __real_listen(lsock, 16)) {
+		printf("Bail out! control listener on %s: %s\n", getenv("SMC_MIRROR_CTL"),
+		       strerror(errno));
+		return 1;
+	}
+	sin.sin_port = htons((uint16_t)(ntohs(sin.sin_port) + 1));
+	flsock = __real_socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (flsock < 0 ||
+	    __real_setsockopt(flsock, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int)) ||
+	    __real_bind(flsock, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    __real_listen(flsock, 16)) {
 		printf("Bail out! control listener on %s: %s\n", getenv("SMC_MIRROR_CTL"),
 		       strerror(errno));
 		return 1;

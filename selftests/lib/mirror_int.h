@@ -7,6 +7,7 @@
 #define SMC_SELFTESTS_MIRROR_INT_H
 
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -47,11 +48,12 @@ int __real_epoll_create1(int);
 ssize_t __real_splice(int, loff_t *, int, loff_t *, size_t, unsigned int);
 ssize_t __real_sendfile(int, int, off_t *, size_t);
 pid_t __real_fork(void);
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 enum { SIDE_CLIENT = 0, SIDE_SERVER = 1, SIDE_BOTH = 2 };
 
 extern int mr_me;		/* SIDE_CLIENT or SIDE_SERVER; -1: not mirroring */
-extern int mr_chan;		/* the control connection of this case, or -1 */
+extern __thread int mr_chan;	/* this thread's control connection, or -1 */
 
 enum { OP_SOCKET = 1, OP_BIND, OP_LISTEN, OP_CONNECT, OP_ACCEPT, OP_SEND, OP_RECV,
        OP_SENDMSG, OP_RECVMSG, OP_READV, OP_CLOSE, OP_SHUTDOWN, OP_SETSOCKOPT,
