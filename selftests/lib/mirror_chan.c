@@ -252,6 +252,7 @@ void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 			struct seg *segs, unsigned int nseg)
 {
 	struct msg m;
+	char ack = 0;
 
 	mr_need_chan();
 	memset(&m, 0, sizeof(m));
@@ -268,6 +269,15 @@ void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 		for (unsigned int i = 0; i < nseg; i++)
 			if (segs[i].len)
 				put(segs[i].p, segs[i].len);
+		/*
+		 * Wait until the other side has the answer: the owner never runs
+		 * ahead, so what the other side sees before its next call (a
+		 * thread still blocked, a timer) happened before the owner's
+		 * next real call, as in one process.
+		 */
+		get(&ack, 1);
+		if (ack != 'a')
+			mr_die("no acknowledgement of call %u from the other VM", seq);
 	} else {
 		get(&m, sizeof(m));
 		if (m.seq != seq || m.op != op || m.nseg != nseg)
@@ -281,6 +291,7 @@ void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 				get(segs[i].p, m.seglen[i]);
 			segs[i].len = m.seglen[i];
 		}
+		put("a", 1);
 		*ret = m.ret;
 		*err = m.err;
 		if (sig)

@@ -56,7 +56,7 @@ v6_up() {
 	ip -6 addr replace fd43::1/64 dev eth0 nodad && vm1 'ip -6 addr replace fd43::2/64 dev eth0 nodad'
 }
 restore() {
-	rc=0
+	restore_rc=0
 	if [ -n "$v6_added" ]; then
 		ip -6 addr del fd43::1/64 dev eth0 2>/dev/null
 		vm1 'ip -6 addr del fd43::2/64 dev eth0 2>/dev/null; true'
@@ -67,10 +67,10 @@ restore() {
 			echo "# VM $d rxe0: $( [ $d = 0 ] && sh -c 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && echo sent_pkts $(cat sent_pkts) rcvd_pkts $(cat rcvd_pkts)' ||
 				vm1 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && echo sent_pkts $(cat sent_pkts) rcvd_pkts $(cat rcvd_pkts)') in all"
 		done
-		reload_both || { echo "# cannot reload af_smc with its defaults"; rc=1; }
+		reload_both || { echo "# cannot reload af_smc with its defaults"; restore_rc=1; }
 		topo_cleanup
 	fi
-	return $rc
+	return $restore_rc
 }
 
 if [ "$mode" = smcr ]; then
