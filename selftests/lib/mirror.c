@@ -63,10 +63,18 @@ static int vfd_new(int owner, int real)
 	mr_die("more than %d mirrored sockets", VFD_MAX);
 }
 
-/* Whether this side makes the real call, and whose answer counts. */
+/*
+ * Whether this side makes the real call of the call about to be made, and
+ * whose answer counts. Called exactly once per call, just before it: this
+ * is where both sides meet (mr_turn()), so the owner makes its real call
+ * only once the other side has come to the same call.
+ */
 static int runs_here(const struct vfd *v)
 {
-	return v->owner == SIDE_BOTH || v->owner == mr_me;
+	int here = v->owner == SIDE_BOTH || v->owner == mr_me;
+
+	mr_turn(v->owner == SIDE_BOTH ? SIDE_SERVER : v->owner);
+	return here;
 }
 
 static int authority(const struct vfd *v)
@@ -501,7 +509,7 @@ int __wrap_close(int fd)
 
 	if (!v)
 		return __real_close(fd);
-	if (v->real >= 0)
+	if (runs_here(v) && v->real >= 0)
 		r = CALL(__real_close(v->real));
 	r = finish(v, OP_CLOSE, r, e, NULL, 0);
 	e = errno;
@@ -867,7 +875,7 @@ ssize_t __wrap_sendfile(int out, int in, off_t *off, size_t len)
 		sig = sigpipe_taken();
 	}
 	mr_sync(authority(v), OP_SENDFILE, &r, &e, &sig, &s, 1);
-	if (!runs_here(v) && !off && r > 0)
+	if (authority(v) != mr_me && !off && r > 0)
 		lseek(in, (off_t)r, SEEK_CUR);
 	sigpipe_replay(&g, sig);
 	errno = e;

@@ -248,11 +248,30 @@ static const char *op_name(uint32_t op)
  * the other receives them into its own *ret, *err, *sig and segments (the
  * same buffers of the same call, as both run the same code).
  */
+/*
+ * Before call "seq": the side that answers it waits until the other side
+ * has come to it too. The owner never runs ahead: what the other side
+ * observes before a call (a thread still blocked in accept after 200 ms,
+ * a timer) happened before the owner's real call, as in one process.
+ */
+void mr_turn(int from)
+{
+	uint32_t there;
+
+	mr_need_chan();
+	if (from == mr_me) {
+		get(&there, sizeof(there));
+		if (there != seq)
+			mr_die("the VMs diverged: call %u here, call %u on the other VM", seq, there);
+	} else {
+		put(&seq, sizeof(seq));
+	}
+}
+
 void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 			struct seg *segs, unsigned int nseg)
 {
 	struct msg m;
-	char ack = 0;
 
 	mr_need_chan();
 	memset(&m, 0, sizeof(m));
@@ -269,15 +288,7 @@ void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 		for (unsigned int i = 0; i < nseg; i++)
 			if (segs[i].len)
 				put(segs[i].p, segs[i].len);
-		/*
-		 * Wait until the other side has the answer: the owner never runs
-		 * ahead, so what the other side sees before its next call (a
-		 * thread still blocked, a timer) happened before the owner's
-		 * next real call, as in one process.
-		 */
-		get(&ack, 1);
-		if (ack != 'a')
-			mr_die("no acknowledgement of call %u from the other VM", seq);
+
 	} else {
 		get(&m, sizeof(m));
 		if (m.seq != seq || m.op != op || m.nseg != nseg)
@@ -291,7 +302,6 @@ void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 				get(segs[i].p, m.seglen[i]);
 			segs[i].len = m.seglen[i];
 		}
-		put("a", 1);
 		*ret = m.ret;
 		*err = m.err;
 		if (sig)

@@ -68,6 +68,8 @@ struct seg {
 void mr_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* The control connection of this case; made at its first mirrored call. */
 void mr_need_chan(void);
+/* Meet the other side before a call whose answer "from" gives. */
+void mr_turn(int from);
 void mr_sync(int from, uint32_t op, long long *ret, int *err, int *sig,
 	     struct seg *segs, unsigned int nseg);
 
