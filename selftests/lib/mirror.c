@@ -37,6 +37,13 @@
 #include "smcdiag.h"
 #include "tap.h"
 
+/*
+ * The table is the same on both sides because both make the same calls in
+ * the same order. It takes no lock: a case's threads (pthread_create) make
+ * their calls while the other threads wait on a timer or a join, as in
+ * accept's blocked-accept case; cases whose threads create sockets at the
+ * same moment are not supported.
+ */
 #define VFD_MAX 256
 static struct vfd {
 	int used;
