@@ -3,8 +3,8 @@
 #
 # bench/guest-bench.sh SECONDS: runs inside one VM (scripts/bench starts it).
 # TCP over loopback against SMC-D over the loopback ISM device, measured in
-# the same run with unmodified sockperf (moved onto AF_SMC by smc_run) and
-# smc-connrate, then TCP against SMC-R over the same veth of topology 1.
+# the same run with unmodified sockperf and qperf (moved onto AF_SMC by
+# smc_run) and smc-connrate, then TCP against SMC-R over the same veth of topology 1.
 # Prints "RESULT name tcp smc unit" (SMC-D) and "RESULT_R ..." (SMC-R)
 # lines for scripts/bench.
 t=${1:-5}
@@ -31,6 +31,29 @@ pp() {	# port msgsize [smc_run] -> average latency in usec
 		sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' | tail -n 1
 }
 
+# 1-byte latency: sockperf cannot send less than its 14-byte header, so
+# qperf's tcp_lat (unmodified, under smc_run for SMC) with -m 1 does it; -v
+# echoes the message size, which must be 1. The listing taken while the run
+# goes on proves what the measured connections were: with smc_run, every
+# ACTIVE AF_SMC connection (qperf's control and data connections, both
+# ends) is printed as "COUNT MODE" into $work/qmodes; for TCP the list must
+# be empty. Prints the average latency in usec (nothing if the run failed).
+work=$(mktemp -d)
+qlat() {	# host port [smc_run]
+	timeout "$limit" $3 qperf -lp "$2" -uu -v -m 1 -t "$t" "$1" tcp_lat >"$work/qperf" 2>&1 &
+	_q=$!
+	sleep $(( (t + 1) / 2 ))
+	smcss -a | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' ' >"$work/qmodes"
+	wait $_q
+	grep -q 'msg_size *= *1 bytes' "$work/qperf" &&
+		sed -n 's/^ *latency *= *\([0-9.]*\) ns.*/\1/p' "$work/qperf" |
+		awk '{ printf "%.1f\n", $1 / 1000 }'
+}
+qperf -lp 19765 >/dev/null 2>&1 &
+qtcp_server=$!
+smc_run qperf -lp 19766 >/dev/null 2>&1 &
+qsmc_server=$!
+
 # Prove the SMC side is SMC-D: a connection held open during a listing.
 timeout 20 smc_run sockperf pp -i 127.0.0.1 -p 11112 --tcp -m 14 -t 3 >/dev/null 2>&1 &
 sleep 1
@@ -42,6 +65,11 @@ echo "RESULT throughput_64KiB $(tp 11111) $(tp 11112 smc_run) MB/s"
 # sockperf's smallest message is 14 bytes (its header).
 echo "RESULT latency_14B $(pp 11111 14) $(pp 11112 14 smc_run) us"
 echo "RESULT latency_1KiB $(pp 11111 1024) $(pp 11112 1024 smc_run) us"
+q_tcp=$(qlat 127.0.0.1 19765)
+echo "MODE_1B_TCP $(cat "$work/qmodes")"
+q_smc=$(qlat 127.0.0.1 19766 smc_run)
+echo "MODE_1B $(cat "$work/qmodes")"
+echo "RESULT latency_1B_qperf $q_tcp $q_smc us"
 tcp=$("$here/smc-connrate" -f inet -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
 smc=$("$here/smc-connrate" -f smc -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
 echo "RESULT connections $tcp $smc conn/s"
@@ -61,8 +89,8 @@ kill "$big_server" 2>/dev/null
 wait "$big_server" 2>/dev/null
 # By pid: busybox ash has no job specs (%1) in a script, and a bare wait
 # would then wait for the servers forever.
-kill "$tcp_server" "$smc_server" 2>/dev/null
-wait "$tcp_server" "$smc_server" 2>/dev/null
+kill "$tcp_server" "$smc_server" "$qtcp_server" "$qsmc_server" 2>/dev/null
+wait "$tcp_server" "$smc_server" "$qtcp_server" "$qsmc_server" 2>/dev/null
 
 # ---- SMC-R against TCP over the same virtual link -------------------------
 # Topology 1 (selftests/lib/topology.sh, topo_veth_rxe): 10.43.2.1 on smcv1
@@ -110,5 +138,23 @@ echo "RESULT_R latency_14B $(ppr 11121 14) $(ppr 11122 14 smc_run) us"
 echo "RESULT_R latency_1KiB $(ppr 11121 1024) $(ppr 11122 1024 smc_run) us"
 kill "$tcp_server" "$smc_server" 2>/dev/null
 wait "$tcp_server" "$smc_server" 2>/dev/null
+# 1 byte with qperf, as above (started now: the module was reloaded).
+qperf -lp 19775 >/dev/null 2>&1 &
+qtcp_server=$!
+smc_run qperf -lp 19776 >/dev/null 2>&1 &
+qsmc_server=$!
+sleep 1
+r0=$(rxe_pkts)
+q_tcp=$(qlat "$srv" 19775)
+echo "MODE_R_1B_TCP $(cat "$work/qmodes")"
+r1=$(rxe_pkts)
+q_smc=$(qlat "$srv" 19776 smc_run)
+echo "MODE_R_1B $(cat "$work/qmodes")"
+r2=$(rxe_pkts)
+echo "RXE_R_1B tcp $((r1 - r0)) smcr $((r2 - r1))"
+echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
+kill "$qtcp_server" "$qsmc_server" 2>/dev/null
+wait "$qtcp_server" "$qsmc_server" 2>/dev/null
+rm -rf "$work"
 echo "LOAD $(cat /proc/loadavg)"
 exit 0

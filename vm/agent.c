@@ -7,6 +7,7 @@
  *
  *   smc-vm-agent serve              (started by the guest init of every VM)
  *   smc-vm-exec [-w SECONDS] VM COMMAND...
+ *   smc-vm-host kill VM | boot VM   (VM 0 only: a request to vm/run)
  *
  * The client joins COMMAND's words with spaces, like ssh does, and the server
  * runs them with "sh -c". The command's stdout and stderr come back on the
@@ -34,6 +35,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -298,6 +300,74 @@ lost:
 	return 255;
 }
 
+/*
+ * smc-vm-host: a request to vm/run on the host, for what only the host can
+ * do: "kill VM" (SIGKILL of that VM's QEMU, so the VM sends nothing more,
+ * not even a FIN) and "boot VM" (start it again, same settings). VM 0's
+ * fourth serial port is a pipe to vm/run (Documentation/vm-harness.md);
+ * vm/run answers one line, "ok ..." once done, anything else on refusal.
+ * The port is raw: no echo of the answer back to the host, no CR added.
+ */
+#define HOST_TTY "/dev/ttyS3"
+#define HOST_WAIT_MS (60 * 1000)
+
+static int host_request(int argc, char **argv)
+{
+	char req[64], reply[256];
+	struct termios t;
+	size_t got = 0;
+	int fd;
+
+	if (argc != 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "boot")) ||
+	    strspn(argv[2], "0123456789") != strlen(argv[2]) || strlen(argv[2]) > 3) {
+		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM\n");
+		return 2;
+	}
+	fd = open(HOST_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || tcgetattr(fd, &t)) {
+		fprintf(stderr, "smc-vm-host: %s: %s (only VM 0 has the host channel)\n",
+			HOST_TTY, strerror(errno));
+		return 255;
+	}
+	cfmakeraw(&t);
+	if (tcsetattr(fd, TCSANOW, &t) || tcflush(fd, TCIFLUSH)) {
+		fprintf(stderr, "smc-vm-host: %s: %s\n", HOST_TTY, strerror(errno));
+		return 255;
+	}
+	snprintf(req, sizeof(req), "%s %s\n", argv[1], argv[2]);
+	if (write_all(fd, req, strlen(req)) || tcdrain(fd)) {
+		fprintf(stderr, "smc-vm-host: write: %s\n", strerror(errno));
+		return 255;
+	}
+	while (got < sizeof(reply) - 1) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, HOST_WAIT_MS);
+		ssize_t n;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			fprintf(stderr, "smc-vm-host: no answer from vm/run within %d s\n",
+				HOST_WAIT_MS / 1000);
+			return 255;
+		}
+		n = read(fd, reply + got, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "smc-vm-host: read: %s\n", n ? strerror(errno) : "EOF");
+			return 255;
+		}
+		if (reply[got] == '\n')
+			break;
+		if (reply[got] != '\r')
+			got++;
+	}
+	reply[got] = 0;
+	printf("%s\n", reply);
+	return strncmp(reply, "ok", 2) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = strrchr(argv[0], '/');
@@ -305,8 +375,11 @@ int main(int argc, char **argv)
 	name = name ? name + 1 : argv[0];
 	if (strcmp(name, "smc-vm-exec") == 0)
 		return exec_remote(argc, argv);
+	if (strcmp(name, "smc-vm-host") == 0)
+		return host_request(argc, argv);
 	if (argc == 2 && strcmp(argv[1], "serve") == 0)
 		return serve();
-	fprintf(stderr, "usage: smc-vm-agent serve | smc-vm-exec [-w SECONDS] VM COMMAND...\n");
+	fprintf(stderr, "usage: smc-vm-agent serve | smc-vm-exec [-w SECONDS] VM COMMAND...\n"
+			"       smc-vm-host kill VM | boot VM\n");
 	return 2;
 }

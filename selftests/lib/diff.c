@@ -16,6 +16,7 @@
 #include <linux/smc_diag.h>
 #include <stdlib.h>
 
+#include "mirror.h"
 #include "smcdiag.h"
 #include "stream.h"
 #include "tap.h"
@@ -188,8 +189,36 @@ static unsigned long long rxe_counter(const char *dev, const char *name)
 	return v;
 }
 
-/* The packet counters of the devices in $SMC_DIFF_RXE. */
+static void rxe_read_local(struct rxe_counts *c);
+
+/*
+ * The packet counters of the devices in $SMC_DIFF_RXE; across two VMs
+ * (mirror.h) VM 0's devices and then VM 1's, the same list on both.
+ */
 static void rxe_read(struct rxe_counts *c)
+{
+	struct rxe_counts mine, theirs;
+	const struct rxe_counts *vm[2];
+
+	if (!MIRROR_ON()) {
+		rxe_read_local(c);
+		return;
+	}
+	rxe_read_local(&mine);
+	mirror_exchange(&mine, &theirs, sizeof(mine));
+	vm[0] = mirror_side() == 0 ? &mine : &theirs;
+	vm[1] = mirror_side() == 0 ? &theirs : &mine;
+	memset(c, 0, sizeof(*c));
+	for (int k = 0; k < 2; k++) {
+		for (unsigned int i = 0; i < vm[k]->n && c->n < DIFF_RXE_MAX; i++, c->n++) {
+			snprintf(c->dev[c->n], sizeof(c->dev[0]), "VM %d %.20s", k, vm[k]->dev[i]);
+			c->sent[c->n] = vm[k]->sent[i];
+			c->rcvd[c->n] = vm[k]->rcvd[i];
+		}
+	}
+}
+
+static void rxe_read_local(struct rxe_counts *c)
 {
 	const char *list = getenv("SMC_DIFF_RXE");
 	const char *p = list ? list : "";
@@ -228,6 +257,7 @@ static void rxe_check_moved(const struct rxe_counts *before)
 		for (i = 0; i < now.n && i < before->n; i++)
 			if (now.sent[i] == before->sent[i] || now.rcvd[i] == before->rcvd[i])
 				still++;
+		/* Across two VMs diff_now_ms() is VM 0's clock on both. */
 		if (!still || diff_now_ms() >= end)
 			break;
 		usleep(50000);
@@ -239,6 +269,28 @@ static void rxe_check_moved(const struct rxe_counts *before)
 			tap_fail("%s: no RoCE packet sent or received, yet %u connections said SMC-R",
 				 now.dev[i], diff_smcr_conns);
 	}
+}
+
+/*
+ * Across two VMs (mirror.h): VM 1 sends its records and whether it failed a
+ * check; VM 0 fails the case unless they are its own. Both halves saw the
+ * same answers, so any difference is a fault of the mirroring.
+ */
+static void mirror_compare(const struct obs *ref, const struct obs *got)
+{
+	static struct { int failed; struct obs ref, got; } mine, theirs;
+
+	mine.failed = tap_failed();
+	mine.ref = *ref;
+	mine.got = *got;
+	mirror_exchange(&mine, &theirs, sizeof(mine));
+	if (mirror_side() != 0)
+		return;
+	if (theirs.failed)
+		tap_fail("VM 1's half of the case failed a check (its log follows the results)");
+	if (memcmp(&mine.ref, &theirs.ref, sizeof(mine.ref)) ||
+	    memcmp(&mine.got, &theirs.got, sizeof(mine.got)))
+		tap_fail("mirror: VM 1 recorded something else than VM 0 (its log follows the results)");
 }
 
 void diff_run(const struct sf_family *f, obs_fn fn)
@@ -266,12 +318,17 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 
 		rxe_read(&before);
 		fn(f, &got);
-		if (diff_smcr_conns != conns)
+		if (diff_smcr_conns != conns) {
+			tap_diag("%u AF_SMC sockets SMC-R by sock_diag%s", diff_smcr_conns - conns,
+				 MIRROR_ON() ? " (each on the VM that holds it)" : "");
 			rxe_check_moved(&before);
+		}
 	} else {
 		fn(f, &got);
 	}
 	obs_print(f, &got);
+	if (MIRROR_ON())
+		mirror_compare(&ref, &got);
 	if (!oracle)
 		return;
 	for (unsigned int i = 0; i < got.n || i < ref.n; i++) {
@@ -301,7 +358,8 @@ void diff_check_mode(const struct sf_family *f, int fd)
 
 	if (!f->oracle)
 		return;		/* TCP: nothing to prove */
-	rc = sd_find_fd(fd, &s);
+	/* Across two VMs: on the VM that holds the socket. */
+	rc = MIRROR_ON() ? mirror_sd_find_fd(fd, &s) : sd_find_fd(fd, &s);
 	if (rc) {
 		tap_fail("sock_diag has no entry for the connected %s socket: %s",
 			 f->label, tap_errno_name(-rc));
@@ -365,6 +423,8 @@ int64_t diff_now_ms(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (MIRROR_ON())
+		return mirror_agree((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

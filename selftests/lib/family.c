@@ -107,8 +107,13 @@ socklen_t sf_addr(const struct sf_family *f, const char *host, unsigned int port
 
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_port = htons((uint16_t)port);
-		if (!host || !*host)
-			sin6->sin6_addr = in6addr_loopback;
+		if (!host || !*host) {
+			/* SMC_TEST_LOCAL6: as SMC_TEST_LOCAL4, for IPv6. */
+			const char *local = getenv("SMC_TEST_LOCAL6");
+
+			if (!local || inet_pton(AF_INET6, local, &sin6->sin6_addr) != 1)
+				sin6->sin6_addr = in6addr_loopback;
+		}
 		else if (strcmp(host, "any") == 0)
 			sin6->sin6_addr = in6addr_any;
 		else if (inet_pton(AF_INET6, host, &sin6->sin6_addr) != 1)

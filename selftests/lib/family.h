@@ -45,7 +45,8 @@ void sf_require(const struct sf_family *f);
 /*
  * Build an address of the family's format. host: a numeric address, "" or
  * NULL for loopback (IPv4: the address in $SMC_TEST_LOCAL4 instead, when
- * set: an address of this host on a real netdev), "any" for the wildcard. Returns the length, or 0 when
+ * set: an address of this host on a real netdev; IPv6: $SMC_TEST_LOCAL6),
+ * "any" for the wildcard. Returns the length, or 0 when
  * host is not an address of that format.
  */
 socklen_t sf_addr(const struct sf_family *f, const char *host, unsigned int port,

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "tap.h"
+#include "mirror.h"
 
 #include <fnmatch.h>
 #include <poll.h>
@@ -40,6 +41,7 @@ static unsigned int ncases, cases_cap;
 
 /* State of the running case, in the child. */
 static int case_failed;
+static unsigned int case_number;
 static int skip_fd = -1;
 
 static void out_of_memory(void)
@@ -264,6 +266,7 @@ static void run_child(const struct registered *c, unsigned int seconds, int pipe
 	setpgid(0, 0);
 	skip_fd = pipe_w;
 	case_failed = 0;
+	case_number = (unsigned int)(c - cases) + 1;
 	/* Our stray stderr output lands in order with the TAP stream. */
 	dup2(STDOUT_FILENO, STDERR_FILENO);
 	signal(SIGALRM, SIG_DFL);
@@ -346,9 +349,33 @@ static int run_case(unsigned int number, const struct registered *c)
 	return result;
 }
 
+unsigned int tap_case_number(void)
+{
+	return case_number;
+}
+
+const char *tap_case_description(unsigned int number)
+{
+	return number >= 1 && number <= ncases ? cases[number - 1].description : NULL;
+}
+
+int tap_run_number(unsigned int number)
+{
+	if (number < 1 || number > ncases)
+		return 1;
+	return run_case(number, &cases[number - 1]);
+}
+
 int tap_run(void)
 {
 	unsigned int failed = 0;
+
+	if (mirror_tap_run) {
+		int rc = mirror_tap_run();
+
+		if (rc >= 0)
+			return rc;
+	}
 
 	/* Line buffering keeps our lines whole when children write too. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -362,6 +389,8 @@ int tap_run(void)
 	for (unsigned int i = 0; i < ncases; i++)
 		if (run_case(i + 1, &cases[i]) == 1)
 			failed++;
+	if (mirror_tap_end)
+		mirror_tap_end();
 	fflush(stdout);
 	return failed ? 1 : 0;
 }

@@ -47,6 +47,14 @@ void tap_add_table(const struct tap_case *cases, unsigned int count);
 
 /* Run every registered case; returns the exit status for main(). */
 int tap_run(void);
+/*
+ * For lib/mirror.c: the number (from 1) of the case this child runs, the
+ * description of case "number" (NULL if none), and running one case as
+ * tap_run() would (0 passed, 1 failed, 2 skipped).
+ */
+unsigned int tap_case_number(void);
+const char *tap_case_description(unsigned int number);
+int tap_run_number(unsigned int number);
 
 /* ---- Inside a case (the forked child) ---- */
 
