@@ -69,13 +69,30 @@ void smc_eid_propose(struct net *net, struct smc_clc_proposal *p)
 		memset(p->system_eid, 0, sizeof(p->system_eid));
 }
 
+/* The first of p's UEIDs that t has too, into eid. Under t->lock. */
+static bool smc_eid_match_ueid_locked(struct smc_eid_table *t,
+				      const struct smc_clc_proposal *p,
+				      u8 eid[SMC_MAX_EID_LEN])
+{
+	unsigned int i, j;
+
+	for (i = 0; i < p->eid_cnt && i < SMC_CLC_MAX_UEID; i++) {
+		for (j = 0; j < t->ueid_cnt; j++) {
+			if (!memcmp(t->ueid[j], p->user_eid[i], SMC_MAX_EID_LEN)) {
+				memcpy(eid, t->ueid[j], SMC_MAX_EID_LEN);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 bool smc_eid_match(struct net *net, const struct smc_clc_proposal *p,
 		   u8 eid[SMC_MAX_EID_LEN])
 {
 	struct smc_eid_table *t = smc_eid_table(net);
 	u8 seid[SMC_MAX_EID_LEN];
 	bool found = false;
-	unsigned int i, j;
 
 	smc_offer_system_eid(seid);
 	spin_lock(&t->lock);
@@ -83,18 +100,45 @@ bool smc_eid_match(struct net *net, const struct smc_clc_proposal *p,
 	    !memcmp(seid, p->system_eid, SMC_MAX_EID_LEN)) {
 		memcpy(eid, seid, SMC_MAX_EID_LEN);
 		found = true;
-		goto out;
+	} else {
+		found = smc_eid_match_ueid_locked(t, p, eid);
 	}
-	for (i = 0; i < p->eid_cnt && i < SMC_CLC_MAX_UEID; i++) {
-		for (j = 0; j < t->ueid_cnt; j++) {
-			if (!memcmp(t->ueid[j], p->user_eid[i], SMC_MAX_EID_LEN)) {
-				memcpy(eid, t->ueid[j], SMC_MAX_EID_LEN);
-				found = true;
-				goto out;
-			}
-		}
-	}
-out:
+	spin_unlock(&t->lock);
+	return found;
+}
+
+bool smc_eid_match_ueid(struct net *net, const struct smc_clc_proposal *p,
+			u8 eid[SMC_MAX_EID_LEN])
+{
+	struct smc_eid_table *t = smc_eid_table(net);
+	bool found;
+
+	spin_lock(&t->lock);
+	found = smc_eid_match_ueid_locked(t, p, eid);
+	spin_unlock(&t->lock);
+	return found;
+}
+
+unsigned int smc_eid_ueid_count(struct net *net)
+{
+	struct smc_eid_table *t = smc_eid_table(net);
+	unsigned int n;
+
+	spin_lock(&t->lock);
+	n = t->ueid_cnt;
+	spin_unlock(&t->lock);
+	return n;
+}
+
+bool smc_eid_is_ueid(struct net *net, const u8 eid[SMC_MAX_EID_LEN])
+{
+	struct smc_eid_table *t = smc_eid_table(net);
+	bool found = false;
+	unsigned int j;
+
+	spin_lock(&t->lock);
+	for (j = 0; j < t->ueid_cnt && !found; j++)
+		found = !memcmp(t->ueid[j], eid, SMC_MAX_EID_LEN);
 	spin_unlock(&t->lock);
 	return found;
 }

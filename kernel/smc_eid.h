@@ -48,6 +48,16 @@ void smc_eid_propose(struct net *net, struct smc_clc_proposal *p);
 bool smc_eid_match(struct net *net, const struct smc_clc_proposal *p,
 		   u8 eid[SMC_MAX_EID_LEN]);
 
+/*
+ * SMC-Rv2 (as Linux 6.1): only a UEID counts, never the SEID. The first
+ * of the peer's UEIDs that we have too; how many UEIDs we have (a client
+ * proposes SMC-Rv2 only with one); whether eid is one of ours.
+ */
+bool smc_eid_match_ueid(struct net *net, const struct smc_clc_proposal *p,
+			u8 eid[SMC_MAX_EID_LEN]);
+unsigned int smc_eid_ueid_count(struct net *net);
+bool smc_eid_is_ueid(struct net *net, const u8 eid[SMC_MAX_EID_LEN]);
+
 /* SMC_GEN_NETLINK requests (smc_gnl.c registers them). */
 int smc_eid_nl_dump_ueid(struct sk_buff *skb, struct netlink_callback *cb);
 int smc_eid_nl_add_ueid(struct sk_buff *skb, struct genl_info *info);

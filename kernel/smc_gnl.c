@@ -41,6 +41,7 @@
 #include "smc_offer.h"
 #include "smc_pnet.h"
 #include "smc_stats.h"
+#include "smcr_hs.h"
 #include "smcr_ib.h"
 
 /* The highest SMC version and release we speak. */
@@ -84,8 +85,11 @@ static int smc_gnl_dump_sys_info(struct sk_buff *skb, struct netlink_callback *c
 	    nla_put_u8(skb, SMC_NLA_SYS_VER, SMC_GNL_VERSION) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_REL, SMC_GNL_RELEASE) ||
 	    nla_put_u8(skb, SMC_NLA_SYS_IS_ISM_V2, ism_v2) ||
-	    /* Our SMC-R is v1 only (smcr_hs.c). */
-	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, 0) ||
+	    /*
+	     * SMC-Rv2 whenever SMC-R is on (smcr=1; smcr_hs.c), as Linux
+	     * 6.1 always says 1.
+	     */
+	    nla_put_u8(skb, SMC_NLA_SYS_IS_SMCR_V2, smcr_hs_enabled()) ||
 	    nla_put_string(skb, SMC_NLA_SYS_LOCAL_HOST, host))
 		goto cancel;
 	if (ism_v2) {

@@ -198,18 +198,21 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 
 /*
  * The client's CLC exchange when it has no ISM device and SMC-R is on
- * (smcr_hs.c): an SMC-Rv1 Proposal if an RDMA port serves the route, else
- * the Decline "no SMC device". 0 when decided, else -errno.
+ * (smcr_hs.c): an SMC-R Proposal (v1, and v2 with a UEID) if an RDMA
+ * port serves the route, else the Decline "no SMC device". 0 when
+ * decided, else -errno.
  */
 static int smc_connect_clc_smcr(struct smc_sock *smc, struct smc_clc_msg *msg)
 {
 	struct smcr_path path;
+	bool v2;
 	u32 code;
 	int rc;
 
 	code = smcr_hs_propose(smc, &msg->proposal, &path);
 	if (code)
 		return smc_connect_decline(smc, code, SMC_CLC_V1);
+	v2 = msg->proposal.hdr.version >= SMC_CLC_V2;	/* SMC-Rv2 offered */
 	rc = smc_clc_send(smc, msg);
 	if (!rc)
 		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
@@ -221,7 +224,7 @@ static int smc_connect_clc_smcr(struct smc_sock *smc, struct smc_clc_msg *msg)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_ACCEPT:
-		rc = smcr_hs_connect(smc, &path, msg);
+		rc = smcr_hs_connect(smc, &path, msg, v2);
 		break;
 	default:
 		rc = -EPROTO;

@@ -24,6 +24,7 @@
 #include "smc.h"
 #include "smc_netns.h"
 #include "smc_stats.h"
+#include "smcr_lgr.h"
 
 int smc_stats_net_init(struct net *net)
 {
@@ -110,8 +111,8 @@ void smc_stats_hs_err(struct smc_sock *smc, bool server)
 
 void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
 {
-	/* Every SMC-R connection of ours is SMC-Rv1, every SMC-D one v2. */
-	if (smc_stats_tech_of(smc) == SMC_STATS_TECH_R) {
+	/* SMC-R: its group's version (smcr_hs.c); every SMC-D one is v2. */
+	if (smc_stats_tech_of(smc) == SMC_STATS_TECH_R && !smcr_conn_is_v2(smc)) {
 		if (server)
 			SMC_STATS_INC(smc, srv_v1_succ);
 		else

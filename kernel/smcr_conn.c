@@ -104,6 +104,19 @@ void smcr_conn_link_down(struct smc_sock *smc)
 	smc_close_peer_gone(smc);
 }
 
+bool smcr_conn_is_v2(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	bool v2 = false;
+
+	/* conn->smcr holds its group while set (see smcr_conn_start) */
+	spin_lock_bh(&conn->lock);
+	if (conn->smcr)
+		v2 = conn->smcr->lgr->key.version >= SMC_CLC_V2;
+	spin_unlock_bh(&conn->lock);
+	return v2;
+}
+
 int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 {
 	struct smc_conn *conn = &smc->conn;

@@ -77,6 +77,30 @@ static void *smcr_gnl_put(struct smcr_gnl_ctx *c, u8 cmd)
 			   cmd);
 }
 
+/* SMC-Rv2 groups: V2_COMMON (as SMC-D's) and R_V2 with DIRECT. */
+static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
+{
+	const struct smc_lgr_info *i = &lgr->v2_peer;
+	struct nlattr *n;
+
+	if (lgr->key.version < SMC_CLC_V2 || !i->peer_known)
+		return 0;
+	n = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
+	if (!n ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, i->smc_version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, i->peer_release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, i->peer_os) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, i->neg_eid) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST, i->peer_host))
+		return -EMSGSIZE;
+	nla_nest_end(skb, n);
+	n = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
+	if (!n || nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct))
+		return -EMSGSIZE;
+	nla_nest_end(skb, n);
+	return 0;
+}
+
 static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 {
 	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
@@ -102,7 +126,8 @@ static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->key.vlan) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
 			      lgr->key.net_cookie, SMC_NLA_LGR_R_PAD) ||
-	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid))
+	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
+	    smcr_gnl_put_lgr_v2(skb, lgr))
 		goto cancel;
 	nla_nest_end(skb, n);
 	genlmsg_end(skb, hdr);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: the SMC-Rv1 handshake (client and server), first contact and
- * not, up to an SMC-R connection (Documentation/smc-r.md).
+ * af_smc: the SMC-R handshake (client and server), v1 and v2, first
+ * contact and not, up to an SMC-R connection (Documentation/smc-r.md,
+ * "The handshake (SMC-Rv1)" and "SMC-Rv2").
  *
  * With the module parameter smcr=1 (off by default; smcr_probe=1 is the
  * same switch under its old name), a client with no ISM device but an
@@ -18,6 +19,14 @@
  * its link to RTS and sends LLC CONFIRM_LINK over the QP, which the
  * client answers. Both sides then use SMC-R.
  *
+ * SMC-Rv2 (routable RoCEv2) is the same exchange with CLC v2 messages: a
+ * client with a UEID offers it next to v1, with its GID again in the v2
+ * extension; a server takes it when a UEID is shared and the route to the
+ * client's GID has a known next hop (smcr_v2.c), else v1. The Accept and
+ * Confirm add the negotiated EID, on first contact the first contact
+ * extension and (Confirm) the GID list; the group's link then speaks LLC
+ * with the v2 header, and its QP sends to the route's next hop.
+ *
  * After its Confirm the client never declines: the server alone decides
  * how a first contact ends (a failed link step: Decline), and the client
  * waits (bounded) for that word when its link was not confirmed, so no
@@ -31,6 +40,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/inetdevice.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -42,6 +52,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_eid.h"
 #include "smc_netns.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
@@ -50,10 +61,18 @@
 
 static bool smcr_on;
 module_param_named(smcr, smcr_on, bool, 0444);
-MODULE_PARM_DESC(smcr, "SMC-Rv1: propose and accept SMC-R (off by default)");
+MODULE_PARM_DESC(smcr, "SMC-R (v1, and v2 with a UEID): propose and accept it (off by default)");
 /* The name of the days before the data path; the same switch. */
 module_param_named(smcr_probe, smcr_on, bool, 0444);
 MODULE_PARM_DESC(smcr_probe, "old name of smcr");
+
+/*
+ * SMC-Rv1 may be switched off (SMC-Rv2 only): a client then proposes
+ * SMC-Rv2 alone, and a server takes up no SMC-Rv1 offer.
+ */
+static bool smcr_v1_on = true;
+module_param_named(smcr_v1, smcr_v1_on, bool, 0644);
+MODULE_PARM_DESC(smcr_v1, "SMC-Rv1 proposed and accepted (default on); off: SMC-Rv2 only");
 
 /*
  * Test plumbing: the server waits this long (ms, at most 10 s) before
@@ -113,6 +132,15 @@ void smcr_hs_abort(struct smc_sock *smc)
 static atomic_t smcr_hs_confirmed_client = ATOMIC_INIT(0);
 static atomic_t smcr_hs_confirmed_server = ATOMIC_INIT(0);
 static atomic_t smcr_hs_failed = ATOMIC_INIT(0);
+static atomic_t smcr_hs_n_v2_client = ATOMIC_INIT(0);	/* SMC-Rv2 connections */
+static atomic_t smcr_hs_n_v2_server = ATOMIC_INIT(0);
+
+/* What an SMC-Rv2 handshake adds: the EID both share, the route's kind. */
+struct smcr_hs_v2 {
+	bool	on;
+	bool	direct;			/* no gateway between the peers */
+	u8	eid[SMC_CLC_EID_LEN];
+};
 
 bool smcr_hs_enabled(void)
 {
@@ -121,15 +149,21 @@ bool smcr_hs_enabled(void)
 
 bool smcr_hs_wanted(const struct smc_clc_proposal *p)
 {
-	return smcr_hs_enabled() && smc_clc_smcr_indicated(p->hdr.typev1);
+	if (!smcr_hs_enabled())
+		return false;
+	return smc_clc_smcr_indicated(p->hdr.typev1) ||
+	       (p->hdr.version >= SMC_CLC_V2 &&
+		smc_clc_smcr_indicated(p->hdr.typev2));
 }
 
 void smcr_hs_show(struct seq_file *m)
 {
-	seq_printf(m, "smcr %d confirmed_client %d confirmed_server %d failed %d\n",
+	seq_printf(m, "smcr %d confirmed_client %d confirmed_server %d failed %d v2_client %d v2_server %d smcr_v1 %d\n",
 		   smcr_hs_enabled(), atomic_read(&smcr_hs_confirmed_client),
 		   atomic_read(&smcr_hs_confirmed_server),
-		   atomic_read(&smcr_hs_failed));
+		   atomic_read(&smcr_hs_failed),
+		   atomic_read(&smcr_hs_n_v2_client),
+		   atomic_read(&smcr_hs_n_v2_server), READ_ONCE(smcr_v1_on));
 }
 
 /*
@@ -210,20 +244,29 @@ out:
 u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 		    struct smcr_path *path)
 {
+	struct net *net = sock_net(&smc->sk);
+	bool v1 = READ_ONCE(smcr_v1_on);
+	/* as Linux: SMC-Rv2 only with a UEID (the SEID does not count) */
+	bool v2 = smc_eid_ueid_count(net) > 0;
 	__be32 subnet;
 	u8 plen;
 	u32 code;
 
-	if (!smcr_hs_enabled())
+	if (!smcr_hs_enabled() || (!v1 && !v2))
 		return SMC_CLC_DECL_NOSMCDEV;
 	code = smcr_hs_route(smc, path, &subnet, &plen);
 	if (code)
 		return SMC_CLC_DECL_NOSMCDEV;	/* as Linux: nothing to offer */
 	memset(p, 0, sizeof(*p));
 	p->hdr.type = SMC_CLC_PROPOSAL;
-	p->hdr.version = SMC_CLC_V1;
-	p->hdr.typev1 = SMC_CLC_TYPE_R;
-	p->hdr.typev2 = SMC_CLC_TYPE_N;
+	/*
+	 * SMC-Rv2 alongside SMC-Rv1, as Linux proposes: a v2 header, the v1
+	 * offer in typev1 (with the IP prefix area), the v2 offer in typev2
+	 * with our RoCEv2 GID and UEIDs in the v2 extension.
+	 */
+	p->hdr.version = v2 ? SMC_CLC_V2 : SMC_CLC_V1;
+	p->hdr.typev1 = v1 ? SMC_CLC_TYPE_R : SMC_CLC_TYPE_N;
+	p->hdr.typev2 = v2 ? SMC_CLC_TYPE_R : SMC_CLC_TYPE_N;
 	p->hdr.eyecatcher = SMC_CLC_EC_SMCR;
 	p->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
 	memcpy(p->peer_id, smc_clc_local_peer_id, sizeof(p->peer_id));
@@ -236,12 +279,18 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	p->v1_smcd_area = true;
 	p->ipv4_subnet = ntohl(subnet);
 	p->ipv4_prefix_len = plen;
+	if (v2) {
+		p->release = SMC_CLC_RELEASE_0;
+		memcpy(p->roce_gid, path->gid.gid.raw, sizeof(p->roce_gid));
+		smc_eid_propose(net, p);
+	}
 	return 0;
 }
 
 static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 			const u8 *peer_id, const u8 *peer_gid,
-			enum smc_lgr_role role, struct smcr_lgr_key *key)
+			enum smc_lgr_role role, u8 version,
+			struct smcr_lgr_key *key)
 {
 	memset(key, 0, sizeof(*key));
 	key->dev = path->dev;
@@ -251,6 +300,7 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 	key->vlan = smc_clcsock_vlan(smc);
 	key->role = role;
 	key->net_cookie = sock_net(&smc->sk)->net_cookie;
+	key->version = version;
 }
 
 /* The connection's buffers, in its group (the RMB maybe from the pool). */
@@ -272,15 +322,20 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	return 0;
 }
 
-/* An SMC-Rv1 Accept or Confirm with the link's and the connection's data. */
+/*
+ * An SMC-Rv1 or -Rv2 Accept or Confirm with the link's and the
+ * connection's data; v2 adds the EID, on first contact the first contact
+ * extension and (Confirm) the GID list: our one GID, no alternates.
+ */
 static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
+			 const struct smcr_hs_v2 *v2,
 			 struct smc_clc_accept_confirm *ac)
 {
 	struct smcr_link *l = sc->lgr->link;
 
 	memset(ac, 0, sizeof(*ac));
 	ac->hdr.type = type;
-	ac->hdr.version = SMC_CLC_V1;
+	ac->hdr.version = v2->on ? SMC_CLC_V2 : SMC_CLC_V1;
 	ac->hdr.typev1 = SMC_CLC_TYPE_R;
 	ac->hdr.typev2 = first ? SMC_CLC_FIRST_CONTACT : 0;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCR;
@@ -296,6 +351,16 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	ac->r.qp_mtu = l->local.mtu;
 	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
 	ac->r.psn = l->local.psn;
+	if (!v2->on)
+		return;
+	memcpy(ac->eid, v2->eid, sizeof(ac->eid));
+	if (!first)
+		return;
+	smcr_v2_fill_fce(&ac->fce, v2->direct);
+	if (type == SMC_CLC_CONFIRM) {
+		ac->gid_cnt = 1;
+		memcpy(ac->gid_list[0], l->local.gid.raw, sizeof(ac->gid_list[0]));
+	}
 }
 
 /*
@@ -303,9 +368,10 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
  * false if unusable.
  */
 static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
-			 struct smcr_qp_info *peer, struct smcr_conn *sc)
+			 u8 version, struct smcr_qp_info *peer,
+			 struct smcr_conn *sc)
 {
-	if (ac->hdr.type != type || ac->hdr.version != SMC_CLC_V1 ||
+	if (ac->hdr.type != type || ac->hdr.version != version ||
 	    ac->hdr.typev1 != SMC_CLC_TYPE_R)
 		return false;
 	if (ac->r.qp_mtu < IB_MTU_256 || ac->r.qp_mtu > IB_MTU_4096 ||
@@ -361,27 +427,71 @@ static void smcr_hs_conn_drop(struct smcr_conn *sc)
 	kfree(sc);
 }
 
+/*
+ * Client, SMC-Rv2 first contact: where our QP's packets go. A direct
+ * peer (the Accept says so) gets them at the Accept's MAC; one behind a
+ * router at the next hop's, which our route to its GID names. 0 or the
+ * decline code.
+ */
+static u32 smcr_hs_v2_client_route(struct smc_sock *smc,
+				   const struct smc_clc_accept_confirm *ac,
+				   struct smcr_qp_info *peer, bool *direct)
+{
+	__be32 daddr;
+	bool gw;
+
+	*direct = ac->fce.v2_direct;
+	if (*direct)
+		return 0;
+	if (!smcr_v2_gid_ipv4(ac->r.gid, &daddr) ||
+	    smcr_v2_nexthop(sock_net(&smc->sk), inet_sk(smc->clcsock->sk)->inet_saddr,
+			    daddr, peer->nexthop_mac, &gw))
+		return SMC_CLC_DECL_NOROUTE;
+	/* as Linux: the server says indirect, our route says direct */
+	return gw ? 0 : SMC_CLC_DECL_NOINDIRECT;
+}
+
 int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
-		    struct smc_clc_msg *msg)
+		    struct smc_clc_msg *msg, bool proposed_v2)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	bool first = smc_clc_first_contact(&ac->hdr), made;
+	struct smcr_hs_v2 v2 = {};
 	struct smcr_lgr_key key;
 	struct smcr_qp_info peer;
 	struct smcr_hs_op op;
 	struct smcr_conn *sc;
 	struct smcr_link *l;
 	bool confirmed;
+	u32 code;
 	int rc;
 
 	sc = smcr_hs_conn_alloc(smc);
 	if (!sc)
 		return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
-	if (!smcr_hs_peer(ac, SMC_CLC_ACCEPT, &peer, sc)) {
+	/* An SMC-Rv2 Accept: to our v2 offer, with one of our UEIDs. */
+	if (ac->hdr.version >= SMC_CLC_V2) {
+		if (!proposed_v2 || !smc_eid_is_ueid(sock_net(&smc->sk), ac->eid)) {
+			kfree(sc);
+			return smcr_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
+		}
+		v2.on = true;
+		memcpy(v2.eid, ac->eid, sizeof(v2.eid));
+	}
+	if (!smcr_hs_peer(ac, SMC_CLC_ACCEPT, v2.on ? SMC_CLC_V2 : SMC_CLC_V1,
+			  &peer, sc)) {
 		kfree(sc);
 		return smcr_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
 	}
-	smcr_hs_key(smc, path, ac->r.peer_id, ac->r.gid, SMC_LGR_CLIENT, &key);
+	if (v2.on && first) {
+		code = smcr_hs_v2_client_route(smc, ac, &peer, &v2.direct);
+		if (code) {
+			kfree(sc);
+			return smcr_hs_decline(smc, code);
+		}
+	}
+	smcr_hs_key(smc, path, ac->r.peer_id, ac->r.gid, SMC_LGR_CLIENT,
+		    v2.on ? SMC_CLC_V2 : SMC_CLC_V1, &key);
 	if (first)
 		rc = smcr_lgr_join(sc, &key, path, &made);
 	else
@@ -392,6 +502,8 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 				       SMC_CLC_DECL_MEM);
 	}
 	l = sc->lgr->link;
+	if (v2.on && first)	/* before the Confirm overwrites ac */
+		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (!first) {
 		/* The group's link, confirmed long ago: just our buffers. */
 		rc = smcr_hs_bufs(smc, sc);
@@ -401,12 +513,14 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 			smcr_hs_conn_drop(sc);
 			return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
 		}
-		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, ac);
+		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, &v2, ac);
 		rc = smc_clc_send(smc, msg);
 		if (!rc)
 			rc = smcr_conn_start(smc, sc);
 		if (rc)
 			smcr_hs_conn_drop(sc);
+		else if (v2.on)
+			atomic_inc(&smcr_hs_n_v2_client);
 		return rc;
 	}
 
@@ -421,7 +535,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		goto fail;
 	}
 	smcr_link_keepalive_net(l, sock_net(&smc->sk));
-	smcr_hs_fill(sc, SMC_CLC_CONFIRM, true, ac);
+	smcr_hs_fill(sc, SMC_CLC_CONFIRM, true, &v2, ac);
 	rc = smc_clc_send(smc, msg);
 	if (rc)
 		goto fail;
@@ -446,6 +560,8 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	rc = smcr_conn_start(smc, sc);
 	if (rc)
 		smcr_hs_conn_drop(sc);
+	else if (v2.on)
+		atomic_inc(&smcr_hs_n_v2_client);
 	return rc;
 fail:
 	smcr_hs_op_end(&op);
@@ -480,10 +596,67 @@ static int smcr_hs_listen_first(struct smc_sock *nsmc, struct smcr_conn *sc,
 	return 0;
 }
 
+/*
+ * Server: can we take up the Proposal's SMC-Rv2 offer? As Linux 6.1: a
+ * UEID both have (the SEID does not count for SMC-Rv2; a Proposal with
+ * none gets SMC_CLC_DECL_NOUEID, one with none in common
+ * SMC_CLC_DECL_NOSMCDEV), and a route to the client's RoCEv2 GID whose
+ * next hop's MAC we know. 0 and *v2 filled, or the decline code.
+ */
+static u32 smcr_hs_v2_server(struct smc_sock *nsmc,
+			     const struct smc_clc_proposal *p,
+			     struct smcr_hs_v2 *v2, u8 *nexthop_mac)
+{
+	struct net *net = sock_net(&nsmc->sk);
+	__be32 daddr;
+	bool gw;
+
+	if (!p->eid_cnt)
+		return SMC_CLC_DECL_NOUEID;
+	if (!smc_eid_match_ueid(net, p, v2->eid))
+		return SMC_CLC_DECL_NOSMCDEV;
+	if (!smcr_v2_gid_ipv4(p->roce_gid, &daddr))
+		return SMC_CLC_DECL_NOSMCRDEV;	/* IPv6 GIDs: not yet */
+	if (smcr_v2_nexthop(net, inet_sk(nsmc->clcsock->sk)->inet_saddr, daddr,
+			    nexthop_mac, &gw))
+		return SMC_CLC_DECL_NOROUTE;
+	v2->direct = !gw;
+	if (v2->direct)		/* the client's own MAC, from its Confirm */
+		eth_zero_addr(nexthop_mac);
+	v2->on = true;
+	return 0;
+}
+
+/*
+ * Server: SMC-Rv2 if the Proposal offers it and we can, else SMC-Rv1 if
+ * it offers that, we do it and the subnets match. 0, or the decline code
+ * (the v2 reason when v1 was not an option).
+ */
+static u32 smcr_hs_choose(struct smc_sock *nsmc, const struct smc_clc_proposal *p,
+			  __be32 subnet, u8 plen, struct smcr_hs_v2 *v2,
+			  u8 *nexthop_mac)
+{
+	u32 code = SMC_CLC_DECL_NOSMCRDEV;
+
+	if (p->hdr.version >= SMC_CLC_V2 &&
+	    smc_clc_smcr_indicated(p->hdr.typev2)) {
+		code = smcr_hs_v2_server(nsmc, p, v2, nexthop_mac);
+		if (!code)
+			return 0;
+	}
+	if (!smc_clc_smcr_indicated(p->hdr.typev1) || !READ_ONCE(smcr_v1_on))
+		return code;
+	if (ntohl(subnet) != p->ipv4_subnet || plen != p->ipv4_prefix_len)
+		return SMC_CLC_DECL_DIFFPREFIX;
+	return 0;
+}
+
 int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 {
 	struct smc_clc_proposal *p = &msg->proposal;
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	u8 nexthop_mac[ETH_ALEN] = {};
+	struct smcr_hs_v2 v2 = {};
 	struct smcr_lgr_key key;
 	struct smcr_qp_info peer;
 	struct smcr_path path;
@@ -496,9 +669,10 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	int rc;
 
 	code = smcr_hs_route(nsmc, &path, &subnet, &plen);
-	if (!code && (ntohl(subnet) != p->ipv4_subnet || plen != p->ipv4_prefix_len)) {
-		smcr_path_put(&path);
-		code = SMC_CLC_DECL_DIFFPREFIX;
+	if (!code) {
+		code = smcr_hs_choose(nsmc, p, subnet, plen, &v2, nexthop_mac);
+		if (code)
+			smcr_path_put(&path);
 	}
 	if (code)
 		return smcr_hs_decline(nsmc, code);
@@ -507,7 +681,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		smcr_path_put(&path);
 		return smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
 	}
-	smcr_hs_key(nsmc, &path, p->peer_id, p->gid, SMC_LGR_SERVER, &key);
+	smcr_hs_key(nsmc, &path, p->peer_id, v2.on ? p->roce_gid : p->gid,
+		    SMC_LGR_SERVER, v2.on ? SMC_CLC_V2 : SMC_CLC_V1, &key);
 	rc = smcr_lgr_join(sc, &key, &path, &first);
 	smcr_path_put(&path);
 	if (rc) {
@@ -523,7 +698,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
 		goto fail;
 	}
-	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, ac);
+	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, &v2, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
 		rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
@@ -534,10 +709,14 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 				    msg->decline.diagnosis);
 		goto fail;
 	}
-	if (!smcr_hs_peer(ac, SMC_CLC_CONFIRM, &peer, sc)) {
+	if (!smcr_hs_peer(ac, SMC_CLC_CONFIRM, v2.on ? SMC_CLC_V2 : SMC_CLC_V1,
+			  &peer, sc)) {
 		rc = -EPROTO;
 		goto fail;
 	}
+	ether_addr_copy(peer.nexthop_mac, nexthop_mac);
+	if (v2.on && first)
+		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (first) {
 		rc = smcr_hs_listen_first(nsmc, sc, &peer);
 		if (rc) {
@@ -555,6 +734,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	rc = smcr_conn_start(nsmc, sc);
 	if (rc)
 		smcr_hs_conn_drop(sc);
+	else if (v2.on)
+		atomic_inc(&smcr_hs_n_v2_server);
 	return rc;
 fail:
 	if (first) {

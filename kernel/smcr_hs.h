@@ -13,6 +13,8 @@ struct smc_sock;
 struct smc_clc_msg;
 struct smc_clc_proposal;
 struct smcr_path;
+struct smc_clc_fce;
+struct net;
 
 bool smcr_hs_enabled(void);
 /* Whether we take up a peer's Proposal for SMC-R. */
@@ -26,10 +28,11 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 		    struct smcr_path *path);
 /*
  * Client: the server accepted (msg holds the Accept); bring up the link
- * and end as the server says. 0 when decided, else -errno.
+ * and end as the server says. v2: our Proposal offered SMC-Rv2. 0 when
+ * decided, else -errno.
  */
 int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
-		    struct smc_clc_msg *msg);
+		    struct smc_clc_msg *msg, bool v2);
 /* Server: answer the SMC-R Proposal in msg. 0 when decided, else -errno. */
 int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg);
 
@@ -39,6 +42,19 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg);
  * flag). Process or softirq context; takes spinlocks only.
  */
 void smcr_hs_abort(struct smc_sock *smc);
+
+/* smcr_v2.c: SMC-Rv2's additions. */
+/* The IPv4 address of an IPv4-mapped GID; false if it is none. */
+bool smcr_v2_gid_ipv4(const u8 *gid, __be32 *addr);
+/*
+ * The route from saddr to daddr: whether it uses a gateway, and the MAC
+ * of its next hop from the neighbour table (zero when daddr is local).
+ * 0, or -errno when there is no route or the next hop's MAC is unknown.
+ */
+int smcr_v2_nexthop(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
+		    bool *gateway);
+/* The first contact extension of an SMC-Rv2 Accept/Confirm. */
+void smcr_v2_fill_fce(struct smc_clc_fce *fce, bool direct);
 
 /* debugfs "smcr_hs": counters. */
 void smcr_hs_show(struct seq_file *m);

@@ -19,6 +19,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
+#include <linux/etherdevice.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -50,6 +52,7 @@ static bool smcr_lgr_key_eq(const struct smcr_lgr_key *a,
 {
 	return a->dev == b->dev && a->port == b->port && a->vlan == b->vlan &&
 	       a->role == b->role && a->net_cookie == b->net_cookie &&
+	       a->version == b->version &&
 	       !memcmp(a->peer_id, b->peer_id, sizeof(a->peer_id)) &&
 	       !memcmp(a->peer_gid.raw, b->peer_gid.raw, sizeof(a->peer_gid.raw));
 }
@@ -97,6 +100,7 @@ static struct smcr_lgr *smcr_lgr_create(const struct smcr_lgr_key *key,
 		kfree(lgr);
 		return ERR_CAST(l);
 	}
+	l->v2 = key->version >= SMC_CLC_V2;	/* before anything is sent */
 	lgr->link = l;
 	lgr->key = *key;
 	INIT_LIST_HEAD(&lgr->pool);
@@ -193,6 +197,30 @@ void smcr_lgr_first_done(struct smcr_conn *sc, bool ok)
 	mutex_unlock(&smcr_lgr_lock);
 	if (lgr->key.role == SMC_LGR_SERVER)
 		mutex_unlock(&smcr_lgr_first_lock);
+}
+
+void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
+			  const u8 *eid, bool direct)
+{
+	struct smc_lgr_info *p = &lgr->v2_peer;
+	int i;
+
+	mutex_lock(&smcr_lgr_lock);
+	p->peer_known = true;
+	p->smc_version = SMC_CLC_V2;
+	p->peer_os = fce->os_type;
+	p->peer_release = fce->release;
+	/* Peer bytes, made printable: a dump hands them to users. */
+	for (i = 0; i < 32; i++) {
+		p->peer_host[i] = isprint(fce->hostname[i]) ? fce->hostname[i] : '?';
+		p->neg_eid[i] = isprint(eid[i]) ? eid[i] : '?';
+	}
+	p->peer_host[32] = 0;
+	p->neg_eid[32] = 0;
+	strim(p->peer_host);
+	strim(p->neg_eid);
+	lgr->v2_direct = direct;
+	mutex_unlock(&smcr_lgr_lock);
 }
 
 struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
@@ -398,12 +426,14 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
 			   lgr->link->peer.qpn, READ_ONCE(lgr->link->state),
-			   lgr->key.peer_gid.raw);
+			   lgr->key.peer_gid.raw, lgr->key.version,
+			   is_zero_ether_addr(lgr->link->peer.nexthop_mac) ?
+			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac);
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d\n", atomic_read(&smc_obj_smcr_lgrs),
 		   atomic_read(&smc_obj_smcr_bufs));

@@ -39,6 +39,7 @@
 #include "smcr_ib.h"
 #include "smcr_link.h"
 #include "wire/smc_cdc.h"
+#include "wire/smc_clc.h"
 
 struct seq_file;
 struct smc_sock;
@@ -53,6 +54,12 @@ struct smcr_lgr_key {
 	u16		vlan;
 	u8		role;		/* enum smc_lgr_role */
 	u64		net_cookie;
+	/*
+	 * SMC_CLC_V1 or SMC_CLC_V2 (SMC-Rv2): a group has one version, its
+	 * link's LLC header follows it; v1 and v2 connections to one peer
+	 * never share a group.
+	 */
+	u8		version;
 };
 
 struct smcr_lgr {
@@ -69,6 +76,13 @@ struct smcr_lgr {
 	/* The connections, for CDC dispatch by token. */
 	rwlock_t		conns_lock;
 	struct list_head	conns;
+	/*
+	 * SMC-Rv2, under smcr_lgr_lock: what the peer's first contact CLC
+	 * said (its fce, the negotiated EID; SMC_NLA_LGR_R_V2_COMMON uses
+	 * the v2 fields) and whether it is reachable without a gateway.
+	 */
+	struct smc_lgr_info	v2_peer;
+	bool			v2_direct;
 	struct work_struct	down_work;	/* the link failed */
 	struct delayed_work	free_work;	/* idle or dead: free */
 };
@@ -117,6 +131,9 @@ int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		     u32 peer_qpn);
 /* The new group's link is confirmed (ok) or failed; drops the lock (server). */
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
+/* SMC-Rv2 first contact: the peer's fce and the EID, for netlink. */
+void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
+			  const u8 *eid, bool direct);
 /*
  * sc leaves its group (no CDC reaches it after this returns) and its
  * buffers go (the RMB to the group's pool). Process context. Safe when
@@ -148,6 +165,8 @@ unsigned int smcr_lgr_seq(void);
  * the caller still owns sc.
  */
 int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc);
+/* Whether smc is an SMC-R connection in an SMC-Rv2 group. */
+bool smcr_conn_is_v2(struct smc_sock *smc);
 /* The connection layer's hooks, called by smcr_lgr.c. */
 void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m);
 void smcr_conn_link_down(struct smc_sock *smc);

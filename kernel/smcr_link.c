@@ -126,15 +126,22 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static int smcr_post_recv(struct smcr_link *l, int slot)
 {
-	struct ib_sge sge = {
-		.addr	= l->recv_dma + slot * SMCR_MSG_SIZE,
-		.length	= SMCR_MSG_SIZE,
-		.lkey	= l->pd->local_dma_lkey,
+	struct ib_sge sge[2] = {
+		{
+			.addr	= l->recv_dma + slot * SMCR_MSG_SIZE,
+			.length	= SMCR_MSG_SIZE,
+			.lkey	= l->pd->local_dma_lkey,
+		}, {
+			/* the tail of a long v2 LLC message: never read */
+			.addr	= l->recv_ovf_dma,
+			.length	= SMCR_RECV_OVF,
+			.lkey	= l->pd->local_dma_lkey,
+		},
 	};
 	struct ib_recv_wr wr = {
 		.wr_cqe		= &l->recv_cqe[slot],
-		.sg_list	= &sge,
-		.num_sge	= 1,
+		.sg_list	= sge,
+		.num_sge	= 2,
 	};
 
 	return ib_post_recv(l->qp, &wr, NULL);
@@ -159,7 +166,9 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				   SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	l->rx_msgs++;
 	l->last_rx = jiffies;
-	if (wc->byte_len != SMCR_MSG_SIZE) {
+	/* Longer than 44 bytes: only an SMC-Rv2 LLC message may be. */
+	if (wc->byte_len < SMCR_MSG_SIZE ||
+	    (wc->byte_len > SMCR_MSG_SIZE && msg[0] >> 4 != 2)) {
 		l->rx_bad++;
 	} else if (msg[0] == 0xFE) {
 		l->rx_cdc++;
@@ -167,7 +176,8 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			memcpy(cdc_msg, msg, SMCR_MSG_SIZE);
 			cdc = true;
 		}
-	} else if (msg[0] == SMC_LLC_DELETE_LINK &&
+	} else if ((msg[0] == SMC_LLC_DELETE_LINK ||
+		    msg[0] == (0x20 | SMC_LLC_DELETE_LINK)) &&
 		   l->state == SMCR_LINK_ACTIVE) {
 		/*
 		 * Taken here, not only in rx_work: from now on nothing is
@@ -274,9 +284,13 @@ out:
 
 int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m)
 {
+	struct smc_llc_msg v = *m;
 	u8 buf[SMC_LLC_MSG_LEN];
 
-	if (smc_llc_encode(m, buf, sizeof(buf)))
+	/* the group's SMC version picks the header */
+	v.v2 = READ_ONCE(l->v2);
+	v.v2_len = 0;
+	if (smc_llc_encode(&v, buf, sizeof(buf)))
 		return -EINVAL;
 	return smcr_link_send(l, buf, sizeof(buf));
 }
@@ -360,8 +374,26 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		spin_unlock_bh(&l->lock);
 		wake_up(&l->wait);
 		return;
+	case SMC_LLC_ADD_LINK:
+		/*
+		 * One link per group: a peer's request for a second link
+		 * (Linux's server asks for one on the same port after first
+		 * contact) is rejected, "no alternate path", as Linux's
+		 * client does when it has no other device. A v2 header has
+		 * no room for the reason; the flag says it all.
+		 */
+		if (m->response) {
+			l->rx_bad++;
+			return;
+		}
+		reply = *m;
+		reply.response = true;
+		reply.add_link.rejected = true;
+		reply.add_link.reject_reason = l->v2 ? 0 : SMC_LLC_REJ_RSN_NO_ALT_PATH;
+		smcr_llc_send(l, &reply);
+		return;
 	default:
-		/* ADD_LINK, rkeys: not handled yet (one link per group). */
+		/* rkeys: not handled yet (one link per group). */
 		l->rx_bad++;
 		return;
 	}
@@ -598,6 +630,10 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 		ib_dma_unmap_single(ibdev, l->recv_dma,
 				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	l->recv_mapped = false;
+	if (l->recv_ovf_mapped)
+		ib_dma_unmap_single(ibdev, l->recv_ovf_dma, SMCR_RECV_OVF,
+				    DMA_FROM_DEVICE);
+	l->recv_ovf_mapped = false;
 	if (l->send_mapped)
 		ib_dma_unmap_single(ibdev, l->send_dma,
 				    SMCR_SEND_SLOTS * SMCR_MSG_SIZE, DMA_TO_DEVICE);
@@ -615,6 +651,7 @@ static void smcr_link_free(struct smcr_link *l)
 		free_pages((unsigned long)l->rmb.buf, get_order(l->rmb.size));
 	kfree(l->send_buf);
 	kfree(l->recv_buf);
+	kfree(l->recv_ovf);
 	smcr_dev_put(l->dev);
 	kfree(l);
 }
@@ -636,6 +673,11 @@ static int smcr_link_map(struct smcr_link *l)
 		return -ENOMEM;
 	l->recv_dma = dma;
 	l->recv_mapped = true;
+	dma = ib_dma_map_single(ibdev, l->recv_ovf, SMCR_RECV_OVF, DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		return -ENOMEM;
+	l->recv_ovf_dma = dma;
+	l->recv_ovf_mapped = true;
 	if (!l->rmb.buf)
 		return 0;
 	sg_init_one(&l->rmb.sg, l->rmb.buf, l->rmb.size);
@@ -690,7 +732,7 @@ static int smcr_link_verbs(struct smcr_link *l)
 	qp_attr.cap.max_send_wr = SMCR_SQ_SIZE;
 	qp_attr.cap.max_recv_wr = SMCR_RECV_SLOTS;
 	qp_attr.cap.max_send_sge = 1;
-	qp_attr.cap.max_recv_sge = 1;
+	qp_attr.cap.max_recv_sge = 2;	/* the v2 overflow, smcr_post_recv */
 	l->qp = ib_create_qp(l->pd, &qp_attr);
 	if (IS_ERR(l->qp)) {
 		rc = PTR_ERR(l->qp);
@@ -756,11 +798,13 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
 	l->rmb.size = rmb_size;
 	l->send_buf = kcalloc(SMCR_SEND_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
 	l->recv_buf = kcalloc(SMCR_RECV_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
+	l->recv_ovf = kmalloc(SMCR_RECV_OVF, GFP_KERNEL);
 	if (rmb_size)
 		l->rmb.buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
 						      __GFP_NOWARN,
 						      get_order(rmb_size));
-	if (!l->send_buf || !l->recv_buf || (rmb_size && !l->rmb.buf)) {
+	if (!l->send_buf || !l->recv_buf || !l->recv_ovf ||
+	    (rmb_size && !l->rmb.buf)) {
 		smcr_link_free(l);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -796,7 +840,8 @@ static int smcr_qp_ready(struct smcr_link *l, const struct smcr_qp_info *peer)
 	rdma_ah_set_port_num(&attr.ah_attr, l->port);
 	/* hop limit 64: a RoCEv2 packet is an IP packet and may be routed. */
 	rdma_ah_set_grh(&attr.ah_attr, (union ib_gid *)&peer->gid, 0, l->gid.index, 64, 0);
-	memcpy(attr.ah_attr.roce.dmac, peer->mac, ETH_ALEN);
+	memcpy(attr.ah_attr.roce.dmac, is_zero_ether_addr(peer->nexthop_mac) ?
+	       peer->mac : peer->nexthop_mac, ETH_ALEN);
 	attr.dest_qp_num = peer->qpn;
 	attr.rq_psn = peer->psn;
 	attr.max_dest_rd_atomic = 1;

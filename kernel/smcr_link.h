@@ -40,6 +40,14 @@ struct net;
 #define SMCR_SEND_SLOTS		16	/* LLC/CDC sends in flight */
 #define SMCR_RECV_SLOTS		48	/* receive WRs posted */
 #define SMCR_MSG_SIZE		44	/* LLC v1 and CDC messages */
+/*
+ * An SMC-Rv2 LLC message may be longer (v2 extensions, up to 8192 bytes).
+ * Every receive has a second SGE for the bytes past 44, into one shared
+ * overflow buffer, as Linux does: a long message must not end the QP with
+ * a length error. Only the first 44 bytes are read.
+ */
+#define SMCR_MSG_V2_MAX		SMC_LLC_V2_MAX_LEN
+#define SMCR_RECV_OVF		(SMCR_MSG_V2_MAX - SMCR_MSG_SIZE)
 #define SMCR_RX_RING		16	/* received LLC messages awaiting the work */
 #define SMCR_WR_CTX		16	/* REG_MR and RDMA WRITE requests in flight */
 
@@ -50,6 +58,12 @@ struct smcr_qp_info {
 	enum ib_mtu	mtu;
 	union ib_gid	gid;
 	u8		mac[ETH_ALEN];
+	/*
+	 * Not on the wire: where our QP's packets go (the address vector's
+	 * dmac) when that is not mac, i.e. an SMC-Rv2 peer behind a router
+	 * (its route's next hop). Zero: mac.
+	 */
+	u8		nexthop_mac[ETH_ALEN];
 };
 
 /* A registered receive buffer (RMB) the peer may write into. */
@@ -104,6 +118,8 @@ struct smcr_link {
 	struct smcr_qp_info	peer;
 	u8			link_num;
 	u8			link_uid[SMC_LLC_LGR_ID_LEN];
+	/* An SMC-Rv2 group's link: LLC with the v2 header. Set before connect. */
+	bool			v2;
 
 	/*
 	 * verbs_sem: read while posting a work request (state checked under
@@ -128,6 +144,9 @@ struct smcr_link {
 	u64			recv_dma;
 	bool			recv_mapped;
 	struct ib_cqe		recv_cqe[SMCR_RECV_SLOTS];
+	u8			*recv_ovf;	/* SMCR_RECV_OVF bytes, shared */
+	u64			recv_ovf_dma;
+	bool			recv_ovf_mapped;
 
 	struct smcr_rmb		rmb;		/* the link's own (tests); may be absent */
 	/* REG_MR and RDMA WRITE requests; wr_free under lock. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SMC-R LLC v1 encode/decode. See smc_llc.h for the contract and
- * smc_llc_layout.h for the byte layouts.
+ * SMC-R LLC encode/decode, v1 and the v2 header. See smc_llc.h for the
+ * contract and smc_llc_layout.h for the byte layouts.
  *
  * Every message is 44 bytes, so the decoder checks the received length once
  * and then reads fixed offsets; the only input-dependent values are the
@@ -149,10 +149,62 @@ static enum smc_llc_err dec_delete_rkey(const uint8_t *b, uint8_t flags,
 	return SMC_LLC_OK;
 }
 
+/*
+ * The v2 header's length: big endian if that is a possible length, else
+ * little endian (Linux 6.1 writes it in host order); 0 if neither is.
+ */
+static uint16_t v2_length(const uint8_t *b)
+{
+	const uint8_t *p = b + SMC_LLC_OFF(smc_llc_wire_hdr_v2, length);
+	uint16_t be = (uint16_t)(p[0] << 8 | p[1]);
+	uint16_t le = (uint16_t)(p[1] << 8 | p[0]);
+
+	if (be >= MSG_LEN && be <= SMC_LLC_V2_MAX_LEN)
+		return be;
+	if (le >= MSG_LEN && le <= SMC_LLC_V2_MAX_LEN)
+		return le;
+	return 0;
+}
+
+/* Header checks of either version; sets m->type, m->v2, m->v2_len. */
+static enum smc_llc_err dec_hdr(const uint8_t *b, size_t len,
+				struct smc_llc_msg *m)
+{
+	uint8_t version = b[HDR(type)] >> SMC_LLC_HDR_VERSION_SHIFT;
+	uint8_t type = b[HDR(type)] & SMC_LLC_HDR_TYPE_MASK;
+	uint16_t v2_len;
+
+	if (version == 0) {
+		if (len > MSG_LEN)
+			return SMC_LLC_ERR_TRAILING;
+		if (!smc_llc_type_known(type))
+			return SMC_LLC_ERR_BAD_TYPE;
+		if (b[HDR(length)] != MSG_LEN)
+			return SMC_LLC_ERR_BAD_LENGTH;
+		m->type = type;
+		return SMC_LLC_OK;
+	}
+	/* a CDC message (0xFE) and other bytes are no LLC type at all */
+	if (version != SMC_LLC_VERSION_2)
+		return SMC_LLC_ERR_BAD_TYPE;
+	if (!smc_llc_type_known_v2(type))
+		return SMC_LLC_ERR_BAD_VERSION;
+	v2_len = v2_length(b);
+	if (!v2_len)
+		return SMC_LLC_ERR_BAD_LENGTH;
+	if (len > v2_len)
+		return SMC_LLC_ERR_TRAILING;
+	m->type = type;
+	m->v2 = true;
+	m->v2_len = v2_len;
+	return SMC_LLC_OK;
+}
+
 enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
 				struct smc_llc_msg *m)
 {
 	const uint8_t *b = (const uint8_t *)buf;
+	enum smc_llc_err rc;
 	uint8_t flags;
 
 	if (!m)
@@ -162,16 +214,11 @@ enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
 		return SMC_LLC_ERR_INVAL;
 	if (len < MSG_LEN)
 		return SMC_LLC_ERR_TRUNCATED;
-	if (len > MSG_LEN)
-		return SMC_LLC_ERR_TRAILING;
-	/* the version nibble first: v2 messages have a 16-bit length here */
-	if (b[HDR(type)] >> SMC_LLC_HDR_VERSION_SHIFT == 2)
-		return SMC_LLC_ERR_BAD_VERSION;
-	if (!smc_llc_type_known(b[HDR(type)]))
-		return SMC_LLC_ERR_BAD_TYPE;
-	if (b[HDR(length)] != MSG_LEN)
-		return SMC_LLC_ERR_BAD_LENGTH;
-	m->type = b[HDR(type)];
+	rc = dec_hdr(b, len, m);
+	if (rc != SMC_LLC_OK) {
+		memset(m, 0, sizeof(*m));
+		return rc;
+	}
 	flags = b[HDR(flags)];
 	m->response = flags & SMC_LLC_FLAG_RESP;
 
@@ -181,6 +228,8 @@ enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
 		break;
 	case SMC_LLC_ADD_LINK:
 		dec_add_link(b, flags, &m->add_link);
+		if (m->v2)	/* byte 2 is the length's */
+			m->add_link.reject_reason = 0;
 		break;
 	case SMC_LLC_ADD_LINK_CONT:
 		dec_add_link_cont(b, &m->add_link_cont);
@@ -330,11 +379,27 @@ enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
 		return SMC_LLC_ERR_INVAL;
 	if (!smc_llc_type_known(m->type))
 		return SMC_LLC_ERR_BAD_TYPE;
+	if (m->v2 && !smc_llc_type_known_v2(m->type))
+		return SMC_LLC_ERR_BAD_VERSION;
+	/*
+	 * v2: 44 bytes only, so no ADD LINK request (it needs its v2
+	 * extension); its reject response fits, without a reason.
+	 */
+	if (m->v2 && ((m->v2_len && m->v2_len != MSG_LEN) ||
+		      (m->type == SMC_LLC_ADD_LINK &&
+		       (!m->response || !m->add_link.rejected ||
+			m->add_link.reject_reason))))
+		return SMC_LLC_ERR_INVAL;
 	if (!buf || cap < MSG_LEN)
 		return SMC_LLC_ERR_NOSPACE;
 	memset(b, 0, sizeof(b));
-	b[HDR(type)] = m->type;
-	b[HDR(length)] = MSG_LEN;
+	if (m->v2) {
+		b[HDR(type)] = (uint8_t)(SMC_LLC_VERSION_2 << SMC_LLC_HDR_VERSION_SHIFT |
+					 m->type);
+	} else {
+		b[HDR(type)] = m->type;
+		b[HDR(length)] = MSG_LEN;
+	}
 	if (m->response)
 		flags |= SMC_LLC_FLAG_RESP;
 
@@ -367,6 +432,11 @@ enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
 	}
 	if (rc != SMC_LLC_OK)
 		return rc;
+	if (m->v2) {
+		/* after the body: ADD LINK's v1 reject byte is the length's */
+		b[SMC_LLC_OFF(smc_llc_wire_hdr_v2, length)] = 0;
+		b[SMC_LLC_OFF(smc_llc_wire_hdr_v2, length) + 1] = MSG_LEN;
+	}
 	b[HDR(flags)] = flags;
 	memcpy(buf, b, MSG_LEN);
 	return SMC_LLC_OK;
@@ -386,9 +456,9 @@ const char *smc_llc_err_text(enum smc_llc_err err)
 	case SMC_LLC_ERR_BAD_TYPE:
 		return "unknown LLC message type";
 	case SMC_LLC_ERR_BAD_VERSION:
-		return "SMC-Rv2 LLC message not supported";
+		return "LLC type not supported with a v2 header";
 	case SMC_LLC_ERR_BAD_LENGTH:
-		return "LLC length field is not 44";
+		return "LLC length field is not 44 (v1) or 44..8192 (v2)";
 	case SMC_LLC_ERR_BAD_COUNT:
 		return "LLC count exceeds what the message holds";
 	case SMC_LLC_ERR_NOSPACE:

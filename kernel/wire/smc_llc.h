@@ -7,8 +7,22 @@
  * Same contract as smc_clc.h: the decoder takes exactly one message and
  * checks every count before it uses it; the encoder never writes past the
  * capacity it is given; nothing allocates or keeps state. Layouts:
- * smc_llc_layout.h. SMC-Rv2 LLC messages (types 0x21..0x29, 16-bit length)
- * are recognised and refused with SMC_LLC_ERR_BAD_VERSION.
+ * smc_llc_layout.h.
+ *
+ * SMC-Rv2 link groups send the same messages with a v2 header: version 2
+ * in the high nibble of byte 0 (CONFIRM LINK is 0x21), and bytes 1..2 a
+ * 16-bit length (44..8192) where v1 has its length byte and the ADD LINK
+ * reject reason. A v2 message may be longer than 44 bytes (ADD LINK's and
+ * DELETE RKEY's v2 extensions, REQUEST ADD LINK); this code reads and
+ * writes the first 44 bytes, whose layout is v1's, for CONFIRM LINK, ADD
+ * LINK, DELETE LINK, CONFIRM RKEY and TEST LINK, and refuses the v2 types
+ * whose body differs (REQUEST ADD LINK, DELETE RKEY) or that v2 dropped
+ * (the CONTINUATIONs) with SMC_LLC_ERR_BAD_VERSION.
+ *
+ * Byte order of the v2 length: Linux 6.1 stores it in host order (little
+ * endian on x86, big endian on s390); Wireshark 4.0 reads it big endian.
+ * We send it big endian (network order, what the dissector checks) and
+ * take either order on receipt (see smc_llc_decode()).
  */
 #ifndef SMC_LLC_H
 #define SMC_LLC_H
@@ -30,6 +44,7 @@ extern "C" {
 #define SMC_LLC_DELETE_RKEY		0x09
 
 #define SMC_LLC_MSG_LEN			44
+#define SMC_LLC_V2_MAX_LEN		8192	/* v2 length field's upper bound */
 
 /* Sizes and limits of the fixed parts. */
 #define SMC_LLC_MAC_LEN			6
@@ -58,8 +73,8 @@ enum smc_llc_err {
 	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes */
 	SMC_LLC_ERR_TRAILING,		/* more than 44 bytes */
 	SMC_LLC_ERR_BAD_TYPE,		/* not a v1 LLC type this code knows */
-	SMC_LLC_ERR_BAD_VERSION,	/* an SMC-Rv2 LLC message (type 0x2X) */
-	SMC_LLC_ERR_BAD_LENGTH,		/* length byte is not 44 */
+	SMC_LLC_ERR_BAD_VERSION,	/* v2 header on a type read in v1 only */
+	SMC_LLC_ERR_BAD_LENGTH,		/* v1: not 44; v2: not 44..8192 */
 	SMC_LLC_ERR_BAD_COUNT,		/* a count exceeds what fits the message */
 	SMC_LLC_ERR_NOSPACE,		/* encode: buffer too small or NULL */
 	SMC_LLC_ERR_INVAL,		/* NULL message, or a field too wide */
@@ -150,10 +165,17 @@ struct smc_llc_test_link {
 	uint8_t user_data[SMC_LLC_TEST_DATA_LEN];
 };
 
-/* Any v1 LLC message; type selects the member. */
+/* Any LLC message; type selects the member. */
 struct smc_llc_msg {
-	uint8_t type;			/* SMC_LLC_CONFIRM_LINK.. */
+	uint8_t type;			/* SMC_LLC_CONFIRM_LINK.., without version */
 	bool response;			/* SMC_LLC_FLAG_RESP */
+	/*
+	 * v2 header (SMC-Rv2 link group). v2_len: the header's length, the
+	 * whole message's size (decoded; the encoder takes 0 or 44 and
+	 * writes 44). An ADD LINK reject reason has no place in a v2 header.
+	 */
+	bool v2;
+	uint16_t v2_len;
 	union {
 		struct smc_llc_confirm_link confirm_link;
 		struct smc_llc_add_link add_link;
@@ -176,9 +198,21 @@ static inline bool smc_llc_type_known(uint8_t type)
 		type != 0x05);
 }
 
+/* true for the types this code reads and writes with a v2 header. */
+static inline bool smc_llc_type_known_v2(uint8_t type)
+{
+	return type == SMC_LLC_CONFIRM_LINK || type == SMC_LLC_ADD_LINK ||
+	       type == SMC_LLC_DELETE_LINK || type == SMC_LLC_CONFIRM_RKEY ||
+	       type == SMC_LLC_TEST_LINK;
+}
+
 /*
- * Decode exactly one message (len must be 44). *m is zeroed first on every
- * call with a non-NULL m, so members other than the one of m->type, entries
+ * Decode one message. v1: len must be 44. v2: buf holds at least the
+ * first 44 bytes (len >= 44) and no more than the header's length says
+ * (len <= v2_len; the receiver may keep only the first 44 bytes of a
+ * longer message); the length is read big endian, and if that is not in
+ * 44..8192, little endian (a Linux peer on x86). *m is zeroed first on
+ * every call with a non-NULL m, so members other than the one of m->type, entries
  * past a count, and everything on error are zero. Reserved bytes and flag
  * bits that do not belong to the type are ignored, as Linux 6.1 does.
  */
@@ -186,8 +220,11 @@ enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
 				struct smc_llc_msg *m);
 
 /*
- * Encode into buf: writes exactly 44 bytes, reserved parts zero, or, if cap
- * is smaller or buf is NULL, nothing (SMC_LLC_ERR_NOSPACE). Values the wire
+ * Encode into buf (with a v2 header when m->v2; types as
+ * smc_llc_type_known_v2(), else BAD_VERSION; a v2 ADD LINK other than a
+ * reject response without reason, or a v2_len other than 0 or 44, is
+ * INVAL): writes exactly 44 bytes,
+ * reserved parts zero, or, if cap is smaller or buf is NULL, nothing (SMC_LLC_ERR_NOSPACE). Values the wire
  * cannot hold give the decoder's error: unknown type BAD_TYPE, a count over
  * its limit BAD_COUNT, a 24-bit or 4-bit field too wide INVAL.
  */

@@ -19,12 +19,23 @@
 
 #include "smc_wire_types.h"
 
-/* Header, 4 bytes. */
+/*
+ * Header, 4 bytes. In an SMC-Rv2 link group the type byte has version 2
+ * in its high nibble and bytes 1..2 are one 16-bit length (44..8192),
+ * smc_llc_wire_hdr_v2; the rest of a message's first 44 bytes is laid out
+ * as in v1 for the types smc_llc_type_known_v2() lists.
+ */
 struct smc_llc_wire_hdr {
 	uint8_t type;		/* version:4 | type:4; v1 types are 0x01..0x09 */
 	uint8_t length;		/* 44 */
 	uint8_t add_link_rej;	/* reserved:4 | add_link_rej_rsn:4 (ADD LINK) */
 	uint8_t flags;		/* SMC_LLC_FLAG_* */
+};
+
+struct smc_llc_wire_hdr_v2 {
+	uint8_t type;		/* 2:4 | type:4 */
+	uint8_t length[2];	/* see smc_llc.h on its byte order */
+	uint8_t flags;
 };
 
 /* CONFIRM LINK (0x01). */
@@ -126,6 +137,8 @@ struct smc_llc_wire_delete_rkey {
 
 /* Header byte 0 and 2 fields. */
 #define SMC_LLC_HDR_VERSION_SHIFT	4
+#define SMC_LLC_HDR_TYPE_MASK		0x0f
+#define SMC_LLC_VERSION_2		2
 #define SMC_LLC_HDR_REJ_RSN_MASK	0x0f
 #define SMC_LLC_QP_MTU_MASK		0x0f
 
@@ -133,6 +146,9 @@ struct smc_llc_wire_delete_rkey {
 #define SMC_LLC_OFF(t, m) (offsetof(struct t, m))
 
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_hdr) == 4, "LLC header");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_hdr_v2) == 4 &&
+		       SMC_LLC_OFF(smc_llc_wire_hdr_v2, flags) == 3,
+		       "LLC v2 header");
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_link) == 44,
 		       "CONFIRM LINK");
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_confirm_link, link_uid) == 30,

@@ -19,12 +19,23 @@
 #   - with lgr_linger=0, once the connection is gone, an orderly
 #     DELETE_LINK for the whole group (all, orderly, reason 0x00030000);
 #   - nothing malformed, on the TCP connection or in the RoCEv2 packets.
+# With the argument "v2" (capture/smcr-v2-ours-ours), both VMs get the
+# same UEID first, and the connection is SMC-Rv2; tshark must then also
+# show: a CLC v2 Proposal offering SMC-Rv2 (v2 type R) with the client's
+# RoCEv2 GID (10.43.0.1) and the UEID, an Accept and a Confirm of v2 with
+# that EID as negotiated, the Confirm's GID list (one GID, the client's),
+# and the LLC messages with the v2 header (CONFIRM_LINK 0x21, DELETE_LINK
+# 0x24).
 # Prints TAP. Needs the built tree (make) and tshark.
 set -uo pipefail
+v2=0
+[ "${1:-}" = v2 ] && v2=1
+EID=SMCRV2.CAPTURE
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/capture/smcr-ours-ours
+[ $v2 = 1 ] && out=$build/capture/smcr-v2-ours-ours
 port=4401
 mkdir -p "$out"
 rm -f "$out/hs.pcap"
@@ -32,7 +43,11 @@ rm -f "$out/hs.pcap"
 . "$here/lib.sh"
 
 echo "TAP version 13"
-echo "# capture: an SMC-Rv1 connection between our modules (smcr=1), rxe0 on both VMs"
+if [ $v2 = 1 ]; then
+	echo "# capture: an SMC-Rv2 connection between our modules (smcr=1, UEID $EID), rxe0 on both VMs"
+else
+	echo "# capture: an SMC-Rv1 connection between our modules (smcr=1), rxe0 on both VMs"
+fi
 command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 guest='
@@ -40,6 +55,10 @@ guest='
 reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 loopback_ism=0 lgr_linger=0"
 sh -c "$reload" || exit 4
 smc-vm-exec 1 "$reload" || exit 5
+if [ '$v2' = 1 ]; then
+	smcd ueid add '$EID' || exit 9
+	smc-vm-exec 1 "smcd ueid add '$EID'" || exit 10
+fi
 topo_vm_rxe || exit 6
 smc-vm-exec 1 "$SMC_SELFTESTS/tools/smc-echo -s -k 1 -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" || exit 2
 smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
@@ -70,6 +89,29 @@ check "the server's CLC messages: an Accept, and no Decline" \
 	[ "$(awk -F'\t' '$1 == "10.43.0.2" {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)" = Accept ]
 p_type=$(tsh -Y "tcp.port == $port && smc.proposal.smc.type" -T fields -e smc.proposal.smc.type | head -n 1)
 check "the Proposal is SMC-R (v1 type 0, got '$p_type')" [ "$p_type" = 0 ]
+if [ $v2 = 1 ]; then
+	pv=$(tsh -Y "tcp.port == $port && smc.proposal.smcv2.type" -T fields \
+		-e smc.proposal.smc.version -e smc.proposal.smcv2.type \
+		-e smc.proposal.rocev2.gid.ipv4 -e smc.proposal.eid | head -n 1)
+	echo "# Proposal v2 (version, v2 type, RoCEv2 GID, EIDs): $pv"
+	IFS=$'\t' read -r pv_ver pv_type pv_gid pv_eid <<<"$pv"
+	check "the Proposal is CLC v2 offering SMC-Rv2 (v2 type 0) with GID 10.43.0.1 and the UEID" \
+		[ "$pv_ver" = 2 ] && [ "$pv_type" = 0 ] && [ "$pv_gid" = 10.43.0.1 ] &&
+		[ "$(echo "$pv_eid" | tr -d ' ')" = "$EID" ]
+	a_eid=$(tsh -Y "tcp.port == $port && smc.accept.eid" -T fields -e smc.accept.eid | head -n 1 | tr -d ' ')
+	c_eid=$(tsh -Y "tcp.port == $port && smc.confirm.eid" -T fields -e smc.confirm.eid | head -n 1 | tr -d ' ')
+	gl=$(tsh -Y "tcp.port == $port && smc.confirm.gid.list.entry_count" -T fields \
+		-e smc.confirm.gid.list.entry_count -e smc.confirm.gid.list.entry | head -n 1)
+	echo "# negotiated EID: Accept '$a_eid', Confirm '$c_eid'; Confirm GID list: $gl"
+	check "the Accept and the Confirm are v2 with the negotiated EID" \
+		[ "$a_eid" = "$EID" ] && [ "$c_eid" = "$EID" ]
+	check "the Confirm's GID list is the client's GID alone" \
+		[ "$(printf '%s' "$gl" | tr '\t' ' ')" = "1 ::ffff:10.43.0.1" ]
+	types=$(tsh -Y "udp.port == 4791 && smc.llc_msg" -T fields -e smc.llc_msg | sort -u | paste -sd, -)
+	echo "# LLC message types over RoCEv2: $types"
+	check "the LLC messages have the v2 header (CONFIRM_LINK 0x21, DELETE_LINK 0x24, no v1 type)" \
+		grep -q 0x21 <<<"$types" && grep -q 0x24 <<<"$types" && ! grep -qE '0x0[1-9]' <<<"$types"
+fi
 s_qpn=$(tsh -Y "tcp.port == $port && smc.accept.server.qp.number" -T fields -e smc.accept.server.qp.number | head -n 1)
 c_qpn=$(tsh -Y "tcp.port == $port && smc.confirm.client.qp.number" -T fields -e smc.confirm.client.qp.number | head -n 1)
 echo "# QP numbers: server (Accept) '$s_qpn', client (Confirm) '$c_qpn'"

@@ -252,6 +252,60 @@ static void test_link_resp(struct smc_llc_msg *m)
 	m->response = true;
 }
 
+/*
+ * SMC-Rv2 link groups: the messages a single-link v2 group sends, with the
+ * v2 header (v2_len 44, as decoded).
+ */
+static void v2(struct smc_llc_msg *m)
+{
+	m->v2 = true;
+	m->v2_len = SMC_LLC_MSG_LEN;
+}
+
+static void v2_confirm_link(struct smc_llc_msg *m)
+{
+	confirm_link(m);
+	v2(m);
+}
+
+static void v2_confirm_link_resp(struct smc_llc_msg *m)
+{
+	confirm_link_resp(m);
+	v2(m);
+}
+
+/* v2 ADD LINK: only the 44-byte reject (a request needs the extension) */
+static void v2_add_link_rej(struct smc_llc_msg *m)
+{
+	add_link_rej(m);
+	m->add_link.reject_reason = 0;	/* no room in a v2 header */
+	v2(m);
+}
+
+static void v2_delete_link_all(struct smc_llc_msg *m)
+{
+	delete_link_all(m);
+	v2(m);
+}
+
+static void v2_confirm_rkey(struct smc_llc_msg *m)
+{
+	confirm_rkey(m);
+	v2(m);
+}
+
+static void v2_test_link(struct smc_llc_msg *m)
+{
+	test_link(m);
+	v2(m);
+}
+
+static void v2_test_link_resp(struct smc_llc_msg *m)
+{
+	test_link_resp(m);
+	v2(m);
+}
+
 static const struct {
 	const char *name;
 	void (*fill)(struct smc_llc_msg *m);
@@ -273,6 +327,13 @@ static const struct {
 	{ "llc_delete_rkey_resp", delete_rkey_resp },
 	{ "llc_test_link", test_link },
 	{ "llc_test_link_resp", test_link_resp },
+	{ "llc_v2_confirm_link", v2_confirm_link },
+	{ "llc_v2_confirm_link_resp", v2_confirm_link_resp },
+	{ "llc_v2_add_link_rej", v2_add_link_rej },
+	{ "llc_v2_delete_link_all", v2_delete_link_all },
+	{ "llc_v2_confirm_rkey", v2_confirm_rkey },
+	{ "llc_v2_test_link", v2_test_link },
+	{ "llc_v2_test_link_resp", v2_test_link_resp },
 };
 
 #define N_LLC (sizeof(llc_samples) / sizeof(llc_samples[0]))

@@ -264,8 +264,14 @@ TEST_P(LlcSample, RoundTripAndCanonical)
 	ASSERT_EQ(Dec(w, &back), SMC_LLC_OK);
 	EXPECT_TRUE(Same(back, m));
 	EXPECT_EQ(Enc(back), w);
-	EXPECT_EQ(w[0], m.type);
-	EXPECT_EQ(w[1], 44);
+	if (m.v2) {		// v2 header: 0x2T, length 44 big endian
+		EXPECT_EQ(w[0], 0x20 | m.type);
+		EXPECT_EQ(w[1], 0);
+		EXPECT_EQ(w[2], 44);
+	} else {
+		EXPECT_EQ(w[0], m.type);
+		EXPECT_EQ(w[1], 44);
+	}
 	EXPECT_EQ(bool(w[3] & 0x80), m.response);
 }
 
@@ -295,7 +301,7 @@ TEST_P(LlcSample, TruncatedTrailingAndCapacity)
 
 // The bits an encoder can ever set for a type: OR over the encodings of
 // many decoded random messages of that type.
-Bytes UsedBits(uint8_t type)
+Bytes UsedBits(uint8_t type, bool v2 = false)
 {
 	std::mt19937 rng(type);
 	Bytes used(44, 0);
@@ -303,8 +309,12 @@ Bytes UsedBits(uint8_t type)
 		Bytes b(44);
 		for (auto &x : b)
 			x = uint8_t(rng());
-		b[0] = type;
-		b[1] = 44;
+		b[0] = v2 ? uint8_t(0x20 | type) : type;
+		b[1] = v2 ? 0 : 44;
+		if (v2)
+			b[2] = 44;
+		if (v2 && type == SMC_LLC_ADD_LINK)
+			b[3] |= 0xc0;	// v2: only the reject response encodes
 		if (type == SMC_LLC_CONFIRM_RKEY)
 			b[4] = uint8_t(rng() % 3);
 		if (type == SMC_LLC_DELETE_RKEY)
@@ -325,8 +335,9 @@ TEST_P(LlcSample, ReservedBitsAndBytesIgnored)
 	// set every other bit and the decoded struct must not change.
 	smc_llc_msg m, back;
 	ASSERT_NE(smc_llc_sample(GetParam(), &m), nullptr);
-	Bytes w = Enc(m), used = UsedBits(m.type), noisy = w;
-	for (size_t i = 2; i < 44; i++) {	// type and length are not reserved
+	Bytes w = Enc(m), used = UsedBits(m.type, m.v2), noisy = w;
+	// type and length are not reserved (v2: a 16-bit length)
+	for (size_t i = m.v2 ? 3 : 2; i < 44; i++) {
 		// nor are the high bits of a count with a limit (LlcMalformed.Counts)
 		if (i == 4 && (m.type == SMC_LLC_CONFIRM_RKEY ||
 			       m.type == SMC_LLC_DELETE_RKEY))
@@ -385,11 +396,19 @@ TEST(LlcMalformed, TypesAndVersions)
 	for (unsigned t = 0; t < 256; t++) {
 		Bytes b = w;
 		b[0] = uint8_t(t);
-		smc_llc_err want = (t >> 4) == 2 ? SMC_LLC_ERR_BAD_VERSION :
+		// a v2 header: bytes 1..2 are 44, 0, the length 44 in the
+		// little-endian order Linux on x86 writes
+		unsigned lo = t & 15;
+		bool v2ok = lo == 1 || lo == 2 || lo == 4 || lo == 6 || lo == 7;
+		smc_llc_err want = (t >> 4) == 2 ?
+				   (v2ok ? SMC_LLC_OK : SMC_LLC_ERR_BAD_VERSION) :
 				   (t >= 1 && t <= 9 && t != 5) ? SMC_LLC_OK :
 				   SMC_LLC_ERR_BAD_TYPE;
 		EXPECT_EQ(Dec(b, &m), want) << "type " << t;
-		EXPECT_EQ(smc_llc_type_known(uint8_t(t)), want == SMC_LLC_OK);
+		if ((t >> 4) != 2)
+			EXPECT_EQ(smc_llc_type_known(uint8_t(t)), want == SMC_LLC_OK);
+		else
+			EXPECT_EQ(smc_llc_type_known_v2(uint8_t(lo)), v2ok);
 	}
 	// a CDC message is not an LLC message
 	Bytes cdc(44, 0);
@@ -405,6 +424,137 @@ TEST(LlcMalformed, TypesAndVersions)
 	}
 	EXPECT_EQ(smc_llc_decode(nullptr, 44, &m), SMC_LLC_ERR_INVAL);
 	EXPECT_EQ(smc_llc_decode(w.data(), 44, nullptr), SMC_LLC_ERR_INVAL);
+}
+
+// SMC-Rv2 header: byte 0 = 0x20 | type, bytes 1..2 the length (we write
+// big endian, as Wireshark reads it), byte 3 the flags; the body as v1.
+TEST(LlcV2, GoldenConfirmLink)
+{
+	Img v1(0x01, 0x03);
+	v1.at(4, kMac).at(10, kGid).at(26, {0x00, 0x01, 0x23}).at(29, {1})
+		.at(30, {0xde, 0xad, 0xbe, 0xef}).at(34, {2});
+	Bytes golden = v1.b;
+	golden[0] = 0x21;
+	golden[1] = 0x00;
+	golden[2] = 0x2c;
+	ExpectGolden("llc_v2_confirm_link", golden);
+	// Linux 6.1 on x86 writes the length in host order: taken too
+	golden[1] = 0x2c;
+	golden[2] = 0x00;
+	smc_llc_msg m;
+	ASSERT_EQ(Dec(golden, &m), SMC_LLC_OK);
+	EXPECT_TRUE(Same(m, Sample("llc_v2_confirm_link")));
+}
+
+TEST(LlcV2, GoldenTestAndDeleteLink)
+{
+	Bytes tl = Enc(Sample("llc_v2_test_link_resp"));
+	EXPECT_EQ(tl[0], 0x27);
+	EXPECT_EQ(tl[1], 0x00);
+	EXPECT_EQ(tl[2], 0x2c);
+	EXPECT_EQ(tl[3], 0x80);
+	EXPECT_EQ(std::string(tl.begin() + 4, tl.begin() + 19), "SMC-R keepalive");
+	Bytes dl = Enc(Sample("llc_v2_delete_link_all"));
+	EXPECT_EQ(dl[0], 0x24);
+	EXPECT_EQ(dl[2], 0x2c);
+	EXPECT_EQ(dl[3], 0x60);		// all | orderly
+	EXPECT_EQ(dl[5], 0x00);		// reason 0x00030000, big endian
+	EXPECT_EQ(dl[6], 0x03);
+}
+
+TEST(LlcV2, AddLinkKeepsItsLength)
+{
+	// v1 puts the reject reason in byte 2; v2 has its length there
+	Bytes b = Enc(Sample("llc_v2_add_link_rej"));
+	EXPECT_EQ(b[0], 0x22);
+	EXPECT_EQ(b[1], 0x00);
+	EXPECT_EQ(b[2], 0x2c);
+	smc_llc_msg m = Sample("llc_add_link_rej");
+	m.v2 = true;
+	Bytes out(44, 0x5a);
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+	m.add_link.reject_reason = 0;	// rejected flag alone: fine
+	ASSERT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_OK);
+	EXPECT_EQ(out[3], 0xc0);
+}
+
+TEST(LlcV2, EveryV2TypeRoundTrips)
+{
+	// every v1 sample of a type v2 keeps, sent with a v2 header
+	size_t n = 0;
+	for (size_t i = 0; i < smc_llc_sample_count(); i++) {
+		smc_llc_msg m, back;
+		const char *name = smc_llc_sample(i, &m);
+		if (m.v2 || !smc_llc_type_known_v2(m.type))
+			continue;
+		m.v2 = true;
+		m.v2_len = 44;
+		if (m.type == SMC_LLC_ADD_LINK && !m.add_link.rejected) {
+			// a v2 ADD LINK request needs its extension
+			Bytes out(44, 0x5a);
+			EXPECT_EQ(smc_llc_encode(&m, out.data(), 44),
+				  SMC_LLC_ERR_INVAL) << name;
+			continue;
+		}
+		if (m.type == SMC_LLC_ADD_LINK)
+			m.add_link.reject_reason = 0;
+		Bytes w = Enc(m);
+		EXPECT_EQ(w[0], 0x20 | m.type) << name;
+		ASSERT_EQ(Dec(w, &back), SMC_LLC_OK) << name;
+		EXPECT_TRUE(Same(m, back)) << name;
+		n++;
+	}
+	EXPECT_GE(n, 9u);
+}
+
+TEST(LlcV2, Lengths)
+{
+	Bytes w = Enc(Sample("llc_v2_delete_link_all"));
+	smc_llc_msg m;
+	// a longer message (a v2 extension follows): the first 44 bytes do,
+	// and so does all of it
+	for (unsigned len : {45u, 100u, 8192u}) {
+		Bytes b = w;
+		b[1] = uint8_t(len >> 8);
+		b[2] = uint8_t(len);
+		ASSERT_EQ(Dec(b, &m), SMC_LLC_OK) << len;
+		EXPECT_EQ(m.v2_len, len);
+		EXPECT_TRUE(m.delete_link.all);
+		b.resize(len, 0);
+		ASSERT_EQ(Dec(b, &m), SMC_LLC_OK) << len;
+		b.push_back(0);			// more than the header says
+		EXPECT_EQ(Dec(b, &m), SMC_LLC_ERR_TRAILING) << len;
+	}
+	// lengths no order makes 44..8192 of
+	for (unsigned v : {0u, 43u, 0x2b00u, 8193u, 0xffffu, 0x2020u + 1}) {
+		Bytes b = w;
+		b[1] = uint8_t(v >> 8);
+		b[2] = uint8_t(v);
+		uint16_t le = uint16_t(b[2] << 8 | b[1]);
+		bool ok = (v >= 44 && v <= 8192) || (le >= 44 && le <= 8192);
+		EXPECT_EQ(Dec(b, &m), ok ? SMC_LLC_OK : SMC_LLC_ERR_BAD_LENGTH) << v;
+	}
+	Bytes short_msg(w.begin(), w.begin() + 43);
+	EXPECT_EQ(Dec(short_msg, &m), SMC_LLC_ERR_TRUNCATED);
+	// the encoder writes 44-byte messages only, and v2 types only
+	m = Sample("llc_v2_test_link");
+	m.v2_len = 100;
+	Bytes out(44, 0x5a);
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	m = Sample("llc_delete_rkey");
+	m.v2 = true;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_VERSION);
+	m = Sample("llc_add_link_cont");
+	m.v2 = true;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_VERSION);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+	// REQUEST ADD LINK (0x25) and the v2 DELETE RKEY are not read
+	for (uint8_t t : {0x25, 0x29, 0x23, 0x28}) {
+		Bytes b = w;
+		b[0] = t;
+		EXPECT_EQ(Dec(b, &m), SMC_LLC_ERR_BAD_VERSION) << int(t);
+	}
 }
 
 TEST(LlcMalformed, Counts)
