@@ -49,32 +49,7 @@ port=4470
 TR=/sys/kernel/tracing
 work=${TMPDIR:-/tmp}
 
-# Run on each VM: tracefs, the kprobes, and the reading of their records.
-# (smc_wr_drain_cq itself takes no kprobe; the blocked tasks' stacks show it.)
-probes='TR=/sys/kernel/tracing
-grep -q " $TR tracefs" /proc/mounts || mount -t tracefs none $TR || exit 1
-echo 0 >$TR/tracing_on
-echo >$TR/trace
-add() { echo "$1" >>$TR/kprobe_events || { echo "cannot add: $1"; exit 1; }; }
-add "p:smcit/conf_link smc_llc_send_confirm_link lnk_state=+0x304(%di):u32 qp_state=+0x20(%di):u32 cur_qp_state=+0x24(%di):u32"
-add "r:smcit/conf_link_ret smc_llc_send_confirm_link ret=\$retval:s32"
-add "r:smcit/clc_wait smc_clc_wait_msg ret=\$retval:s32"
-add "p:smcit/arm rxe_req_notify_cq flags=%si:u32"
-add "p:smcit/cq_post rxe_cq_post notify=+0x13c(%di):u8"
-add "p:smcit/rx_cq smc_wr_rx_cq_handler"
-add "p:smcit/tx_cq smc_wr_tx_cq_handler"
-echo 1 >$TR/events/smcit/enable
-echo 1 >$TR/tracing_on'
-unprobe='TR=/sys/kernel/tracing
-[ -d $TR/events/smcit ] || exit 0
-echo 0 >$TR/events/smcit/enable
-for e in conf_link conf_link_ret clc_wait arm cq_post rx_cq tx_cq; do
-	echo "-:smcit/$e" >>$TR/kprobe_events
-done 2>/dev/null
-exit 0'
-records='grep -v "^#" /sys/kernel/tracing/trace | sed -n "s/.* \([a-z_]*\): (.*) *\(.*\)$/\1 \2/p"'
-counters='for c in sent_pkts rcvd_pkts; do
-	echo "$c $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/$c)"; done'
+. "$here/intree_probes.sh"
 
 cleanup() {
 	smc-vm-exec 1 "kill \$(cat /tmp/echo.pid) 2>/dev/null; $unprobe" >/dev/null 2>&1
