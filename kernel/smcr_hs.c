@@ -134,6 +134,8 @@ static atomic_t smcr_hs_confirmed_server = ATOMIC_INIT(0);
 static atomic_t smcr_hs_failed = ATOMIC_INIT(0);
 static atomic_t smcr_hs_n_v2_client = ATOMIC_INIT(0);	/* SMC-Rv2 connections */
 static atomic_t smcr_hs_n_v2_server = ATOMIC_INIT(0);
+/* CLC exchanges that agreed on SMC-Rv2, whether the link then came up or not */
+static atomic_t smcr_hs_n_v2_agreed = ATOMIC_INIT(0);
 
 /* What an SMC-Rv2 handshake adds: the EID both share, the route's kind. */
 struct smcr_hs_v2 {
@@ -158,12 +160,13 @@ bool smcr_hs_wanted(const struct smc_clc_proposal *p)
 
 void smcr_hs_show(struct seq_file *m)
 {
-	seq_printf(m, "smcr %d confirmed_client %d confirmed_server %d failed %d v2_client %d v2_server %d smcr_v1 %d\n",
+	seq_printf(m, "smcr %d confirmed_client %d confirmed_server %d failed %d v2_client %d v2_server %d v2_agreed %d smcr_v1 %d\n",
 		   smcr_hs_enabled(), atomic_read(&smcr_hs_confirmed_client),
 		   atomic_read(&smcr_hs_confirmed_server),
 		   atomic_read(&smcr_hs_failed),
 		   atomic_read(&smcr_hs_n_v2_client),
-		   atomic_read(&smcr_hs_n_v2_server), READ_ONCE(smcr_v1_on));
+		   atomic_read(&smcr_hs_n_v2_server),
+		   atomic_read(&smcr_hs_n_v2_agreed), READ_ONCE(smcr_v1_on));
 }
 
 /*
@@ -477,6 +480,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		}
 		v2.on = true;
 		memcpy(v2.eid, ac->eid, sizeof(v2.eid));
+		atomic_inc(&smcr_hs_n_v2_agreed);
 	}
 	if (!smcr_hs_peer(ac, SMC_CLC_ACCEPT, v2.on ? SMC_CLC_V2 : SMC_CLC_V1,
 			  &peer, sc)) {
@@ -715,6 +719,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		goto fail;
 	}
 	ether_addr_copy(peer.nexthop_mac, nexthop_mac);
+	if (v2.on)	/* the client's Confirm v2 */
+		atomic_inc(&smcr_hs_n_v2_agreed);
 	if (v2.on && first)
 		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (first) {

@@ -7,7 +7,8 @@
 # ties rxe0 to eth0 no other way). The client is VM 0, the server VM 1;
 # the topologies 2@ours,intree and 2@intree,ours run both directions.
 #
-# Both sides agree on the CLC: Linux takes our SMC-Rv2 Proposal, Accept or
+# Both sides agree on the CLC (our debugfs counter v2_agreed; and Linux
+# takes our SMC-Rv2 Proposal, Accept or
 # Confirm and goes on to the first link. They cannot finish the link:
 # Debian's 6.1 rxe lets smc.ko neither send its first LLC message (server:
 # smc_llc_send_confirm_link -ENOLINK, rxe leaves cur_qp_state unset) nor
@@ -151,6 +152,9 @@ linux_client_saw() {
 ours_clean() {
 	tap_wait_for 30 no_lgr || tap_fail "our link group is still there after 30 s: $(lgrs)"
 	st=$(hs_stats)
+	# The CLC agreed on SMC-Rv2: our side took smc.ko's v2 Accept (we are
+	# the client) or v2 Confirm (we are the server) with the shared UEID.
+	case "$st" in *" v2_agreed 1 "*) ;; *) tap_fail "af_smc did not count one SMC-Rv2 CLC agreement" ;; esac
 	tap_diag "our handshakes: $(echo "$st" | tr '\n' ' ')"
 	case "$st" in *" failed 0 "*) tap_fail "no failed handshake counted" ;; esac
 	# Nothing of ours is left holding the module (the echo server is
@@ -173,5 +177,5 @@ else
 	tap_case "smc.ko -> ours: our server gives the handshake up within 40 s" 60 linux_client
 	tap_case "smc.ko client: read our Accept, got our CONFIRM_LINK on rxe0 but never saw it, got our Decline" 60 linux_client_saw
 fi
-tap_case "ours: the link group is freed within 30 s, the failure counted, rmmod works" 60 ours_clean
+tap_case "ours: SMC-Rv2 agreed in the CLC, the group freed within 30 s, the failure counted, rmmod works" 60 ours_clean
 tap_done
