@@ -1,17 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# smcr/v2_intree.sh: SMC-Rv2 between af_smc and Debian's smc.ko, two VMs,
-# rxe0 on eth0 of each, the same UEID on both, and on the smc.ko side a
-# PNET ID for eth0 and rxe0 port 1 (Linux 6.1 ties rxe0 to eth0 no other
-# way). The client is VM 0, the server VM 1; the topologies
-# 2@ours,intree and 2@intree,ours run both directions. af_smc gets
-# smcr=1 loopback_ism=0. Both sides can agree on SMC-Rv2 over rxe (RoCEv2
-# GIDs, a shared UEID), so the test asks for it: the CLC must agree on
-# SMC-Rv2 (our debugfs v2_agreed) with our side done within its bounds;
-# then the connection must be SMC-R with 64 KiB echoed, unless smc.ko posted
-# no SEND at all (rxe's rdma_sends), which Linux 6.1's smc.ko cannot over Debian's rxe
-# (a skip that says so; see Documentation/smc-r.md, "SMC-Rv2").
+# smcr/v2_intree.sh: SMC-Rv2 between af_smc (smcr=1 loopback_ism=0) and
+# Debian's smc.ko, two VMs, rxe0 on eth0 of each, the same UEID on both,
+# and on the smc.ko side a PNET ID for eth0 and rxe0 port 1 (Linux 6.1
+# ties rxe0 to eth0 no other way). The client is VM 0, the server VM 1;
+# the topologies 2@ours,intree and 2@intree,ours run both directions.
+#
+# Both sides agree on the CLC (our debugfs counter v2_agreed; and Linux
+# takes our SMC-Rv2 Proposal, Accept or
+# Confirm and goes on to the first link. They cannot finish the link:
+# Debian's 6.1 rxe lets smc.ko neither send its first LLC message (server:
+# smc_llc_send_confirm_link -ENOLINK, rxe leaves cur_qp_state unset) nor
+# see a received one (its receive CQ handler never runs), see
+# Documentation/smc-r.md, "Interoperability with Linux's smc.ko over rxe",
+# and smcr/intree_pair. So this test asserts what happens, per direction:
+#   ours -> Linux: Linux reads our Proposal and Confirm (smc_clc_wait_msg
+#     0 twice) and fails its CONFIRM_LINK send with -ENOLINK; ours waits
+#     for the CONFIRM_LINK, gives up within 30 s, counts a failed
+#     handshake and frees its link group; Linux's worker stays blocked.
+#   Linux -> ours: ours sends CONFIRM_LINK (its rxe0 sends, Linux's rxe0
+#     receives and acknowledges), smc.ko never sees it (no receive CQ
+#     handler run), waits, and gets our Decline (smc_clc_wait_msg returns
+#     SMC_CLC_DECL_PEERDECL 0x05000000); ours frees its link group within
+#     30 s; Linux's connect() never returns.
+# On our side every step is bounded and the module unloads afterwards. The wire is decoded by
+# selftests/capture/smcr_intree_pcap.sh (ours intree / intree ours).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
@@ -27,6 +41,8 @@ module=${SMC_MODULE_FILE:-/smc/kernel/af_smc.ko}
 T=$SMC_SELFTESTS/tools
 EID=SMCRV2.INTEROP
 port=4458
+work=${TMPDIR:-/tmp}
+. "$here/intree_probes.sh"
 
 # on VM COMMAND: run COMMAND on VM 0 (here) or VM 1.
 on() {
@@ -39,105 +55,127 @@ on() {
 
 cleanup() {
 	smc-vm-exec 1 'kill $(cat /tmp/echo.pid) 2>/dev/null' >/dev/null 2>&1
-	# Our side only: smc.ko's side cannot be cleaned up. After its failed
-	# link setup its worker waits forever in smc_wr_drain_cq (rxe 6.1 never
-	# signals its receive CQ), and "rdma link delete rxe0" there would wait
-	# for it too; its VM is not reused after this test (the last of its
-	# topologies; vm/guest/init copes with a blocking poweroff).
-	on $OURS "smcd ueid flush; rdma link delete rxe0; rmmod af_smc; insmod $module" >/dev/null 2>&1
+	on $LINUX "$unprobe" >/dev/null 2>&1
+	on $OURS 'smcd ueid flush' >/dev/null 2>&1
+	# Linux's link group never goes (see above): its rxe0, PNET IDs and
+	# UEID stay; removing rxe0 would block on smc.ko's device removal.
+	on $OURS "rmmod af_smc; insmod $module" >/dev/null 2>&1
 }
 tap_at_exit cleanup
+
+dbg='grep -q " /sys/kernel/debug debugfs" /proc/mounts || mount -t debugfs none /sys/kernel/debug'
+hs_stats() { on $OURS "cat /sys/kernel/debug/af_smc/smcr_hs"; }
+lgrs() { on $OURS "sed -n 's/^lgrs \([0-9]*\).*/\1/p' /sys/kernel/debug/af_smc/smcr_lgr"; }
+no_lgr() { [ "$(lgrs)" = 0 ]; }
 
 setup() {
 	# af_smc's file has the same path on both VMs (vm/guest/init).
 	tap_assert "af_smc smcr=1 on VM $OURS" on $OURS \
 		"rmmod af_smc && insmod $module smcr=1 loopback_ism=0"
+	tap_assert "debugfs on VM $OURS" on $OURS "$dbg"
 	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
 	tap_assert "PNET ID for eth0 and rxe0 on VM $LINUX (smc.ko)" on $LINUX \
 		"smc_pnet -a NETX -I eth0 && smc_pnet -a NETX -D rxe0 -P 1"
 	tap_assert "UEID $EID on VM 0" on 0 "smcd ueid add $EID"
 	tap_assert "UEID $EID on VM 1" on 1 "smcd ueid add $EID"
+	tap_assert "kprobes on smc.ko's VM $LINUX" on $LINUX "$probes"
 	tap_assert "echo server on VM 1" smc-vm-exec 1 \
-		"$T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 120 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid"
+		"rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid"
 	tap_assert "the server is ready" smc-vm-exec 1 \
 		"n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 	return 0
 }
 
-# hs_counter NAME: a counter of af_smc's debugfs smcr_hs (on our VM).
-hs_counter() {
-	on $OURS "cat /sys/kernel/debug/af_smc/smcr_hs" | sed -n "s/.* $1 \([0-9]*\).*/\1/p"
-}
-# rxe_sends VM: SENDs the RDMA user on VM posted over rxe0 (LLC and CDC
-# messages; rxe's own ACKs count in sent_pkts, not here).
-rxe_sends() {
-	on "$1" 'cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rdma_sends'
-}
+stack_of() { cat /proc/"$1"/stack 2>/dev/null | sed 's/^\[<[0-9a-f]*>\] //; s/+0x.*//'; }
 
-show() {
-	for v in 0 1; do
-		tap_diag "VM $v: $(on $v 'smcr -j linkgroup 2>&1; cat /sys/kernel/debug/af_smc/smcr_hs 2>/dev/null; cd /sys/class/infiniband/rxe0/ports/1/hw_counters && echo rxe0 sent_pkts $(cat sent_pkts) rcvd_pkts $(cat rcvd_pkts) rdma_sends $(cat rdma_sends) rdma_recvs $(cat rdma_recvs)' | tr '\n' ' ')"
-	done
-}
-
-agree() {
-	for v in 0 1; do
-		on $v "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
-	done
-	a0=$(hs_counter v2_agreed) f0=$(hs_counter failed) c0=$(hs_counter v2_server)
-	l0=$(rxe_sends $LINUX)
+# ours (VM 0) -> Linux (VM 1)
+ours_client() {
 	t0=$(date +%s)
-	# In the background: a Linux client never returns from a failed
-	# SMC-R link setup (its cleanup waits forever, see link below).
-	$T/smc-fbprobe 10.43.0.2 $port 0 >"$TMPDIR/probe" 2>&1 &
-	pid=$!
-	n=0
-	while [ $n -lt 200 ]; do
-		if [ $OURS = 0 ]; then
-			kill -0 $pid 2>/dev/null || break
-		else
-			# our server's handshake ended: confirmed, or failed
-			[ "$(hs_counter failed)" != "$f0" ] ||
-				[ "$(hs_counter v2_server)" != "$c0" ] && break
-		fi
-		sleep 0.1
-		n=$((n + 1))
-	done
-	t1=$(date +%s)
-	tap_diag "client (VM 0): '$(cat "$TMPDIR/probe")', our side done after $((t1 - t0)) s"
-	show
-	echo "$(($(rxe_sends $LINUX) - l0))" >"$TMPDIR/linux_sent"
-	# The CLC: our side took the peer's SMC-Rv2 Accept (we are the
-	# client) or Confirm (we are the server) with the shared UEID.
-	[ "$(hs_counter v2_agreed)" = $((a0 + 1)) ] ||
-		tap_fail "af_smc and smc.ko did not agree on SMC-Rv2 in the CLC"
-	# Every wait of ours is bounded: CLC 2 s, LLC 4 s, the Decline 2 s.
-	[ $n -lt 200 ] || tap_fail "our side did not end its handshake within 20 s"
+	out=$($T/smc-fbprobe 10.43.0.2 $port 0 2>&1)
+	rc=$? t=$(( $(date +%s) - t0 ))
+	tap_diag "our client after $t s: status $rc: $out"
+	[ $t -le 30 ] || tap_fail "our connect() took $t s (bound 30)"
+	[ $rc != 0 ] || tap_fail "our connect() succeeded: $out (Linux cannot confirm a link on rxe)"
 	return 0
 }
 
-link() {
-	out=$(cat "$TMPDIR/probe" 2>/dev/null) sent=$(cat "$TMPDIR/linux_sent" 2>/dev/null)
-	if [ "$out" = "mode 0 fallback 0x00000000/0x00000000" ]; then
-		tap_expect "64 KiB echoed byte-exact" \
-			$T/smc-echo -c -f smc -a 10.43.0.2 -p $port -n 65536 -w 30
-		return 0
-	fi
-	# smc.ko of Debian's 6.1 posts no SEND over rxe at all: rxe
-	# 6.1 leaves cur_qp_state unset in ib_query_qp, so smc.ko's link is
-	# never "sendable" (CONFIRM_LINK fails -ENOLINK before it is posted),
-	# and its receive CQ is never signalled (rxe 6.1's notify test), so
-	# it would not see our LLC either (/work/wt/intree-findings.md,
-	# Documentation/smc-r.md). Only that case is a skip; if smc.ko did
-	# send LLC messages, SMC-R had to work.
-	if [ "$sent" = 0 ]; then
-		tap_skip_case "smc.ko posted no SEND over rxe (Linux 6.1 rxe: cur_qp_state unset, CQ notify mask): no SMC-R link with it; the client ended '$out'"
-	fi
-	tap_fail "smc.ko posted $sent SENDs over rxe, yet the connection is '$out'"
+linux_server_saw() {
+	rec=$(on $LINUX "$records" | grep -v '^cq_post')
+	tap_diag "smc.ko (VM $LINUX): $(echo "$rec" | tr '\n' ';')"
+	# The Proposal and the Confirm: two CLC reads that succeeded.
+	[ "$(echo "$rec" | grep -c '^clc_wait ret=0$')" -ge 2 ] ||
+		tap_fail "smc.ko did not read our Proposal and Confirm"
+	echo "$rec" | grep -q '^conf_link .*qp_state=3 cur_qp_state=0' ||
+		tap_fail "smc.ko did not reach its CONFIRM_LINK with an RTS QP"
+	echo "$rec" | grep -qx 'conf_link_ret ret=-67' ||
+		tap_fail "smc.ko's CONFIRM_LINK send did not fail -ENOLINK"
+	echo "$rec" | grep -q '^rx_cq' && tap_fail "smc.ko's receive CQ handler ran"
 	return 0
 }
 
-tap_case "setup: af_smc smcr=1, Debian's smc.ko with PNET IDs, one UEID on both" 180 setup
-tap_case "the CLC agrees on SMC-Rv2 (v2 Accept/Confirm with the UEID), our side within its bounds" 120 agree
-tap_case "the SMC-Rv2 link: SMC-R and 64 KiB echoed, if smc.ko can send over rxe" 120 link
+# Linux (VM 0) -> ours (VM 1)
+our_failed() { on $OURS 'grep -q " failed [1-9]" /sys/kernel/debug/af_smc/smcr_hs'; }
+client_in_drain() { stack_of "$client" | grep -qx smc_wr_drain_cq; }
+
+linux_client() {
+	tap_wait_for 40 our_failed ||
+		tap_fail "our server counted no failed handshake within 40 s: $(hs_stats)"
+	tap_diag "our server: $(hs_stats | tr '\n' ' ')"
+	return 0
+}
+
+linux_client_saw() {
+	rec=$(on $LINUX "$records" | grep -v '^cq_post')
+	tap_diag "smc.ko (VM $LINUX): $(echo "$rec" | tr '\n' ';')"
+	echo "$rec" | grep -q '^clc_wait ret=0$' || tap_fail "smc.ko did not read our Accept"
+	echo "$rec" | grep -q '^arm flags=3$' || tap_fail "smc.ko armed no receive CQ with 3"
+	echo "$rec" | grep -q '^llc_wait ret=0x0$' ||
+		tap_fail "smc.ko's wait for CONFIRM_LINK did not time out empty"
+	# SMC_CLC_DECL_PEERDECL: the wait for a Decline got ours.
+	echo "$rec" | grep -qx 'clc_wait ret=83886080' ||
+		tap_fail "smc.ko did not get our Decline (smc_clc_wait_msg 0x05000000)"
+	echo "$rec" | grep -q '^rx_cq' && tap_fail "smc.ko's receive CQ handler ran"
+	c=$(on $OURS "$counters" | tr '\n' ' ') l=$(on $LINUX "$counters" | tr '\n' ' ')
+	tap_diag "rxe0: ours (VM $OURS): $c; smc.ko's (VM $LINUX): $l"
+	case "$c" in "sent_pkts 0 "*) tap_fail "our rxe0 sent nothing (no CONFIRM_LINK)" ;; esac
+	case "$l" in *"rcvd_pkts 0 "*) tap_fail "smc.ko's rxe0 received nothing" ;; esac
+	tap_wait_for 20 client_in_drain
+	st=$(stack_of "$client" | tr '\n' ' ')
+	tap_diag "smc.ko client stack: $st"
+	case "$st" in
+	"smc_wr_drain_cq smc_wr_free_link smcr_link_clear smc_lgr_free __smc_connect "*) ;;
+	*) tap_fail "smc.ko's connect() is not in its link group cleanup" ;;
+	esac
+	return 0
+}
+
+ours_clean() {
+	tap_wait_for 30 no_lgr || tap_fail "our link group is still there after 30 s: $(lgrs)"
+	st=$(hs_stats)
+	# The CLC agreed on SMC-Rv2: our side took smc.ko's v2 Accept (we are
+	# the client) or v2 Confirm (we are the server) with the shared UEID.
+	case "$st" in *" v2_agreed 1 "*) ;; *) tap_fail "af_smc did not count one SMC-Rv2 CLC agreement" ;; esac
+	tap_diag "our handshakes: $(echo "$st" | tr '\n' ' ')"
+	case "$st" in *" failed 0 "*) tap_fail "no failed handshake counted" ;; esac
+	# Nothing of ours is left holding the module (the echo server is
+	# ours in 2@intree,ours: it goes first).
+	[ $OURS = 1 ] && smc-vm-exec 1 'kill $(cat /tmp/echo.pid); sleep 0.5' >/dev/null 2>&1
+	tap_expect "rmmod af_smc on VM $OURS, then insmod again" on $OURS \
+		"rmmod af_smc && insmod $module"
+	return 0
+}
+
+tap_case "setup: af_smc smcr=1, smc.ko with PNET IDs and kprobes, one UEID on both" 180 setup
+if [ $OURS = 0 ]; then
+	tap_case "ours -> smc.ko: our connect() fails within 30 s (no link confirmed)" 60 ours_client
+	tap_case "smc.ko server: read our SMC-Rv2 Proposal and Confirm, CONFIRM_LINK send -ENOLINK" 60 linux_server_saw
+else
+	# smc.ko's connect() blocks for good: started outside any case (a case
+	# would kill it on exit, a SIGKILL a D-state task never acts on).
+	$T/smc-fbprobe 10.43.0.2 $port 0 </dev/null >"$work/client.out" 2>&1 &
+	client=$!
+	tap_case "smc.ko -> ours: our server gives the handshake up within 40 s" 60 linux_client
+	tap_case "smc.ko client: read our Accept, got our CONFIRM_LINK on rxe0 but never saw it, got our Decline" 60 linux_client_saw
+fi
+tap_case "ours: SMC-Rv2 agreed in the CLC, the group freed within 30 s, the failure counted, rmmod works" 60 ours_clean
 tap_done
