@@ -46,21 +46,12 @@ reload_both() {
 	smc_module_reload "$@" || return 1
 	vm1 "rmmod ${SMC_MODULE_NAME:-af_smc} 2>/dev/null; n=0; while grep -q '^${SMC_MODULE_NAME:-af_smc} ' /proc/modules; do n=\$((n+1)); [ \$n -lt 50 ] || exit 1; sleep 0.2; rmmod ${SMC_MODULE_NAME:-af_smc} 2>/dev/null; done; insmod \$SMC_MODULE_FILE $*"
 }
-# The VMs' init asks for fd43::N on eth0, yet the address is missing at
-# this point (measured: only the link-local one); add it where needed.
-v6_added=
+# The VMs' init puts fd43::N on eth0 (vm/guest/init); the IPv6 cases use it.
 v6_up() {
-	ip -6 addr show dev eth0 | grep -q 'fd43::1/' && vm1 "ip -6 addr show dev eth0 | grep -q 'fd43::2/'" &&
-		return 0
-	v6_added=1
-	ip -6 addr replace fd43::1/64 dev eth0 nodad && vm1 'ip -6 addr replace fd43::2/64 dev eth0 nodad'
+	ip -6 addr show dev eth0 | grep -q 'fd43::1/' && vm1 "ip -6 addr show dev eth0 | grep -q 'fd43::2/'"
 }
 restore() {
 	restore_rc=0
-	if [ -n "$v6_added" ]; then
-		ip -6 addr del fd43::1/64 dev eth0 2>/dev/null
-		vm1 'ip -6 addr del fd43::2/64 dev eth0 2>/dev/null; true'
-	fi
 	vm1 "kill \$(cat $dir/pid 2>/dev/null) 2>/dev/null; true"
 	if [ "$mode" = smcr ]; then
 		for d in 0 1; do
@@ -86,7 +77,7 @@ if [ "$mode" = smcr ]; then
 	echo "# af_smc reloaded with smcr=1 loopback_ism=0 on both VMs; rxe0 on eth0 of both"
 fi
 
-v6_up || echo "# cannot put fd43::1 and fd43::2 on eth0: the IPv6 cases will fail"
+v6_up || { echo "Bail out! fd43::1 or fd43::2 is missing on eth0 (vm/guest/init puts them there)"; restore; exit 1; }
 
 # VM 1's half: serves the cases VM 0 starts, until VM 0 says it is done.
 # The same cases on both (TAP_CASES, when set, may hold blanks).
