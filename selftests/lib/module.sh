@@ -9,10 +9,11 @@
 #
 # rmmod is retried for a while: a closed SMC connection ends in a work item
 # shortly after its last process exited, and holds the module until then.
+# A module that is not loaded counts as removed.
 
 smc_module_rmmod() {
 	tries=0
-	until rmmod "${SMC_MODULE_NAME:-af_smc}" 2>/dev/null; do
+	until ! smc_module_ours || rmmod "${SMC_MODULE_NAME:-af_smc}" 2>/dev/null; do
 		tries=$((tries + 1))
 		if [ $tries -ge 50 ]; then
 			echo "# rmmod ${SMC_MODULE_NAME:-af_smc} still fails after 10 s:"

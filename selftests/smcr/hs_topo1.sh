@@ -29,6 +29,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr_probe is af_smc's own parameter"
@@ -42,14 +43,7 @@ SRV=$TOPO_VETH_IP4_2
 port=4456
 
 reload() {
-	# Closed SMC-R connections may hold the module a moment longer.
-	n=0
-	while grep -q '^af_smc ' /proc/modules && ! rmmod af_smc 2>/dev/null; do
-		n=$((n + 1))
-		[ $n -lt 100 ] || return 1
-		sleep 0.1
-	done
-	insmod "$module" "$@"
+	smc_module_rmmod && insmod "$module" "$@"
 }
 stop_server() {
 	[ -s "$TMPDIR/echo.pid" ] || return 0

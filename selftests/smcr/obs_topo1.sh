@@ -29,6 +29,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr=1 is af_smc's own parameter"
@@ -45,13 +46,7 @@ port=4470
 N=3
 
 reload() {
-	tries=0
-	until ! grep -q '^af_smc ' /proc/modules || rmmod af_smc 2>/dev/null; do
-		tries=$((tries + 1))
-		[ $tries -lt 50 ] || return 1
-		sleep 0.2
-	done
-	insmod "$module" "$@"
+	smc_module_rmmod && insmod "$module" "$@"
 }
 stop_pid() {
 	[ -s "$1" ] || return 0

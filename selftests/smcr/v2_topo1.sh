@@ -26,6 +26,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr and smcr_v1 are af_smc's own parameters"
@@ -43,13 +44,7 @@ port=4457
 EID=SMCRV2.SELFTEST
 
 reload() {
-	n=0
-	while grep -q '^af_smc ' /proc/modules && ! rmmod af_smc 2>/dev/null; do
-		n=$((n + 1))
-		[ $n -lt 100 ] || return 1
-		sleep 0.1
-	done
-	insmod "$module" "$@"
+	smc_module_rmmod && insmod "$module" "$@"
 }
 stop_server() {
 	[ -s "$TMPDIR/echo.pid" ] || return 0
