@@ -7,8 +7,8 @@
  * With the module parameter smcr=1 (off by default; smcr_probe=1 is the
  * same switch under its old name), a client with no ISM device but an
  * RDMA port for its route's netdev (smcr_ib_find) proposes SMC-Rv1: its
- * GID, MAC and IPv4 prefix. A server with a port for its side of the
- * connection, on the same IPv4 subnet, joins the usable link group to
+ * GID, MAC and IP prefixes (smc_prefix.c; IPv4 or IPv6). A server with a
+ * port for its side of the connection, on the same subnet, joins the usable link group to
  * that peer or makes a new one with a new link (first contact), gives the
  * connection its RMB and send buffer, and answers with an Accept carrying
  * its QP number, PSN, MTU, GID, MAC and the connection's RMB rkey,
@@ -46,6 +46,7 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
+#include <net/addrconf.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
@@ -54,6 +55,7 @@
 #include "smc_clc_io.h"
 #include "smc_eid.h"
 #include "smc_netns.h"
+#include "smc_prefix.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
@@ -170,77 +172,79 @@ void smcr_hs_show(struct seq_file *m)
 }
 
 /*
- * The route of smc's clcsock: its device's RDMA path for the local IPv4
- * address, and that address's subnet. 0 or an SMC_CLC_DECL_* code.
+ * The netdev of smc's clcsock's route (referenced), or NULL. A connection
+ * between two addresses of one netdev of this host is routed over lo; its
+ * RDMA port is that netdev's: both ends use the port, and rxe loops RoCE
+ * back inside the device (the destination MAC is its own). Addresses on
+ * two netdevs get no SMC-R over lo: RoCE sent to a local address of
+ * another netdev comes in on lo, which no RDMA device serves.
  */
-static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
-			 __be32 *subnet, u8 *prefix_len)
+static struct net_device *smcr_hs_route_dev(struct sock *clcsk)
 {
-	struct sock *clcsk = smc->clcsock->sk;
-	__be32 saddr = inet_sk(clcsk)->inet_saddr;
-	struct net_device *dev = NULL;
-	struct in_device *in_dev;
+	struct net_device *dev = NULL, *ddev;
+	struct net *net = sock_net(clcsk);
 	struct dst_entry *dst;
-	struct in_ifaddr *ifa;
-	u32 code = SMC_CLC_DECL_NOSMCRDEV;
 
-	/*
-	 * IPv4 GIDs only, for now. An AF_INET6 clcsock qualifies when its
-	 * connection is IPv4 (v4-mapped peer: a dual-stack listener's
-	 * connection from an IPv4 client, or a connect to ::ffff:a.b.c.d):
-	 * TCP then keeps inet_saddr and an IPv4 dst for it, as for AF_INET.
-	 */
-	if (clcsk->sk_family != AF_INET &&
-	    !(clcsk->sk_family == AF_INET6 && ipv6_addr_v4mapped(&clcsk->sk_v6_daddr)))
-		return SMC_CLC_DECL_NOSMCRDEV;
 	dst = sk_dst_get(clcsk);
 	if (!dst)
-		return SMC_CLC_DECL_NOSMCRDEV;
+		return NULL;
 	if (!dst->dev)
 		goto out;
-	/*
-	 * A connection between two addresses of one netdev of this host is
-	 * routed over lo; its RDMA port is that netdev's: both ends use the
-	 * port, and rxe loops RoCE back inside the device (the destination
-	 * MAC is its own). Addresses on two netdevs get no SMC-R over lo:
-	 * RoCE sent to a local address of another netdev comes in on lo,
-	 * which no RDMA device serves.
-	 */
-	if (dst->dev->flags & IFF_LOOPBACK) {
-		struct net_device *ddev;
-
-		dev = ip_dev_find(sock_net(clcsk), saddr);	/* referenced */
-		ddev = ip_dev_find(sock_net(clcsk), inet_sk(clcsk)->inet_daddr);
+	if (!(dst->dev->flags & IFF_LOOPBACK)) {
+		dev = dst->dev;
+		dev_hold(dev);
+		goto out;
+	}
+	if (smc_prefix_conn_ipv4(clcsk)) {
+		dev = ip_dev_find(net, inet_sk(clcsk)->inet_saddr); /* referenced */
+		ddev = ip_dev_find(net, inet_sk(clcsk)->inet_daddr);
 		if (ddev != dev) {
 			dev_put(dev);		/* NULL-safe */
 			dev = NULL;
 		}
 		dev_put(ddev);
-	} else {
-		dev = dst->dev;
-	}
-	if (!dev || smcr_ib_find(dev, saddr, path))
 		goto out;
-	code = SMC_CLC_DECL_DIFFPREFIX;
-	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(dev);
-	if (in_dev) {
-		in_dev_for_each_ifa_rcu(ifa, in_dev) {
-			if (!inet_ifa_match(saddr, ifa))
-				continue;
-			*subnet = ifa->ifa_local & ifa->ifa_mask;
-			*prefix_len = inet_mask_len(ifa->ifa_mask);
-			code = 0;
-			break;
-		}
 	}
+	rcu_read_lock();	/* ipv6_dev_find takes no reference */
+	dev = ipv6_dev_find(net, &clcsk->sk_v6_rcv_saddr, NULL);
+	ddev = ipv6_dev_find(net, &clcsk->sk_v6_daddr, NULL);
+	if (dev != ddev)
+		dev = NULL;
+	dev_hold(dev);			/* NULL-safe */
 	rcu_read_unlock();
-	if (code)
-		smcr_path_put(path);
 out:
-	if (dev && dev != dst->dev)
-		dev_put(dev);
 	dst_release(dst);
+	return dev;
+}
+
+/*
+ * The route of smc's clcsock: its device's RDMA path and the IP prefixes
+ * of the connection there (IPv4: the source address's subnet; IPv6: the
+ * device's prefixes). 0 or an SMC_CLC_DECL_* code.
+ *
+ * The RoCE GID does not depend on the connection's family: it is the
+ * port's RoCEv2 GID on the device, for IPv4 the one of the source address
+ * if the port has it. rxe's RoCE thus runs over IPv4 for an IPv6
+ * connection too, as Linux's SMC-Rv1 uses a RoCE GID of the port whatever
+ * the TCP connection is (Documentation/smc-r.md, "IPv6").
+ */
+static u32 smcr_hs_route(struct smc_sock *smc, struct smcr_path *path,
+			 struct smc_prefix *pfx)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	__be32 saddr = smc_prefix_conn_ipv4(clcsk) ? inet_sk(clcsk)->inet_saddr : 0;
+	struct net_device *dev;
+	u32 code = SMC_CLC_DECL_NOSMCRDEV;
+
+	dev = smcr_hs_route_dev(clcsk);
+	if (!dev)
+		return code;
+	if (!smcr_ib_find(dev, saddr, path)) {
+		code = smc_prefix_get(clcsk, dev, pfx);
+		if (code)
+			smcr_path_put(path);
+	}
+	dev_put(dev);
 	return code;
 }
 
@@ -251,13 +255,18 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	bool v1 = READ_ONCE(smcr_v1_on);
 	/* as Linux: SMC-Rv2 only with a UEID (the SEID does not count) */
 	bool v2 = smc_eid_ueid_count(net) > 0;
-	__be32 subnet;
-	u8 plen;
+	struct smc_prefix pfx;
 	u32 code;
 
+	/*
+	 * As Linux: SMC-Rv2 for IPv4 connections only (its RoCEv2 GID must
+	 * be on the subnet of the connection's IPv4 source address).
+	 */
+	if (!smc_prefix_conn_ipv4(smc->clcsock->sk))
+		v2 = false;
 	if (!smcr_hs_enabled() || (!v1 && !v2))
 		return SMC_CLC_DECL_NOSMCDEV;
-	code = smcr_hs_route(smc, path, &subnet, &plen);
+	code = smcr_hs_route(smc, path, &pfx);
 	if (code)
 		return SMC_CLC_DECL_NOSMCDEV;	/* as Linux: nothing to offer */
 	memset(p, 0, sizeof(*p));
@@ -280,8 +289,7 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	 * both forms, Wireshark 4.0 dissects only this one.
 	 */
 	p->v1_smcd_area = true;
-	p->ipv4_subnet = ntohl(subnet);
-	p->ipv4_prefix_len = plen;
+	smc_prefix_propose(&pfx, p);
 	if (v2) {
 		p->release = SMC_CLC_RELEASE_0;
 		memcpy(p->roce_gid, path->gid.gid.raw, sizeof(p->roce_gid));
@@ -619,6 +627,8 @@ static u32 smcr_hs_v2_server(struct smc_sock *nsmc,
 		return SMC_CLC_DECL_NOUEID;
 	if (!smc_eid_match_ueid(net, p, v2->eid))
 		return SMC_CLC_DECL_NOSMCDEV;
+	if (!smc_prefix_conn_ipv4(nsmc->clcsock->sk))
+		return SMC_CLC_DECL_NOSMCRDEV;	/* as the client's rule */
 	if (!smcr_v2_gid_ipv4(p->roce_gid, &daddr))
 		return SMC_CLC_DECL_NOSMCRDEV;	/* IPv6 GIDs: not yet */
 	if (smcr_v2_nexthop(net, inet_sk(nsmc->clcsock->sk)->inet_saddr, daddr,
@@ -637,7 +647,7 @@ static u32 smcr_hs_v2_server(struct smc_sock *nsmc,
  * (the v2 reason when v1 was not an option).
  */
 static u32 smcr_hs_choose(struct smc_sock *nsmc, const struct smc_clc_proposal *p,
-			  __be32 subnet, u8 plen, struct smcr_hs_v2 *v2,
+			  const struct smc_prefix *pfx, struct smcr_hs_v2 *v2,
 			  u8 *nexthop_mac)
 {
 	u32 code = SMC_CLC_DECL_NOSMCRDEV;
@@ -650,7 +660,7 @@ static u32 smcr_hs_choose(struct smc_sock *nsmc, const struct smc_clc_proposal *
 	}
 	if (!smc_clc_smcr_indicated(p->hdr.typev1) || !READ_ONCE(smcr_v1_on))
 		return code;
-	if (ntohl(subnet) != p->ipv4_subnet || plen != p->ipv4_prefix_len)
+	if (!smc_prefix_match(pfx, p))
 		return SMC_CLC_DECL_DIFFPREFIX;
 	return 0;
 }
@@ -665,16 +675,15 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	struct smcr_qp_info peer;
 	struct smcr_path path;
 	struct smcr_hs_op op;
+	struct smc_prefix pfx;
 	struct smcr_conn *sc;
 	bool first;
-	__be32 subnet;
-	u8 plen;
 	u32 code;
 	int rc;
 
-	code = smcr_hs_route(nsmc, &path, &subnet, &plen);
+	code = smcr_hs_route(nsmc, &path, &pfx);
 	if (!code) {
-		code = smcr_hs_choose(nsmc, p, subnet, plen, &v2, nexthop_mac);
+		code = smcr_hs_choose(nsmc, p, &pfx, &v2, nexthop_mac);
 		if (code)
 			smcr_path_put(&path);
 	}

@@ -105,16 +105,13 @@ struct sf_conn {
  * one on an rxe-backed netdev) and $SMC_DIFF_RXE (the rxe devices, e.g.
  * "rxev1 rxev2"; optional): every device's RoCE packet counters, sent and
  * received, must move while the AF_SMC half of a case that made
- * connections runs.
- * SMC-R here is IPv4 only (IPv4 GIDs, the SMC-Rv1 IPv4 prefix): the cases
- * of the IPv6 AF_SMC family, and those that need an AF_SMC IPv6 socket,
- * are skipped in SMC-R mode, saying so.
+ * connections runs. $SMC_TEST_LOCAL6 is the same for IPv6: SMC-R
+ * connections over IPv6 are SMC-Rv1 with the IPv6 prefix area
+ * (Documentation/smc-r.md, "IPv6").
  */
 enum diff_mode { DIFF_MODE_SMCD, DIFF_MODE_SMCR, DIFF_MODE_FALLBACK };
 /* The mode $SMC_DIFF_MODE asks for. */
 enum diff_mode diff_mode(void);
-/* In SMC-R mode, skip a case of AF_SMC family f that needs AF_SMC over IPv6. */
-void diff_skip_smcr_ipv6(const struct sf_family *f);
 /*
  * Fail the case unless the connected socket fd of family f is in the
  * expected mode, as sock_diag reports it. Nothing for the TCP families.

@@ -17,8 +17,8 @@
 #   topo_veth_rxe         topology 1 without namespaces: both ends of one veth
 #                         pair in the initial namespace, each an endpoint of
 #                         its own with its own soft-RoCE device:
-#                           smcv1 10.43.2.1/24, rxev1 on it
-#                           smcv2 10.43.2.2/24, rxev2 on it
+#                           smcv1 10.43.2.1/24 fd43:2::1/64, rxev1 on it
+#                           smcv2 10.43.2.2/24 fd43:2::2/64, rxev2 on it
 #                         plus policy routing, so that whatever this host
 #                         sends to one of the two addresses leaves through the
 #                         other's veth end and arrives on that one's:
@@ -27,8 +27,12 @@
 #                           pref 11: to 10.43.2.1 iif lo -> table 4302
 #                                    (10.43.2.1 dev smcv2 src 10.43.2.2)
 #                           pref 20: the local table (moved from pref 0)
+#                         and the same rules for fd43:2::1/fd43:2::2 (ip -6).
 #                         A TCP connection to 10.43.2.2 thus goes out smcv1
-#                         from 10.43.2.1 with no bind needed, not over lo.
+#                         from 10.43.2.1 with no bind needed, not over lo
+#                         (to fd43:2::2 from fd43:2::1 likewise). The IPv6
+#                         addresses stay when a veth end goes down
+#                         (keep_addr_on_down), as the IPv4 ones do.
 #                         Received packets ("iif smcvN") skip the rules and
 #                         are delivered locally; their source passes the
 #                         martian check, as its reverse route leads out the
@@ -164,6 +168,8 @@ topo_vm_rxe() {
 
 TOPO_VETH_IP4_1=10.43.2.1
 TOPO_VETH_IP4_2=10.43.2.2
+TOPO_VETH_IP6_1=fd43:2::1
+TOPO_VETH_IP6_2=fd43:2::2
 # Rule preferences and tables of topo_veth_rxe; the local table's rule moves
 # from 0 to _topo_local_pref so that the two rules come before it.
 _topo_local_pref=20
@@ -175,39 +181,53 @@ _topo_route_dev() {
 
 _topo_veth_routed() {
 	[ "$(_topo_route_dev $TOPO_VETH_IP4_2)" = smcv1 ] &&
-		[ "$(_topo_route_dev $TOPO_VETH_IP4_1)" = smcv2 ]
+		[ "$(_topo_route_dev $TOPO_VETH_IP4_1)" = smcv2 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH_IP6_2)" = smcv1 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH_IP6_1)" = smcv2 ]
+}
+
+# _topo_veth_rules_on -4|-6 ADDR1 ADDR2: one family's routes and rules.
+_topo_veth_rules_on() {
+	# A device going down flushes its routes: put them (back) first.
+	ip "$1" route replace "$3" dev smcv1 src "$2" table 4301 &&
+		ip "$1" route replace "$2" dev smcv2 src "$3" table 4302 ||
+		_topo_err "cannot add the $1 routes of tables 4301/4302 (smcv1/smcv2 up?)" ||
+		return 1
+	if ! ip "$1" rule show pref $_topo_local_pref | grep -q 'lookup local'; then
+		ip "$1" rule add pref $_topo_local_pref lookup local ||
+			_topo_err "cannot add the $1 local rule at pref $_topo_local_pref" || return 1
+	fi
+	ip "$1" rule del pref 0 lookup local 2>/dev/null
+	ip "$1" rule show pref 10 | grep -q . ||
+		ip "$1" rule add pref 10 to "$3" iif lo lookup 4301 ||
+		_topo_err "cannot add the rule to $3" || return 1
+	ip "$1" rule show pref 11 | grep -q . ||
+		ip "$1" rule add pref 11 to "$2" iif lo lookup 4302 ||
+		_topo_err "cannot add the rule to $2" || return 1
+}
+
+# _topo_veth_rules_off -4|-6
+_topo_veth_rules_off() {
+	ip "$1" rule del pref 10 2>/dev/null
+	ip "$1" rule del pref 11 2>/dev/null
+	# The local table back at pref 0 before it leaves pref 20: there
+	# is no moment without it.
+	if ! ip "$1" rule show pref 0 | grep -q 'lookup local'; then
+		ip "$1" rule add pref 0 lookup local ||
+			_topo_err "cannot put the $1 local rule back at pref 0" || return 1
+	fi
+	ip "$1" rule del pref $_topo_local_pref lookup local 2>/dev/null
+	return 0
 }
 
 topo_veth_rules() {
 	case "$1" in
 	on)
-		# A device going down flushes its routes: put them (back) first.
-		ip route replace $TOPO_VETH_IP4_2 dev smcv1 src $TOPO_VETH_IP4_1 table 4301 &&
-			ip route replace $TOPO_VETH_IP4_1 dev smcv2 src $TOPO_VETH_IP4_2 table 4302 ||
-			_topo_err "cannot add the routes of tables 4301/4302 (smcv1/smcv2 up?)" ||
-			return 1
-		if ! ip rule show pref $_topo_local_pref | grep -q 'lookup local'; then
-			ip rule add pref $_topo_local_pref lookup local ||
-				_topo_err "cannot add the local rule at pref $_topo_local_pref" || return 1
-		fi
-		ip rule del pref 0 lookup local 2>/dev/null
-		ip rule show pref 10 | grep -q . ||
-			ip rule add pref 10 to $TOPO_VETH_IP4_2 iif lo lookup 4301 ||
-			_topo_err "cannot add the rule to $TOPO_VETH_IP4_2" || return 1
-		ip rule show pref 11 | grep -q . ||
-			ip rule add pref 11 to $TOPO_VETH_IP4_1 iif lo lookup 4302 ||
-			_topo_err "cannot add the rule to $TOPO_VETH_IP4_1" || return 1
+		_topo_veth_rules_on -4 $TOPO_VETH_IP4_1 $TOPO_VETH_IP4_2 &&
+			_topo_veth_rules_on -6 $TOPO_VETH_IP6_1 $TOPO_VETH_IP6_2 || return 1
 		;;
 	off)
-		ip rule del pref 10 2>/dev/null
-		ip rule del pref 11 2>/dev/null
-		# The local table back at pref 0 before it leaves pref 20: there
-		# is no moment without it.
-		if ! ip rule show pref 0 | grep -q 'lookup local'; then
-			ip rule add pref 0 lookup local ||
-				_topo_err "cannot put the local rule back at pref 0" || return 1
-		fi
-		ip rule del pref $_topo_local_pref lookup local 2>/dev/null
+		_topo_veth_rules_off -4 && _topo_veth_rules_off -6 || return 1
 		;;
 	*) _topo_err "topo_veth_rules on|off" || return 1 ;;
 	esac
@@ -219,8 +239,14 @@ topo_veth_rxe() {
 	topo_cleanup
 	ip link add smcv1 type veth peer name smcv2 ||
 		_topo_err "cannot create the veth pair (is the veth module loaded?)" || return 1
-	ip addr add $TOPO_VETH_IP4_1/24 dev smcv1 &&
-		ip addr add $TOPO_VETH_IP4_2/24 dev smcv2 ||
+	# keep_addr_on_down before the IPv6 addresses: a test takes a veth
+	# end down and up again and wants the same connections possible.
+	echo 1 >/proc/sys/net/ipv6/conf/smcv1/keep_addr_on_down &&
+		echo 1 >/proc/sys/net/ipv6/conf/smcv2/keep_addr_on_down &&
+		ip addr add $TOPO_VETH_IP4_1/24 dev smcv1 &&
+		ip addr add $TOPO_VETH_IP4_2/24 dev smcv2 &&
+		ip -6 addr add $TOPO_VETH_IP6_1/64 dev smcv1 nodad &&
+		ip -6 addr add $TOPO_VETH_IP6_2/64 dev smcv2 nodad ||
 		_topo_err "cannot address smcv1/smcv2" || return 1
 	# Routes of the tables exist only while their device is up.
 	ip link set smcv1 up && ip link set smcv2 up ||
@@ -230,7 +256,7 @@ topo_veth_rxe() {
 		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
 	topo_veth_rules on || return 1
 	_topo_veth_routed ||
-		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1): not over the veth" ||
+		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1), $TOPO_VETH_IP6_2 via $(_topo_route_dev $TOPO_VETH_IP6_2), $TOPO_VETH_IP6_1 via $(_topo_route_dev $TOPO_VETH_IP6_1): not all over the veth" ||
 		return 1
 	for _topo_i in 1 2; do
 		rdma link add "rxev$_topo_i" type rxe netdev "smcv$_topo_i" ||

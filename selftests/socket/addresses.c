@@ -179,8 +179,6 @@ static void observe_v6only(const struct sf_family *f, struct obs *o)
 	int one = 1, v = -1, lfd, c, a;
 	socklen_t len = sizeof(v);
 
-	/* Its one connection is an smc6 one: not SMC-R (diff.h). */
-	diff_skip_smcr_ipv6(f);
 	lfd = (int)ASSERT_SYS(sf_socket(v6, SOCK_CLOEXEC));
 	OBS_RET(o, "setsockopt(IPV6_V6ONLY)", setsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)));
 	OBS_RET(o, "getsockopt(IPV6_V6ONLY)", getsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &v, &len));

@@ -12,7 +12,8 @@
 # MODE smcr: af_smc reloaded as "smcr=1 loopback_ism=0" on both VMs, rxe0 on
 #   eth0 of both, SMC_DIFF_MODE=smcr (default -f smc): every AF_SMC
 #   connection must be SMC-R by sock_diag on the VM that holds it, and rxe0's
-#   RoCE counters must move on both VMs while the AF_SMC half runs.
+#   RoCE counters must move on both VMs while the AF_SMC half runs; IPv4
+#   (10.43.0.x) and IPv6 (fd43::x) connections both (default -f smc,smc6).
 #
 # ARGs go to PROGRAM on both VMs (e.g. -f inet). VM 1's log follows VM 0's
 # results as "# VM 1: ..." lines.
@@ -25,7 +26,7 @@ mode=$1 prog=$2
 shift 2
 case "$mode" in
 tcp) [ $# -gt 0 ] || set -- -f inet,inet6 ;;
-smcr) [ $# -gt 0 ] || set -- -f smc ;;
+smcr) [ $# -gt 0 ] || set -- -f smc,smc6 ;;
 *) echo "Bail out! mode $mode: want tcp or smcr"; exit 1 ;;
 esac
 if [ "${SMC_VM_COUNT:-1}" -lt 2 ] || ! command -v smc-vm-exec >/dev/null; then

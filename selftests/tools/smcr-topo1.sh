@@ -13,6 +13,7 @@
 #   SMC_TEST_LOCAL4=10.43.2.2 "this host" for IPv4 (lib/family.c), so
 #                            listeners sit on smcv2 and clients reach them
 #                            from 10.43.2.1 over smcv1
+#   SMC_TEST_LOCAL6=fd43:2::2 the same for IPv6 (from fd43:2::1)
 #   SMC_DIFF_RXE="rxev1 rxev2"  whose RoCE counters must move (lib/diff.c)
 #   SMC_TOPO1_SERVER, SMC_TOPO1_CLIENT  the two addresses, for scripts
 # NAME=VALUE words before COMMAND go into its environment too. COMMAND is
@@ -43,9 +44,10 @@ if ! err=$(topo_veth_rxe 2>&1); then
 	smc_module_restore
 	exit 1
 fi
-echo "# af_smc reloaded with smcr=1 loopback_ism=0; topology 1: $TOPO_VETH_IP4_1 (smcv1, rxev1) -> $TOPO_VETH_IP4_2 (smcv2, rxev2)"
+echo "# af_smc reloaded with smcr=1 loopback_ism=0; topology 1: $TOPO_VETH_IP4_1 $TOPO_VETH_IP6_1 (smcv1, rxev1) -> $TOPO_VETH_IP4_2 $TOPO_VETH_IP6_2 (smcv2, rxev2)"
 export SMC_DIFF_MODE=${SMC_DIFF_MODE:-smcr}
 export SMC_TEST_LOCAL4=${SMC_TEST_LOCAL4:-$TOPO_VETH_IP4_2}
+export SMC_TEST_LOCAL6=${SMC_TEST_LOCAL6:-$TOPO_VETH_IP6_2}
 export SMC_DIFF_RXE=${SMC_DIFF_RXE:-rxev1 rxev2}
 export SMC_TOPO1_SERVER=$TOPO_VETH_IP4_2 SMC_TOPO1_CLIENT=$TOPO_VETH_IP4_1
 "$cmd" "$@"
