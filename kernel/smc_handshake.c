@@ -197,51 +197,19 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 }
 
 /*
- * The client's CLC exchange when it has no ISM device and SMC-R is on
- * (smcr_hs.c): an SMC-R Proposal (v1, and v2 with a UEID) if an RDMA
- * port serves the route, else the Decline "no SMC device". 0 when
- * decided, else -errno.
- */
-static int smc_connect_clc_smcr(struct smc_sock *smc, struct smc_clc_msg *msg)
-{
-	struct smcr_path path;
-	bool v2;
-	u32 code;
-	int rc;
-
-	code = smcr_hs_propose(smc, &msg->proposal, &path);
-	if (code)
-		return smc_connect_decline(smc, code, SMC_CLC_V1);
-	v2 = msg->proposal.hdr.version >= SMC_CLC_V2;	/* SMC-Rv2 offered */
-	rc = smc_clc_send(smc, msg);
-	if (!rc)
-		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
-	if (rc)
-		goto out;
-	switch (msg->hdr.type) {
-	case SMC_CLC_DECLINE:
-		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
-				    msg->decline.diagnosis);
-		break;
-	case SMC_CLC_ACCEPT:
-		rc = smcr_hs_connect(smc, &path, msg, v2);
-		break;
-	default:
-		rc = -EPROTO;
-	}
-out:
-	smcr_path_put(&path);
-	return rc;
-}
-
-/*
- * The client's CLC exchange. 0 when decided (the decision is in smc), or
- * a negative errno to abort the connection with.
+ * The client's CLC exchange. Its Proposal offers what this host has for
+ * the connection: SMC-Dv2 over an ISM device (smc_offer.c), SMC-R when it
+ * is on and an RDMA port serves the route (smcr_hs.c), or both in one
+ * Proposal, as Linux's client does; the server's Accept says which. With
+ * nothing to offer it declines "no SMC device" instead. 0 when decided
+ * (the decision is in smc), or a negative errno to abort the connection.
  */
 static int smc_connect_clc(struct smc_sock *smc)
 {
 	struct smc_ism_dev *ism;
+	struct smcr_path path = {};
 	struct smc_clc_msg *msg;
+	bool smcr = false, smcr_v2 = false;
 	u32 code;
 	int rc;
 
@@ -249,13 +217,16 @@ static int smc_connect_clc(struct smc_sock *smc)
 	if (!msg)
 		return -ENOMEM;
 	code = smc_offer_propose(smc, &msg->proposal, &ism);
-	if (code == SMC_CLC_DECL_NOSMCDEV && smcr_hs_enabled()) {
-		rc = smc_connect_clc_smcr(smc, msg);
-		goto out;
+	if (smcr_hs_enabled()) {
+		smcr = !smcr_hs_propose(smc, &msg->proposal, &path);
+		smcr_v2 = smcr && smcr_hs_proposed_v2(&msg->proposal);
+		if (smcr)
+			code = 0;
 	}
 	if (code) {
 		/* The peer waits for a Proposal; tell it why none comes. */
-		rc = smc_connect_decline(smc, code, SMC_CLC_V2);
+		rc = smc_connect_decline(smc, code, smcr_hs_enabled() ?
+					 SMC_CLC_V1 : SMC_CLC_V2);
 		goto out;
 	}
 	rc = smc_clc_send(smc, msg);
@@ -272,13 +243,20 @@ static int smc_connect_clc(struct smc_sock *smc)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_ACCEPT:
-		rc = smc_connect_smcd(smc, ism, msg);
+		/* Each transport checks the Accept against what it offered. */
+		if (smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
+			smc_ism_put(ism);
+			rc = smcr_hs_connect(smc, &path, msg, smcr_v2);
+		} else {
+			rc = smc_connect_smcd(smc, ism, msg);
+		}
 		break;
 	default:
 		smc_ism_put(ism);
 		rc = -EPROTO;	/* nothing else answers a Proposal */
 	}
 out:
+	smcr_path_put(&path);
 	kfree(msg);
 	return rc;
 }

@@ -40,7 +40,7 @@ void smc_ism_unregister(struct smc_ism_dev *dev)
 
 void smc_ism_put(struct smc_ism_dev *dev)
 {
-	if (refcount_dec_and_test(&dev->ref))
+	if (dev && refcount_dec_and_test(&dev->ref))
 		wake_up_var(&dev->ref);
 }
 

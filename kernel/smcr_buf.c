@@ -119,30 +119,6 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait)
 	return rc;
 }
 
-int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
-		    u64 raddr)
-{
-	struct ib_sge sge;
-	struct ib_rdma_wr wr = {
-		.wr = {
-			.opcode		= IB_WR_RDMA_WRITE,
-			.send_flags	= IB_SEND_SIGNALED,
-			.sg_list	= &sge,
-			.num_sge	= 1,
-		},
-		.remote_addr	= raddr,
-		.rkey		= rkey,
-	};
-
-	if (!l->rmb.mr || off > l->rmb.size || len > l->rmb.size - off || !len)
-		return -EINVAL;
-	/* The source is our own RMB, through the PD's local key. */
-	sge.addr = sg_dma_address(&l->rmb.sg) + off;
-	sge.length = len;
-	sge.lkey = l->pd->local_dma_lkey;
-	return smcr_link_post_wr(l, &wr.wr, true);
-}
-
 static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
 {
 	struct ib_device *ibdev = l->dev->ibdev;
@@ -298,14 +274,15 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		.rkey		= rkey,
 	};
 
-	if (b->remote || off > b->size || len > b->size - off || !len)
+	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
 	if (!b->mapped)
 		return -ENOLINK;
+	/* The source goes through the PD's local key, never the MR's. */
 	sge.addr = sg_dma_address(&b->sg) + off;
 	sge.length = len;
 	sge.lkey = l->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, len,
-				      DMA_TO_DEVICE);
+				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
 	return smcr_link_post_wr(l, &wr.wr, wait);
 }

@@ -255,6 +255,7 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	bool v1 = READ_ONCE(smcr_v1_on);
 	/* as Linux: SMC-Rv2 only with a UEID (the SEID does not count) */
 	bool v2 = smc_eid_ueid_count(net) > 0;
+	bool smcd = p->hdr.type == SMC_CLC_PROPOSAL;	/* SMC-Dv2 offered */
 	struct smc_prefix pfx;
 	u32 code;
 
@@ -269,33 +270,44 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	code = smcr_hs_route(smc, path, &pfx);
 	if (code)
 		return SMC_CLC_DECL_NOSMCDEV;	/* as Linux: nothing to offer */
-	memset(p, 0, sizeof(*p));
-	p->hdr.type = SMC_CLC_PROPOSAL;
+	if (!smcd) {
+		p->hdr.type = SMC_CLC_PROPOSAL;
+		p->hdr.version = SMC_CLC_V1;
+		p->hdr.typev2 = SMC_CLC_TYPE_N;
+		p->hdr.eyecatcher = SMC_CLC_EC_SMCR;
+		p->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
+		memcpy(p->peer_id, smc_clc_local_peer_id, sizeof(p->peer_id));
+	}
 	/*
 	 * SMC-Rv2 alongside SMC-Rv1, as Linux proposes: a v2 header, the v1
 	 * offer in typev1 (with the IP prefix area), the v2 offer in typev2
-	 * with our RoCEv2 GID and UEIDs in the v2 extension.
+	 * (R, or B next to SMC-Dv2) with our RoCEv2 GID and UEIDs in the v2
+	 * extension. SMC-Rv1 next to SMC-Dv2 is a v2 Proposal with typev1 R.
 	 */
-	p->hdr.version = v2 ? SMC_CLC_V2 : SMC_CLC_V1;
 	p->hdr.typev1 = v1 ? SMC_CLC_TYPE_R : SMC_CLC_TYPE_N;
-	p->hdr.typev2 = v2 ? SMC_CLC_TYPE_R : SMC_CLC_TYPE_N;
-	p->hdr.eyecatcher = SMC_CLC_EC_SMCR;
-	p->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
-	memcpy(p->peer_id, smc_clc_local_peer_id, sizeof(p->peer_id));
 	memcpy(p->gid, path->gid.gid.raw, sizeof(p->gid));
 	memcpy(p->mac, path->gid.mac, sizeof(p->mac));
 	/*
 	 * The 40-byte SMC-D area, zero, before the IP area: Linux 6.1 takes
-	 * both forms, Wireshark 4.0 dissects only this one.
+	 * both forms, Wireshark 4.0 dissects only this one (a v2 Proposal
+	 * always has it).
 	 */
 	p->v1_smcd_area = true;
 	smc_prefix_propose(&pfx, p);
 	if (v2) {
+		p->hdr.version = SMC_CLC_V2;
+		p->hdr.typev2 = smcd ? SMC_CLC_TYPE_B : SMC_CLC_TYPE_R;
 		p->release = SMC_CLC_RELEASE_0;
 		memcpy(p->roce_gid, path->gid.gid.raw, sizeof(p->roce_gid));
 		smc_eid_propose(net, p);
 	}
 	return 0;
+}
+
+bool smcr_hs_proposed_v2(const struct smc_clc_proposal *p)
+{
+	return p->hdr.version >= SMC_CLC_V2 &&
+	       smc_clc_smcr_indicated(p->hdr.typev2);
 }
 
 static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,

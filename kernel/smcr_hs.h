@@ -21,11 +21,15 @@ bool smcr_hs_enabled(void);
 bool smcr_hs_wanted(const struct smc_clc_proposal *p);
 
 /*
- * Client: an SMC-Rv1 Proposal for smc's route into *p and, in *path, the
- * RDMA port (referenced); 0, or the SMC_CLC_DECL_* code to decline with.
+ * Client: add SMC-R for smc's route to Proposal *p (SMC-Rv1, and SMC-Rv2
+ * with a UEID), which is either all zero or offers SMC-Dv2 already
+ * (smc_offer_propose); the RDMA port in *path (referenced). 0, or the
+ * SMC_CLC_DECL_* code to decline with (*p is then as it was).
  */
 u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 		    struct smcr_path *path);
+/* Whether Proposal p offers SMC-Rv2. */
+bool smcr_hs_proposed_v2(const struct smc_clc_proposal *p);
 /*
  * Client: the server accepted (msg holds the Accept); bring up the link
  * and end as the server says. v2: our Proposal offered SMC-Rv2. 0 when

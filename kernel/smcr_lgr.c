@@ -95,7 +95,7 @@ static struct smcr_lgr *smcr_lgr_create(const struct smcr_lgr_key *key,
 
 	if (!lgr)
 		return ERR_PTR(-ENOMEM);
-	l = smcr_link_create(path, 0);
+	l = smcr_link_create(path);
 	if (IS_ERR(l)) {
 		kfree(lgr);
 		return ERR_CAST(l);

@@ -556,39 +556,6 @@ void smcr_link_abort_waits(struct smcr_link *l)
 	wake_up_all(&l->wait);
 }
 
-/* ---- RDMA WRITE and memory registration ---- */
-
-static int smcr_rmb_register(struct smcr_link *l)
-{
-	struct ib_reg_wr wr = {
-		.wr = {
-			.opcode		= IB_WR_REG_MR,
-			.send_flags	= IB_SEND_SIGNALED,
-		},
-		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
-	};
-	int rc;
-
-	if (!l->rmb.mr)
-		return 0;	/* no RMB of the link's own */
-	wr.mr = l->rmb.mr;
-	wr.key = l->rmb.mr->rkey;
-	rc = smcr_link_post_wr(l, &wr.wr, true);
-	if (!rc)
-		l->rmb.registered = true;
-	return rc;
-}
-
-u32 smcr_link_rkey(const struct smcr_link *l)
-{
-	return l->rmb.mr ? l->rmb.mr->rkey : 0;
-}
-
-u64 smcr_link_rmb_addr(const struct smcr_link *l)
-{
-	return l->rmb.mr ? l->rmb.mr->iova : 0;
-}
-
 /* ---- creation ---- */
 
 static void smcr_link_release_verbs(struct smcr_link *l)
@@ -620,12 +587,6 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 
 	/* The connections' MRs and mappings, before the PD goes. */
 	smcr_buf_release_all(l);
-	if (l->rmb.mr)
-		ib_dereg_mr(l->rmb.mr);
-	l->rmb.mr = NULL;
-	if (l->rmb.mapped)
-		ib_dma_unmap_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL);
-	l->rmb.mapped = false;
 	if (l->recv_mapped)
 		ib_dma_unmap_single(ibdev, l->recv_dma,
 				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
@@ -647,8 +608,6 @@ static void smcr_link_free(struct smcr_link *l)
 {
 	/* A keepalive set after the verbs went would still be queued. */
 	cancel_delayed_work_sync(&l->keepalive_work);
-	if (l->rmb.buf)
-		free_pages((unsigned long)l->rmb.buf, get_order(l->rmb.size));
 	kfree(l->send_buf);
 	kfree(l->recv_buf);
 	kfree(l->recv_ovf);
@@ -678,12 +637,6 @@ static int smcr_link_map(struct smcr_link *l)
 		return -ENOMEM;
 	l->recv_ovf_dma = dma;
 	l->recv_ovf_mapped = true;
-	if (!l->rmb.buf)
-		return 0;
-	sg_init_one(&l->rmb.sg, l->rmb.buf, l->rmb.size);
-	if (ib_dma_map_sg(ibdev, &l->rmb.sg, 1, DMA_BIDIRECTIONAL) != 1)
-		return -ENOMEM;
-	l->rmb.mapped = true;
 	return 0;
 }
 
@@ -705,18 +658,6 @@ static int smcr_link_verbs(struct smcr_link *l)
 	rc = smcr_link_map(l);
 	if (rc)
 		return rc;
-	if (l->rmb.buf) {
-		l->rmb.mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG,
-					l->rmb.size >> PAGE_SHIFT);
-		if (IS_ERR(l->rmb.mr)) {
-			rc = PTR_ERR(l->rmb.mr);
-			l->rmb.mr = NULL;
-			return rc;
-		}
-		rc = ib_map_mr_sg(l->rmb.mr, &l->rmb.sg, 1, NULL, PAGE_SIZE);
-		if (rc != 1)
-			return rc < 0 ? rc : -EINVAL;
-	}
 	l->cq = ib_alloc_cq(ibdev, l, SMCR_CQ_SIZE, 0, IB_POLL_SOFTIRQ);
 	if (IS_ERR(l->cq)) {
 		rc = PTR_ERR(l->cq);
@@ -763,13 +704,11 @@ static int smcr_link_verbs(struct smcr_link *l)
 	return 0;
 }
 
-struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
+struct smcr_link *smcr_link_create(struct smcr_path *path)
 {
 	struct smcr_link *l;
 	int rc, i;
 
-	if (rmb_size && (rmb_size < PAGE_SIZE || !is_power_of_2(rmb_size)))
-		return ERR_PTR(-EINVAL);
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return ERR_PTR(-ENOMEM);
@@ -795,16 +734,10 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size)
 		l->wr_ctx[i].cqe.done = smcr_wr_done;
 	INIT_LIST_HEAD(&l->bufs);
 	l->state = SMCR_LINK_INIT;
-	l->rmb.size = rmb_size;
 	l->send_buf = kcalloc(SMCR_SEND_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
 	l->recv_buf = kcalloc(SMCR_RECV_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
 	l->recv_ovf = kmalloc(SMCR_RECV_OVF, GFP_KERNEL);
-	if (rmb_size)
-		l->rmb.buf = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO |
-						      __GFP_NOWARN,
-						      get_order(rmb_size));
-	if (!l->send_buf || !l->recv_buf || !l->recv_ovf ||
-	    (rmb_size && !l->rmb.buf)) {
+	if (!l->send_buf || !l->recv_buf || !l->recv_ovf) {
 		smcr_link_free(l);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -886,10 +819,7 @@ int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer)
 		spin_unlock_bh(&l->lock);
 	}
 	mutex_unlock(&l->dev->links_mutex);
-	if (rc)
-		return rc;
-	/* The peer may write into the RMB from here on. */
-	return smcr_rmb_register(l);
+	return rc;
 }
 
 static bool smcr_sends_done(struct smcr_link *l)

@@ -66,16 +66,6 @@ struct smcr_qp_info {
 	u8		nexthop_mac[ETH_ALEN];
 };
 
-/* A registered receive buffer (RMB) the peer may write into. */
-struct smcr_rmb {
-	void		*buf;
-	size_t		size;		/* power of two, at least a page */
-	struct scatterlist sg;
-	bool		mapped;
-	struct ib_mr	*mr;		/* rkey and iova, REG_MR'ed on connect */
-	bool		registered;
-};
-
 /*
  * A buffer of a connection on a link (smcr_buf.c): an RMB the peer writes
  * into (its own MR, remote write access to this buffer only) or a send
@@ -104,7 +94,7 @@ struct smcr_wr_ctx {
 
 enum smcr_link_state {
 	SMCR_LINK_INIT,		/* QP in INIT, receives posted */
-	SMCR_LINK_ACTIVE,	/* QP in RTS, RMB registered */
+	SMCR_LINK_ACTIVE,	/* QP in RTS */
 	SMCR_LINK_ERROR,	/* a work request failed: nothing more is posted */
 	SMCR_LINK_GONE,		/* verbs objects released */
 };
@@ -148,7 +138,6 @@ struct smcr_link {
 	u64			recv_ovf_dma;
 	bool			recv_ovf_mapped;
 
-	struct smcr_rmb		rmb;		/* the link's own (tests); may be absent */
 	/* REG_MR and RDMA WRITE requests; wr_free under lock. */
 	struct smcr_wr_ctx	wr_ctx[SMCR_WR_CTX];
 	unsigned long		wr_free;
@@ -198,14 +187,10 @@ struct smcr_link {
 	bool			aborted;
 };
 
-/* rmb_size 0: no RMB of the link's own (connections bring theirs). */
-struct smcr_link *smcr_link_create(struct smcr_path *path, size_t rmb_size);
+/* A link with no buffers: its owner brings them (smcr_buf_alloc). */
+struct smcr_link *smcr_link_create(struct smcr_path *path);
 int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer);
 void smcr_link_destroy(struct smcr_link *l);
-
-/* The RMB's rkey and address as the peer must use them. */
-u32 smcr_link_rkey(const struct smcr_link *l);
-u64 smcr_link_rmb_addr(const struct smcr_link *l);
 
 /* Send one 44-byte message; waits (bounded) only for a free slot. */
 int smcr_link_send(struct smcr_link *l, const void *msg, size_t len);
@@ -235,9 +220,6 @@ void smcr_link_keepalive_net(struct smcr_link *l, const struct net *net);
  * but hard irq; takes l->lock.
  */
 void smcr_link_abort_waits(struct smcr_link *l);
-/* RDMA WRITE len bytes of our RMB at off to the peer's RMB; bounded wait. */
-int smcr_link_write(struct smcr_link *l, size_t off, size_t len, u32 rkey,
-		    u64 raddr);
 
 /*
  * Whether l can carry messages (ACTIVE). Lockless snapshot.
@@ -272,8 +254,8 @@ u64 smcr_buf_addr(const struct smcr_buf *b);
 /* The CPU may read what the peer wrote into b (DMA sync). */
 void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b);
 /*
- * RDMA WRITE len bytes of send buffer b at off to the peer's RMB
- * (rkey, raddr); waits for the completion if wait.
+ * RDMA WRITE len bytes of b at off to the peer's RMB (rkey, raddr);
+ * waits for the completion if wait. b is a send buffer, or (tests) an RMB.
  */
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, bool wait);

@@ -5,8 +5,9 @@
  * not ABI). Write one command; read the answer to the last one:
  *
  *   create ID IFNAME [RMBSIZE]   a link on the RDMA port matched to IFNAME
- *                                (writer's namespace) ->
- *       "created ID QPN PSN MTU GID MAC RKEY ADDR"
+ *                                (writer's namespace), with an RMB of its
+ *                                own (a struct smcr_buf, as a connection's)
+ *                                -> "created ID QPN PSN MTU GID MAC RKEY ADDR"
  *   connect ID QPN PSN MTU GID MAC   to RTS, RMB registered -> "connected ID"
  *   confirm ID                   CONFIRM_LINK request, await the response
  *   await ID                     await the peer's CONFIRM_LINK request
@@ -42,6 +43,7 @@
 
 static DEFINE_MUTEX(smcr_dbg_mutex);
 static struct smcr_link *smcr_dbg_links[SMCR_DBG_LINKS];
+static struct smcr_buf *smcr_dbg_rmbs[SMCR_DBG_LINKS];	/* each link's */
 static char smcr_dbg_answer[256];
 
 static u8 smcr_dbg_pattern(u32 seed, size_t i)
@@ -49,11 +51,25 @@ static u8 smcr_dbg_pattern(u32 seed, size_t i)
 	return (u8)((seed * 2654435761u) >> 24) ^ (u8)(i * 7 + (i >> 8));
 }
 
-static int smcr_dbg_create(int id, const char *ifname, size_t rmb)
+/* The link of id and its RMB go; the RMB first (it is on the link). */
+static void smcr_dbg_destroy(int id)
+{
+	struct smcr_link *l = smcr_dbg_links[id];
+
+	if (!l)
+		return;
+	smcr_buf_free(l, smcr_dbg_rmbs[id]);	/* NULL-safe */
+	smcr_dbg_rmbs[id] = NULL;
+	smcr_dbg_links[id] = NULL;
+	smcr_link_destroy(l);
+}
+
+static int smcr_dbg_create(int id, const char *ifname, u32 rmb_size)
 {
 	struct smcr_path path;
 	struct net_device *ndev;
 	struct smcr_link *l;
+	struct smcr_buf *b;
 	int rc;
 
 	if (smcr_dbg_links[id])
@@ -65,23 +81,31 @@ static int smcr_dbg_create(int id, const char *ifname, size_t rmb)
 	dev_put(ndev);
 	if (rc)
 		return rc;
-	l = smcr_link_create(&path, rmb);
+	l = smcr_link_create(&path);
 	smcr_path_put(&path);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
+	b = smcr_buf_alloc(l, rmb_size, true);
+	if (IS_ERR(b)) {
+		smcr_link_destroy(l);
+		return PTR_ERR(b);
+	}
 	smcr_dbg_links[id] = l;
+	smcr_dbg_rmbs[id] = b;
 	snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
 		 "created %d %u %u %u %pI6c %pM %u %llu", id, l->local.qpn,
 		 l->local.psn, l->local.mtu, l->local.gid.raw, l->local.mac,
-		 smcr_link_rkey(l), smcr_link_rmb_addr(l));
+		 smcr_buf_rkey(b), smcr_buf_addr(b));
 	return 0;
 }
 
-static int smcr_dbg_connect(struct smcr_link *l, char *args)
+static int smcr_dbg_connect(struct smcr_link *l, struct smcr_buf *rmb,
+			    char *args)
 {
 	struct smcr_qp_info peer = {};
 	char gid[64], mac[32];
 	unsigned int mtu;
+	int rc;
 
 	if (sscanf(args, "%u %u %u %63s %31s", &peer.qpn, &peer.psn, &mtu,
 		   gid, mac) != 5)
@@ -89,16 +113,20 @@ static int smcr_dbg_connect(struct smcr_link *l, char *args)
 	if (!in6_pton(gid, -1, peer.gid.raw, -1, NULL) || !mac_pton(mac, peer.mac))
 		return -EINVAL;
 	peer.mtu = mtu;
-	return smcr_link_connect(l, &peer);
+	rc = smcr_link_connect(l, &peer);
+	/* The peer may write into the RMB from here on. */
+	return rc ?: smcr_buf_register(l, rmb);
 }
 
-static int smcr_dbg_check(struct smcr_link *l, size_t len, u32 seed)
+static int smcr_dbg_check(struct smcr_link *l, struct smcr_buf *rmb,
+			  size_t len, u32 seed)
 {
-	const u8 *p = l->rmb.buf;
+	const u8 *p = rmb->cpu;
 	size_t i;
 
-	if (len > l->rmb.size)
+	if (len > rmb->size)
 		return -EINVAL;
+	smcr_buf_sync_cpu(l, rmb);
 	for (i = 0; i < len; i++) {
 		if (READ_ONCE(p[i]) != smcr_dbg_pattern(seed, i)) {
 			snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
@@ -115,6 +143,7 @@ static int smcr_dbg_run(char *cmd)
 	unsigned long long a3;
 	unsigned int a1, a2;
 	struct smcr_link *l;
+	struct smcr_buf *b;
 	int id, n;
 	size_t i;
 
@@ -130,10 +159,11 @@ static int smcr_dbg_run(char *cmd)
 		return smcr_dbg_create(id, arg, a1);
 	}
 	l = smcr_dbg_links[id];
+	b = smcr_dbg_rmbs[id];
 	if (!l)
 		return -ENOENT;
 	if (!strcmp(verb, "connect"))
-		return smcr_dbg_connect(l, cmd + n);
+		return smcr_dbg_connect(l, b, cmd + n);
 	if (!strcmp(verb, "confirm"))
 		return smcr_llc_confirm_link(l);
 	if (!strcmp(verb, "await"))
@@ -151,21 +181,21 @@ static int smcr_dbg_run(char *cmd)
 		return 0;
 	}
 	if (!strcmp(verb, "fill")) {
-		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2 || a1 > l->rmb.size)
+		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2 || a1 > b->size)
 			return -EINVAL;
 		for (i = 0; i < a1; i++)
-			((u8 *)l->rmb.buf)[i] = smcr_dbg_pattern(a2, i);
+			((u8 *)b->cpu)[i] = smcr_dbg_pattern(a2, i);
 		return 0;
 	}
 	if (!strcmp(verb, "write")) {
 		if (sscanf(cmd + n, "%u %u %llu", &a1, &a2, &a3) != 3)
 			return -EINVAL;
-		return smcr_link_write(l, 0, a1, a2, a3);
+		return smcr_buf_write(l, b, 0, a1, a2, a3, true);
 	}
 	if (!strcmp(verb, "check")) {
 		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2)
 			return -EINVAL;
-		return smcr_dbg_check(l, a1, a2);
+		return smcr_dbg_check(l, b, a1, a2);
 	}
 	if (!strcmp(verb, "stats")) {
 		spin_lock_bh(&l->lock);
@@ -178,8 +208,7 @@ static int smcr_dbg_run(char *cmd)
 		return 0;
 	}
 	if (!strcmp(verb, "destroy")) {
-		smcr_dbg_links[id] = NULL;
-		smcr_link_destroy(l);
+		smcr_dbg_destroy(id);
 		return 0;
 	}
 	return -EINVAL;
@@ -241,10 +270,7 @@ void smcr_link_debugfs_exit(void)
 	int i;
 
 	mutex_lock(&smcr_dbg_mutex);
-	for (i = 0; i < SMCR_DBG_LINKS; i++) {
-		if (smcr_dbg_links[i])
-			smcr_link_destroy(smcr_dbg_links[i]);
-		smcr_dbg_links[i] = NULL;
-	}
+	for (i = 0; i < SMCR_DBG_LINKS; i++)
+		smcr_dbg_destroy(i);
 	mutex_unlock(&smcr_dbg_mutex);
 }

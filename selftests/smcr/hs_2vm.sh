@@ -11,6 +11,10 @@
 #   - the client's sock_diag: mode SMC-R, no fallback; 64 KiB echo
 #     byte-exact;
 #   - ten connections at once: all SMC-R, one link group on the server;
+#   - with the loopback ISM device on as well (smcr=1 alone, the module's
+#     other defaults): the client offers SMC-Dv2 and SMC-R in one
+#     Proposal; VM 1 cannot reach VM 0's ISM device, so the connection is
+#     SMC-R, while a connection inside VM 0 gets SMC-D from the same offer;
 #   - a client closed while it waits for the server's CONFIRM_LINK
 #     (delayed 4 s on the server by smcr_probe_confirm_delay_ms): close()
 #     returns within a second, its link counted as not confirmed;
@@ -79,8 +83,8 @@ serve() {
 }
 
 setup() {
-	# Without the loopback ISM device: a client with an SMC-D device proposes
-	# SMC-Dv2 only (the SMC-R probe is not combined with it yet).
+	# Without the loopback ISM device first: the cases before
+	# combined_offer are about SMC-R alone.
 	tap_assert "af_smc smcr_probe=1 on both VMs" reload smcr_probe=1 loopback_ism=0
 	for vm in 0 1; do
 		c="grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
@@ -134,6 +138,39 @@ concurrent() {
 	return 0
 }
 
+# The echo server on VM 1 stops, af_smc is reloaded with ARGS on both VMs,
+# and the server starts again.
+reload_serving() {
+	smc-vm-exec 1 'kill $(cat /tmp/echo.pid)' &&
+		tap_wait_for 10 smc-vm-exec 1 '! kill -0 $(cat /tmp/echo.pid) 2>/dev/null' &&
+		reload "$@" && serve
+}
+
+combined_offer() {
+	tap_assert "af_smc smcr=1 (loopback ISM on) on both VMs" reload_serving smcr=1
+	c0=$(counter 0 confirmed_client)
+	out=$($T/smc-fbprobe 10.43.0.2 $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client to VM 1: $out; VM 0: $(cat $D)"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] ||
+		tap_fail "to VM 1: not SMC-R (mode 0, no fallback)"
+	[ "$(counter 0 confirmed_client)" = $((c0 + 1)) ] || tap_fail "no SMC-R link confirmed"
+	# Inside VM 0 the server can take the SMC-Dv2 part of the same offer.
+	rm -f "$TMPDIR/ready"
+	$T/smc-echo -s -k 0 -f smc -a 10.43.0.1 -p $port -r "$TMPDIR/ready" -t 60 \
+		>"$TMPDIR/echo0.log" 2>&1 </dev/null &
+	pid=$!
+	tap_wait_for 30 test -e "$TMPDIR/ready" || tap_fail "no echo server on VM 0"
+	out=$($T/smc-fbprobe 10.43.0.1 $port 0) || tap_fail "smc-fbprobe: $out"
+	tap_diag "client inside VM 0: $out"
+	[ "$out" = "mode 2 fallback 0x00000000/0x00000000" ] ||
+		tap_fail "inside VM 0: not SMC-D (mode 2, no fallback)"
+	kill $pid
+	wait $pid 2>/dev/null
+	tap_assert "af_smc smcr_probe=1 loopback_ism=0 on both VMs again" \
+		reload_serving smcr_probe=1 loopback_ism=0
+	return 0
+}
+
 close_in_llc_wait() {
 	P=/sys/module/af_smc/parameters/smcr_probe_confirm_delay_ms
 	# A first contact again: no group may linger from the cases before.
@@ -183,6 +220,7 @@ tap_case "setup: smcr_probe=1, rxe0 on both VMs, echo server" 180 setup
 tap_case "first link confirmed both sides, the connection is SMC-R" 60 first_link
 tap_case "64 KiB echoed over SMC-R" 60 echo_64k
 tap_case "ten concurrent connections: SMC-R, one link group" 120 concurrent
+tap_case "loopback ISM on too: one Proposal offers SMC-Dv2 and SMC-R; SMC-R to VM 1, SMC-D inside VM 0" 120 combined_offer
 tap_case "close() while waiting for CONFIRM_LINK returns at once" 60 close_in_llc_wait
 tap_case "server without RDMA: peer declines 0x03030002" 60 server_no_rdma
 tap_case "client without RDMA: declines 0x03030000" 60 client_no_rdma

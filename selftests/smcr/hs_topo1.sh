@@ -19,6 +19,11 @@
 #   - 64 KiB echoed byte-exact over SMC-R;
 #   - five connections at once: all SMC-R, in the link group of the first
 #     (at most one new link on each side);
+#   - IPv6 (fd43:2::1 -> fd43:2::2, SMC-Rv1 with the IPv6 prefix area):
+#     SMC-R in the group the IPv4 connections made (the RoCE GIDs are the
+#     ports' IPv4 ones), 64 KiB echoed byte-exact; with the client's
+#     address as a /128 (a prefix the server does not have) the server
+#     declines 0x03070000 and the echo still works over TCP;
 #   - the same connection without the policy rules (plain routing: the
 #     route is local over lo and its source is the server's own address,
 #     both ends on smcv2): af_smc takes smcv2's port for both ends, a new
@@ -40,15 +45,19 @@ T=$SMC_SELFTESTS/tools
 D=/sys/kernel/debug/af_smc/smcr_hs
 M=/sys/kernel/debug/af_smc/rdma_match
 SRV=$TOPO_VETH_IP4_2
+SRV6=$TOPO_VETH_IP6_2
 port=4456
+port6=4457
 
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }
 stop_server() {
-	[ -s "$TMPDIR/echo.pid" ] || return 0
-	kill "$(cat "$TMPDIR/echo.pid")" 2>/dev/null
-	tap_wait_for 10 sh -c "! kill -0 $(cat "$TMPDIR/echo.pid") 2>/dev/null"
+	for f in "$TMPDIR/echo.pid" "$TMPDIR/echo6.pid"; do
+		[ -s "$f" ] || continue
+		kill "$(cat "$f")" 2>/dev/null
+		tap_wait_for 10 sh -c "! kill -0 $(cat "$f") 2>/dev/null" || return 1
+	done
 }
 cleanup() {
 	# The echo server holds AF_SMC sockets: it must go before rmmod.
@@ -79,12 +88,18 @@ match() {
 	echo "$1" > $M && cut -d' ' -f2 $M
 }
 
+# serve [6]: the AF_SMC echo server on $SRV:$port, or (6) on $SRV6:$port6.
 serve() {
-	rm -f "$TMPDIR/ready"
-	$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r "$TMPDIR/ready" -t 300 \
-		>"$TMPDIR/echo.log" 2>&1 </dev/null &
-	echo $! >"$TMPDIR/echo.pid"
-	tap_wait_for 30 test -e "$TMPDIR/ready"
+	if [ "${1:-}" = 6 ]; then
+		set -- 6 $SRV6 $port6
+	else
+		set -- "" $SRV $port
+	fi
+	rm -f "$TMPDIR/ready$1"
+	$T/smc-echo -s -k 0 -f "smc$1" -a "$2" -p "$3" -r "$TMPDIR/ready$1" -t 300 \
+		>"$TMPDIR/echo$1.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/echo$1.pid"
+	tap_wait_for 30 test -e "$TMPDIR/ready$1"
 }
 
 setup() {
@@ -165,6 +180,56 @@ concurrent() {
 	return 0
 }
 
+ipv6() {
+	tap_assert "an AF_SMC IPv6 echo server on $SRV6" serve 6
+	tap_diag "route to $SRV6: $(ip -6 route get $SRV6 | head -n 1)"
+	# An IPv4 connection held open keeps its group from lingering out.
+	$T/smc-fbprobe $SRV $port 30 >"$TMPDIR/hold" 2>&1 &
+	hold=$!
+	tap_wait_for 30 grep -q '^mode' "$TMPDIR/hold" || tap_fail "the IPv4 holder: $(cat "$TMPDIR/hold")"
+	c0=$(counter confirmed_client)
+	# shellcheck disable=SC2046 # four numbers, split on purpose
+	set -- $(rxe_snapshot)
+	out=$($T/smc-fbprobe -6 $SRV6 $port6 0) || tap_fail "smc-fbprobe -6: $out"
+	tap_diag "client: $out"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] ||
+		tap_fail "the IPv6 client is not SMC-R (mode 0, no fallback)"
+	# Same ports, same GIDs: the IPv4 connections' group, no new link.
+	[ "$(counter confirmed_client)" = "$c0" ] ||
+		tap_fail "a new link for IPv6: not the IPv4 connection's group"
+	kill $hold 2>/dev/null
+	wait $hold 2>/dev/null
+	tap_expect "64 KiB echoed byte-exact over IPv6" \
+		$T/smc-echo -c -f smc6 -a $SRV6 -p $port6 -n 65536 -w 20
+	# shellcheck disable=SC2046 # four more
+	set -- "$@" $(rxe_snapshot)
+	tap_diag "rxev1 sent +$(($5 - $1)) rcvd +$(($6 - $2)), rxev2 sent +$(($7 - $3)) rcvd +$(($8 - $4))"
+	[ $(($5 - $1)) -ge 64 ] && [ $(($8 - $4)) -ge 64 ] ||
+		tap_fail "the IPv6 connection's 64 KiB did not go from rxev1 to rxev2"
+	return 0
+}
+
+# The client's address as a /128 while the server's is in fd43:2::/64.
+ipv6_prefix_mismatch() {
+	tap_assert "fd43:2::1/128 on smcv1" sh -c \
+		"ip -6 addr del $TOPO_VETH_IP6_1/64 dev smcv1 && ip -6 addr add $TOPO_VETH_IP6_1/128 dev smcv1 nodad"
+	tap_assert "the rules' routes back" topo_veth_rules on
+	out=$($T/smc-fbprobe -6 $SRV6 $port6 0) || tap_fail "smc-fbprobe -6: $out"
+	tap_diag "client: $out"
+	case "$out" in
+	*"fallback 0x05000000/0x03070000") ;;
+	*) tap_fail "not the server's Decline 0x03070000 (no common prefix)" ;;
+	esac
+	tap_expect "64 KiB echoed byte-exact over the TCP fallback" \
+		$T/smc-echo -c -f smc6 -a $SRV6 -p $port6 -n 65536 -w 20
+	tap_assert "fd43:2::1/64 back on smcv1" sh -c \
+		"ip -6 addr del $TOPO_VETH_IP6_1/128 dev smcv1 && ip -6 addr add $TOPO_VETH_IP6_1/64 dev smcv1 nodad"
+	tap_assert "the rules' routes back" topo_veth_rules on
+	out=$($T/smc-fbprobe -6 $SRV6 $port6 0) || tap_fail "smc-fbprobe -6: $out"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] || tap_fail "with the /64 back: $out"
+	return 0
+}
+
 without_rules() {
 	tap_assert "policy rules removed" topo_veth_rules off
 	tap_diag "route to $SRV now: $(ip route get $SRV | head -n 1)"
@@ -204,6 +269,8 @@ if serve; then tap_ok "echo server on $SRV"; else tap_not_ok "echo server on $SR
 tap_case "first link confirmed both sides across the veth, SMC-R, RoCE counters of both rxe moved" 60 first_link
 tap_case "64 KiB echoed over SMC-R" 60 echo_64k
 tap_case "five concurrent connections: SMC-R, one link group" 120 concurrent
+tap_case "IPv6: SMC-R in the same link group, 64 KiB echoed" 90 ipv6
+tap_case "IPv6 with no common prefix: the server declines 0x03070000, TCP works" 90 ipv6_prefix_mismatch
 tap_case "without the policy rules (over lo, both ends on smcv2): SMC-R inside rxev2 alone" 60 without_rules
 tap_case "teardown: rules and devices gone, af_smc unloads and reloads" 60 teardown
 tap_done
