@@ -39,9 +39,10 @@
 #define SMCR_QP_TIMEOUT		16
 #define SMCR_QP_RETRY		7
 #define SMCR_QP_RNR_RETRY	7
-#define SMCR_CQ_SIZE		(SMCR_SEND_SLOTS + SMCR_RECV_SLOTS + 4)
 /* The send queue: the slots, plus the REG_MR/RDMA WRITE requests. */
 #define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + SMCR_WR_CTX)
+/* One CQ for both queues: room for every WR of both (an overrun kills it). */
+#define SMCR_CQ_SIZE		(SMCR_SQ_SIZE + SMCR_RECV_SLOTS + 4)
 
 static struct workqueue_struct *smcr_wq;
 
