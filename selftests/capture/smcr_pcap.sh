@@ -26,16 +26,33 @@
 # that EID as negotiated, the Confirm's GID list (one GID, the client's),
 # and the LLC messages with the v2 header (CONFIRM_LINK 0x21, DELETE_LINK
 # 0x24).
+# With "both" (capture/smcr-both-ours-ours), as "v2" but with the loopback
+# ISM device on as well (smcr=1 alone): the one Proposal offers SMC-Dv2
+# and SMC-R (v1 type R, v2 type B, the ISM device in the SMC-Dv2
+# extension), and VM 1, which cannot reach VM 0's ISM device, answers
+# SMC-Rv2; everything above must hold the same.
+# With "v6" (capture/smcr-v6-ours-ours), as without an argument but over
+# IPv6 (fd43::1 -> fd43::2): the SMC-Rv1 Proposal carries the IPv6 prefix
+# area (one prefix, fd43::/64) and a zero IPv4 subnet, and the link runs
+# over the ports' IPv4 RoCEv2 GIDs as for IPv4 (Documentation/smc-r.md,
+# "IPv6").
 # Prints TAP. Needs the built tree (make) and tshark.
 set -uo pipefail
-v2=0
+v2=0 both=0 v6=0
 [ "${1:-}" = v2 ] && v2=1
+[ "${1:-}" = both ] && v2=1 both=1
+[ "${1:-}" = v6 ] && v6=1
+# The TCP connection's ends (the CLC); RoCE runs over IPv4 either way.
+clc_src=ip.src cli=10.43.0.1 srv=10.43.0.2 fam=smc probe=
+[ $v6 = 1 ] && clc_src=ipv6.src cli=fd43::1 srv=fd43::2 fam=smc6 probe=-6
 EID=SMCRV2.CAPTURE
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
 out=$build/capture/smcr-ours-ours
 [ $v2 = 1 ] && out=$build/capture/smcr-v2-ours-ours
+[ $both = 1 ] && out=$build/capture/smcr-both-ours-ours
+[ $v6 = 1 ] && out=$build/capture/smcr-v6-ours-ours
 port=4401
 mkdir -p "$out"
 rm -f "$out/hs.pcap"
@@ -43,7 +60,11 @@ rm -f "$out/hs.pcap"
 . "$here/lib.sh"
 
 echo "TAP version 13"
-if [ $v2 = 1 ]; then
+if [ $both = 1 ]; then
+	echo "# capture: SMC-Dv2 and SMC-R offered in one Proposal (smcr=1, loopback ISM on, UEID $EID), SMC-Rv2 taken, rxe0 on both VMs"
+elif [ $v6 = 1 ]; then
+	echo "# capture: an SMC-Rv1 connection over IPv6 between our modules (smcr=1), rxe0 on both VMs"
+elif [ $v2 = 1 ]; then
 	echo "# capture: an SMC-Rv2 connection between our modules (smcr=1, UEID $EID), rxe0 on both VMs"
 else
 	echo "# capture: an SMC-Rv1 connection between our modules (smcr=1), rxe0 on both VMs"
@@ -52,7 +73,9 @@ command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 guest='
 . $SMC_SELFTESTS/lib/topology.sh
-reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 loopback_ism=0 lgr_linger=0"
+ism=loopback_ism=0
+[ '$both' = 1 ] && ism=
+reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 $ism lgr_linger=0"
 sh -c "$reload" || exit 4
 smc-vm-exec 1 "$reload" || exit 5
 if [ '$v2' = 1 ]; then
@@ -60,9 +83,9 @@ if [ '$v2' = 1 ]; then
 	smc-vm-exec 1 "smcd ueid add '$EID'" || exit 10
 fi
 topo_vm_rxe || exit 6
-smc-vm-exec 1 "$SMC_SELFTESTS/tools/smc-echo -s -k 1 -f smc -a 10.43.0.2 -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" || exit 2
+smc-vm-exec 1 "$SMC_SELFTESTS/tools/smc-echo -s -k 1 -f '$fam' -a '$srv' -p '$port' -r /tmp/ready -t 60 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" || exit 2
 smc-vm-exec 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
-$SMC_SELFTESTS/tools/smc-fbprobe 10.43.0.2 '$port' 0 | sed "s/^/client-diag: /"
+$SMC_SELFTESTS/tools/smc-fbprobe '$probe' '$srv' '$port' 0 | sed "s/^/client-diag: /"
 smc-vm-exec 1 "n=0; while kill -0 \$(cat /tmp/echo.pid) 2>/dev/null; do n=\$((n+1)); [ \$n -lt 200 ] || exit 1; sleep 0.05; done" || exit 7
 # The groups go (linger 0) once both ends closed: DELETE_LINK.
 grep -q " /sys/kernel/debug debugfs" /proc/mounts || mount -t debugfs none /sys/kernel/debug
@@ -81,22 +104,37 @@ check "the client is SMC-R without fallback (got '$diag')" \
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
 tsh() { tshark -r "$out/hs.pcap" "$@" 2>/dev/null; }
-clc=$(tsh -Y "tcp.port == $port && smc" -T fields -e ip.src -e _ws.col.Info -e smc.peer.diag.info)
+clc=$(tsh -Y "tcp.port == $port && smc" -T fields -e $clc_src -e _ws.col.Info -e smc.peer.diag.info)
 echo "$clc" | sed 's/^/# clc: /'
 check "the client's CLC messages: a Proposal, then a Confirm" \
-	[ "$(awk -F'\t' '$1 == "10.43.0.1" {print $2}' <<<"$clc" | grep -oE 'Proposal|Confirm' | paste -sd, -)" = Proposal,Confirm ]
+	[ "$(awk -F'\t' -v a=$cli '$1 == a {print $2}' <<<"$clc" | grep -oE 'Proposal|Confirm' | paste -sd, -)" = Proposal,Confirm ]
 check "the server's CLC messages: an Accept, and no Decline" \
-	[ "$(awk -F'\t' '$1 == "10.43.0.2" {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)" = Accept ]
+	[ "$(awk -F'\t' -v a=$srv '$1 == a {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)" = Accept ]
 p_type=$(tsh -Y "tcp.port == $port && smc.proposal.smc.type" -T fields -e smc.proposal.smc.type | head -n 1)
 check "the Proposal is SMC-R (v1 type 0, got '$p_type')" [ "$p_type" = 0 ]
+if [ $v6 = 1 ]; then
+	pfx=$(tsh -Y "tcp.port == $port && smc.proposal.ipv6.prefix.count" -T fields \
+		-e smc.outgoing.interface.subnet.mask.number.of.significant.bits -e smc.proposal.ipv6.prefix.count \
+		-e smc.proposal.ipv6.prefix.value -e smc.proposal.ipv6.prefix.length | head -n 1)
+	echo "# Proposal IP prefix area (IPv4 prefix length, IPv6 count, prefix, length): $pfx"
+	IFS=$'\t' read -r p4len p6cnt p6val p6len <<<"$pfx"
+	check "the Proposal's IP area: IPv4 length 0, one IPv6 prefix fd43::/64" \
+		[ "${p4len:-0}" = 0 ] && [ "$p6cnt" = 1 ] && [ "$p6val" = fd43:: ] && [ "$p6len" = 64 ]
+fi
+if [ $both = 1 ]; then
+	nism=$(tsh -Y "tcp.port == $port && smc.proposal.ismv2_gid_count" -T fields -e smc.proposal.ismv2_gid_count | head -n 1)
+	check "the Proposal's SMC-Dv2 extension lists one ISM device (got '$nism')" [ "$nism" = 1 ]
+fi
 if [ $v2 = 1 ]; then
 	pv=$(tsh -Y "tcp.port == $port && smc.proposal.smcv2.type" -T fields \
 		-e smc.proposal.smc.version -e smc.proposal.smcv2.type \
 		-e smc.proposal.rocev2.gid.ipv4 -e smc.proposal.eid | head -n 1)
 	echo "# Proposal v2 (version, v2 type, RoCEv2 GID, EIDs): $pv"
 	IFS=$'\t' read -r pv_ver pv_type pv_gid pv_eid <<<"$pv"
-	check "the Proposal is CLC v2 offering SMC-Rv2 (v2 type 0) with GID 10.43.0.1 and the UEID" \
-		[ "$pv_ver" = 2 ] && [ "$pv_type" = 0 ] && [ "$pv_gid" = 10.43.0.1 ] &&
+	want_type=0 what="SMC-Rv2 (v2 type 0)"
+	[ $both = 1 ] && want_type=3 what="SMC-Rv2 and SMC-Dv2 (v2 type 3, both)"
+	check "the Proposal is CLC v2 offering $what with GID 10.43.0.1 and the UEID" \
+		[ "$pv_ver" = 2 ] && [ "$pv_type" = $want_type ] && [ "$pv_gid" = 10.43.0.1 ] &&
 		[ "$(echo "$pv_eid" | tr -d ' ')" = "$EID" ]
 	a_eid=$(tsh -Y "tcp.port == $port && smc.accept.eid" -T fields -e smc.accept.eid | head -n 1 | tr -d ' ')
 	c_eid=$(tsh -Y "tcp.port == $port && smc.confirm.eid" -T fields -e smc.confirm.eid | head -n 1 | tr -d ' ')

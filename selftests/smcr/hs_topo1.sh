@@ -181,7 +181,6 @@ concurrent() {
 }
 
 ipv6() {
-	tap_assert "an AF_SMC IPv6 echo server on $SRV6" serve 6
 	tap_diag "route to $SRV6: $(ip -6 route get $SRV6 | head -n 1)"
 	# An IPv4 connection held open keeps its group from lingering out.
 	$T/smc-fbprobe $SRV $port 30 >"$TMPDIR/hold" 2>&1 &
@@ -265,7 +264,11 @@ teardown() {
 
 tap_case "setup: smcr_probe=1, topology 1 (two veth ends, two rxe)" 120 setup
 # Started here, not in a case: a case's leftover processes are killed at its end.
-if serve; then tap_ok "echo server on $SRV"; else tap_not_ok "echo server on $SRV"; fi
+if serve && serve 6; then
+	tap_ok "echo servers on $SRV and $SRV6"
+else
+	tap_not_ok "echo servers on $SRV and $SRV6"
+fi
 tap_case "first link confirmed both sides across the veth, SMC-R, RoCE counters of both rxe moved" 60 first_link
 tap_case "64 KiB echoed over SMC-R" 60 echo_64k
 tap_case "five concurrent connections: SMC-R, one link group" 120 concurrent
