@@ -39,8 +39,16 @@ int sf_parse_list(const char *arg, const struct sf_family **list, int *count);
 int sf_socket(const struct sf_family *f, int flags);
 /* 0 when the family's sockets can be created here, else the errno. */
 int sf_probe(const struct sf_family *f);
-/* Inside a case: skip it when the family is unavailable (no AF_SMC). */
+/*
+ * Inside a case: the family's sockets must be creatable. Where nobody
+ * promised AF_SMC (a host without the module, a VM booted with module
+ * "none") an unavailable family skips the case; in a VM that loaded an SMC
+ * module ($SMC_MODULE ours or intree) it fails it, since there the missing
+ * family is the regression the case exists to see.
+ */
 void sf_require(const struct sf_family *f);
+/* 1 when this VM loaded an SMC module, so AF_SMC must exist. */
+int sf_smc_promised(void);
 
 /*
  * Build an address of the family's format. host: a numeric address, "" or

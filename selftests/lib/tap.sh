@@ -191,6 +191,11 @@ _tap_case_exit() {
 	# this subshell (a $(...) would be another process; ash has no $BASHPID).
 	read -r _tap_line </proc/self/stat
 	_tap_kill_descendants "${_tap_line%% *}"
+	# A skip after a failed check is still a failure, as in tap.c.
+	if [ "$1" = 77 ] && [ -e "$_tap_work/failed" ]; then
+		tap_diag "skip requested after a failure: $(cat "$_tap_work/skip" 2>/dev/null)"
+		exit 1
+	fi
 	[ "$1" = 77 ] && exit 77
 	[ "$1" = 0 ] && [ ! -e "$_tap_work/failed" ] && exit 0
 	[ "$1" = 0 ] || [ -e "$_tap_work/failed" ] || tap_diag "case ended with status $1"
@@ -224,7 +229,7 @@ tap_case() {
 		tap_not_ok "$_tap_desc"
 	elif [ $_tap_rc = 0 ]; then
 		tap_ok "$_tap_desc"
-	elif [ $_tap_rc = 77 ] && [ -s "$_tap_work/skip" ]; then
+	elif [ $_tap_rc = 77 ] && [ -s "$_tap_work/skip" ] && [ ! -e "$_tap_work/failed" ]; then
 		tap_skip "$_tap_desc" "$(cat "$_tap_work/skip")"
 	else
 		[ $_tap_rc -gt 128 ] && tap_diag "case killed by signal $((_tap_rc - 128))"

@@ -22,12 +22,20 @@ static void require_smc(void)
 	sf_require(sf_find("smc"));
 }
 
+/*
+ * The socket() under test itself: in a VM that loaded an SMC module it must
+ * succeed; only where nobody promised AF_SMC (a host) may its absence skip.
+ */
 static void create_proto(int protocol)
 {
-	int fd;
+	int fd = socket(AF_SMC, SOCK_STREAM, protocol);
+	int err = errno;
 
-	sf_require(sf_find(protocol == SMCPROTO_SMC6 ? "smc6" : "smc"));
-	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, protocol));
+	if (fd < 0 && !sf_smc_promised())
+		tap_skip("no AF_SMC here: socket(AF_SMC, SOCK_STREAM, %d): %s", protocol,
+			 tap_errno_name(err));
+	errno = err;
+	ASSERT_SYS(fd);
 	ASSERT_SYS(close(fd));
 }
 

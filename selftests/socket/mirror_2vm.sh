@@ -16,8 +16,9 @@
 #   (10.43.0.x) and IPv6 (fd43::x) connections both (default -f smc,smc6).
 #
 # ARGs go to PROGRAM on both VMs (e.g. -f inet). VM 1's log follows VM 0's
-# results as "# VM 1: ..." lines.
-here=$(cd "$(dirname "$0")" && pwd)
+# results as "# VM 1: ..." lines; VM 1's exit status is part of the verdict.
+# PROGRAM is a program of this area, or a path under $SMC_SELFTESTS
+# ("tools/smc-tapcheck": the harness self-test's VM 1 that fails).
 . "$SMC_SELFTESTS/lib/module.sh"
 . "$SMC_SELFTESTS/lib/topology.sh"
 
@@ -35,7 +36,9 @@ if [ "${SMC_VM_COUNT:-1}" -lt 2 ] || ! command -v smc-vm-exec >/dev/null; then
 fi
 
 CTL=10.42.0.2:4470
-dir=/tmp/mirror-$prog
+dir=/tmp/mirror-${prog##*/}
+# Where PROGRAM is on both VMs, relative to $SMC_SELFTESTS.
+case "$prog" in */*) rel=$prog ;; *) rel=socket/$prog ;; esac
 env="SMC_MIRROR_CTL=$CTL SMC_TEST_LOCAL4=10.43.0.2 SMC_TEST_LOCAL6=fd43::2"
 env="$env SMC_TIMEOUT_SCALE=${SMC_TIMEOUT_SCALE:-1}"
 [ "$mode" = smcr ] && env="$env SMC_DIFF_MODE=smcr SMC_DIFF_RXE=rxe0"
@@ -85,7 +88,7 @@ v6_up || { echo "Bail out! fd43::1 or fd43::2 is missing on eth0 (vm/guest/init 
 cases=
 [ -n "${TAP_CASES+set}" ] && cases="TAP_CASES='$TAP_CASES'"
 vm1 "rm -rf $dir && mkdir -p $dir && cd \$SMC_SELFTESTS/socket && ( env $env $cases SMC_MIRROR=server \
-SMC_MIRROR_READY=$dir/ready TMPDIR=$dir ./$prog $* >$dir/log 2>&1 & echo \$! >$dir/pid; wait \$!; \
+SMC_MIRROR_READY=$dir/ready TMPDIR=$dir \$SMC_SELFTESTS/$rel $* >$dir/log 2>&1 & echo \$! >$dir/pid; wait \$!; \
 echo \$? >$dir/rc ) </dev/null >/dev/null 2>&1 &" ||
 	{ echo "Bail out! cannot start $prog on VM 1"; restore; exit 1; }
 if ! vm1 "n=0; until [ -e $dir/ready ] || [ -e $dir/rc ]; do n=\$((n + 1)); \
@@ -96,15 +99,20 @@ if ! vm1 "n=0; until [ -e $dir/ready ] || [ -e $dir/rc ]; do n=\$((n + 1)); \
 	exit 1
 fi
 
-cmd=$prog
-[ -x "$here/$prog" ] && cmd=$here/$prog
+cmd=$SMC_SELFTESTS/$rel
 # shellcheck disable=SC2086
 env $env SMC_MIRROR=client SMC_MIRROR_CLIENT4=10.43.0.1 SMC_MIRROR_CLIENT6=fd43::1 "$cmd" "$@"
 rc=$?
 
-# VM 0 told VM 1 it is done; VM 1 ends within a moment.
+# VM 0 told VM 1 it is done; VM 1 ends within a moment. Its half is part
+# of the verdict: an exit status other than 0 (or none) fails the entry.
 vm1 "n=0; until [ -e $dir/rc ]; do n=\$((n + 1)); [ \$n -lt 200 ] || break; sleep 0.05; done; \
-cat $dir/log; echo \"exit status \$(cat $dir/rc 2>/dev/null || echo 'none: still running')\"" |
-	sed 's/^#* *//; s/^/# VM 1: /'
+cat $dir/log" | sed 's/^#* *//; s/^/# VM 1: /'
+vm1_rc=$(vm1 "cat $dir/rc 2>/dev/null")
+echo "# VM 1: exit status ${vm1_rc:-none: still running}"
+if [ "$vm1_rc" != 0 ]; then
+	echo "# VM 1's half of $prog failed (exit status ${vm1_rc:-none}): the entry fails"
+	rc=1
+fi
 restore || rc=1
 exit $rc
