@@ -10,9 +10,9 @@
 # The AF_SMC echo is a TCP fallback, and is named so: with the module's
 # defaults each VM has only its own loopback ISM device, which the other
 # cannot reach, and no RDMA device, so the server declines the client's
-# Proposal. Both ends must say so by sock_diag (mode TCP, the client with
-# the peer's decline as its reason and the server's own reason as the peer
-# diagnosis): an echo that became SMC here would be news to look at, not a
+# SMC-Dv2 Proposal (0x03030007, no SMC-Dv2 device). Both ends must say so by
+# sock_diag (mode TCP, the server with that reason, the client with
+# PEER_DECLINED and the server's reason as the peer diagnosis): an echo that became SMC here would be news to look at, not a
 # pass. SMC-R between two VMs, data checked, is smcr/data_2vm.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -82,9 +82,11 @@ cat $dir/log; exit \$(cat $dir/rc 2>/dev/null || echo 124)" >"$TMPDIR/server"
 	s_mode=$1 s_reason=$3 s_peer=$5
 	[ "$c_mode" = TCP ] && [ "$s_mode" = TCP ] ||
 		tap_fail "not a TCP fallback at both ends: client '$client_mode', server '$server_mode'"
-	# The server declined (its own reason), the client learnt it as PEER_DECLINED.
+	# The server found no SMC-Dv2 device it shares with the client
+	# (0x03030007) and declined; the client learnt it as PEER_DECLINED.
+	[ "$s_reason" = 0x03030007 ] || tap_fail "the server's reason is $s_reason, not 0x03030007 (no SMC-Dv2 device)"
 	[ "$c_reason" = 0x05000000 ] || tap_fail "the client's reason is $c_reason, not PEER_DECLINED"
-	[ -n "$s_reason" ] && [ "$s_reason" != 0x00000000 ] && [ "$c_peer" = "$s_reason" ] ||
+	[ "$c_peer" = "$s_reason" ] ||
 		tap_fail "the client's peer diagnosis $c_peer is not the server's reason $s_reason"
 	return 0
 }
