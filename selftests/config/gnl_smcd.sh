@@ -4,9 +4,17 @@
 here=$(cd "$(dirname "$0")" && pwd)
 rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
 	{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
-# Misbehaving peers for the handshake error counters (handshake/).
+# Misbehaving peers for the handshake error counters (handshake/). The
+# image always has the module (vm/initramfs): without it the counters' case
+# would skip, so missing or not loading is a failure.
 ko=/smc/kernel/smc_badpeer.ko
-[ -f "$ko" ] && insmod "$ko" base_port=7800
+bail() {
+	echo "Bail out! $*"
+	rmmod af_smc && insmod "$SMC_MODULE_FILE"
+	exit 1
+}
+[ -f "$ko" ] || bail "$ko is missing (make kernel)"
+insmod "$ko" base_port=7800 || bail "insmod smc_badpeer failed"
 "$here/gnl" -d
 rc=$?
 if grep -q '^smc_badpeer ' /proc/modules; then

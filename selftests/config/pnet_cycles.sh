@@ -8,7 +8,11 @@
 # loads it again and finds every table empty. Afterwards the kmalloc-cg-128
 # slab (where entries live: they are charged to the caller's memory cgroup)
 # must be back within PER/2 objects of where it started: a leak of even one
-# table's entries shows.
+# table's entries shows. That the entries do live there is proved first
+# (a positive control, as module/lifecycle.sh's slab case): one full table
+# must raise the cache's count by at least 3/4 PER, and its flush lower it
+# again; without that the leak check would watch an unrelated cache, and
+# it fails too.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
@@ -41,9 +45,33 @@ entries() {
 	"$@" smc_pnet | wc -l
 }
 
-cycle() {
+control() {
 	before=$(active)
-	[ -n "$before" ] || tap_skip_case "no $CACHE in /proc/slabinfo"
+	[ -n "$before" ] || { tap_fail "no $CACHE in /proc/slabinfo"; return 1; }
+	ip netns add $NS || { tap_fail "cannot add netns"; return 1; }
+	ip netns exec $NS "$PNET" -f $PER || { tap_fail "cannot fill $NS"; return 1; }
+	full=$(active)
+	ip netns exec $NS smc_pnet -f || tap_fail "cannot flush $NS"
+	ip netns del $NS
+	grown=$((full - before))
+	dropped() {
+		after=$(active)
+		[ $((full - after)) -ge $((PER * 3 / 4)) ]
+	}
+	tap_wait_for 30 dropped
+	tap_diag "$CACHE: $before active objects, $full with $PER entries, $after after the flush"
+	[ $grown -ge $((PER * 3 / 4)) ] ||
+		{ tap_fail "$PER entries added only $grown objects to $CACHE: they do not live there"; return 1; }
+	dropped || { tap_fail "the flush freed only $((full - after)) of them"; return 1; }
+	: >"$TMPDIR/control-passed"
+}
+tap_case "$PER PNET entries are $PER more objects in $CACHE, and fewer again once flushed" 120 control
+
+cycle() {
+	[ -e "$TMPDIR/control-passed" ] ||
+		{ tap_fail "the positive control failed: a flat $CACHE would prove nothing"; return 1; }
+	before=$(active)
+	[ -n "$before" ] || { tap_fail "no $CACHE in /proc/slabinfo"; return 1; }
 	i=1
 	while [ $i -le "$cycles" ]; do
 		ip netns add $NS && ip netns add $NS2 || { tap_fail "cycle $i: cannot add netns"; return 1; }

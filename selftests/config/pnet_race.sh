@@ -6,17 +6,20 @@
 # devices named in the table (and moves one into another netns), another
 # fills and flushes the table, and a third dumps it. Nothing may hang,
 # crash or warn (the VM panics on a WARN), every fill must be taken whole,
-# and the table must be empty after a last flush.
+# and the table must be empty after a last flush. The churn must have
+# happened: every device operation is counted, and each one of every round
+# must have worked (a loop whose commands all failed would race nothing).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/module.sh"
 
 rounds=${1:-40}
 PNET=$here/pnet
 NS=smcp-race
 
-command -v smc_pnet >/dev/null || tap_skip_all "smc_pnet is not installed"
+command -v smc_pnet >/dev/null || smc_missing_all "smc_pnet is not installed"
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-grep -qE '^(af_smc|smc) ' /proc/modules || tap_skip_all "no SMC module is loaded"
+grep -qE '^(af_smc|smc) ' /proc/modules || smc_missing_all "no SMC module is loaded"
 
 cleanup() {
 	i=0
@@ -30,17 +33,22 @@ cleanup() {
 }
 tap_at_exit cleanup
 
+# Prints "adds A renames R moves M deletes D", the operations that worked,
+# and the first error of each kind.
 devices() {
-	i=0
+	i=0 adds=0 renames=0 moves=0 dels=0
 	while [ $i -lt "$rounds" ]; do
 		d=$((i % 20))
-		ip link add smcpf$d type veth peer name smcpg$d 2>/dev/null
-		ip link set smcpf$d name smcpr$d 2>/dev/null
-		ip link set smcpr$d name smcpf$d 2>/dev/null
-		[ $d = 0 ] && ip link set smcpg$d netns $NS 2>/dev/null
-		ip link del smcpf$d 2>/dev/null
+		ip link add smcpf$d type veth peer name smcpg$d 2>>"$TMPDIR/dev.err" && adds=$((adds + 1))
+		ip link set smcpf$d name smcpr$d 2>>"$TMPDIR/dev.err" && renames=$((renames + 1))
+		ip link set smcpr$d name smcpf$d 2>>"$TMPDIR/dev.err" && renames=$((renames + 1))
+		if [ $d = 0 ]; then
+			ip link set smcpg$d netns $NS 2>>"$TMPDIR/dev.err" && moves=$((moves + 1))
+		fi
+		ip link del smcpf$d 2>>"$TMPDIR/dev.err" && dels=$((dels + 1))
 		i=$((i + 1))
 	done
+	echo "adds $adds renames $renames moves $moves deletes $dels"
 }
 
 fills() {
@@ -69,7 +77,7 @@ dumps() {
 
 race() {
 	ip netns add $NS || { tap_fail "cannot add netns"; return 1; }
-	devices &
+	devices >"$TMPDIR/devices" &
 	dev_pid=$!
 	fills >"$TMPDIR/fills" 2>&1 &
 	fill_pid=$!
@@ -78,6 +86,11 @@ race() {
 	wait $fill_pid || tap_fail "the fill loop failed: $(cat "$TMPDIR/fills")"
 	wait $dump_pid || tap_fail "the dump loop failed: $(cat "$TMPDIR/dumps")"
 	wait $dev_pid
+	churn=$(cat "$TMPDIR/devices")
+	tap_diag "device operations that worked: $churn; $(cat "$TMPDIR/dumps")"
+	want="adds $rounds renames $((rounds * 2)) moves $(((rounds + 19) / 20)) deletes $rounds"
+	[ "$churn" = "$want" ] ||
+		tap_fail "no full churn: '$churn', not '$want': $(sort -u "$TMPDIR/dev.err" | head -n 5)"
 	smc_pnet -f || tap_fail "last flush failed"
 	[ -z "$(smc_pnet)" ] || tap_fail "table not empty: $(smc_pnet)"
 	ip netns exec $NS smc_pnet -f || tap_fail "flush in $NS failed"

@@ -4,6 +4,9 @@
 here=$(cd "$(dirname "$0")" && pwd)
 ko=/smc/kernel/smc_badpeer.ko
 if ! grep -q '^af_smc ' /proc/modules; then
+	# The harness loaded it in a VM of topology 1@ours: gone is a failure.
+	[ "${SMC_MODULE:-}" != ours ] ||
+		{ echo "Bail out! SMC_MODULE=ours, but af_smc is not loaded"; exit 1; }
 	echo "1..0 # SKIP needs our af_smc loaded"
 	exit 0
 fi

@@ -370,6 +370,25 @@ void diff_check_mode(const struct sf_family *f, int fd)
 	}
 }
 
+void diff_check_fallback(const struct sf_family *f, int fd, uint32_t reason)
+{
+	struct sd_sock s;
+	int rc;
+
+	if (!f->oracle)
+		return;
+	rc = MIRROR_ON() ? mirror_sd_find_fd(fd, &s) : sd_find_fd(fd, &s);
+	if (rc) {
+		tap_fail("sock_diag has no entry for the connected %s socket: %s",
+			 f->label, tap_errno_name(-rc));
+		return;
+	}
+	if (s.mode != SMC_DIAG_MODE_FALLBACK_TCP || s.reason != reason)
+		tap_fail("the %s connection is not a TCP fallback for reason 0x%08x: mode %u, "
+			 "fallback reason 0x%08x, peer 0x%08x",
+			 f->label, reason, s.mode, s.reason, s.peer_diagnosis);
+}
+
 int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr)
 {
 	int fd = sf_connect(f, addr);

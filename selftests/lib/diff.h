@@ -117,6 +117,13 @@ enum diff_mode diff_mode(void);
  * expected mode, as sock_diag reports it. Nothing for the TCP families.
  */
 void diff_check_mode(const struct sf_family *f, int fd);
+/*
+ * Fail the case unless the connected socket fd of family f fell back to TCP
+ * with the local reason given (SMC_CLC_DECL_*), whatever the mode the run
+ * asks for: for cases that promise a fallback (TCP Fast Open). Nothing for
+ * the TCP families.
+ */
+void diff_check_fallback(const struct sf_family *f, int fd, uint32_t reason);
 /* sf_connect() and accept4(SOCK_CLOEXEC) that check the mode on success. */
 int diff_connect(const struct sf_family *f, const struct sockaddr_storage *addr);
 int diff_accept(const struct sf_family *f, int lfd);

@@ -10,6 +10,14 @@
 # rmmod is retried for a while: a closed SMC connection ends in a work item
 # shortly after its last process exited, and holds the module until then.
 # A module that is not loaded counts as removed.
+#
+# In a test VM with an SMC module loaded ($SMC_MODULE ours or intree), AF_SMC,
+# the module's parts and every tool of the image we build are there by
+# construction: a script that finds one missing has found a regression, not
+# a reason to skip. Source tap.sh first.
+#
+#   smc_missing REASON       inside a case: fail there, skip elsewhere
+#   smc_missing_all REASON   before any result, for the whole script
 
 smc_module_rmmod() {
 	tries=0
@@ -36,4 +44,22 @@ smc_module_reload() {
 
 smc_module_restore() {
 	smc_module_rmmod && insmod "$SMC_MODULE_FILE"
+}
+
+# Whether this is a test VM with an SMC module loaded.
+smc_vm_has_module() {
+	case "${SMC_MODULE:-}" in ours|intree) return 0 ;; esac
+	return 1
+}
+
+smc_missing() {
+	smc_vm_has_module || tap_skip_case "$*"
+	tap_fail "$* (SMC_MODULE=$SMC_MODULE: a regression, not a reason to skip)"
+	exit 1
+}
+
+smc_missing_all() {
+	smc_vm_has_module || tap_skip_all "$*"
+	tap_not_ok "$* (SMC_MODULE=$SMC_MODULE: a regression, not a reason to skip)"
+	tap_done
 }

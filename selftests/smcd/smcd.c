@@ -48,6 +48,30 @@ static void smcd_pair(const struct sf_family *f, struct pair *p, int rcvbuf)
 	p->afd = ASSERT_SYS(accept4(p->lfd, NULL, NULL, SOCK_CLOEXEC));
 }
 
+/*
+ * The cases say SMC-D: a connection that fell back would move the same
+ * bytes over TCP and pass them. sock_diag must say SMC-D with no reason.
+ */
+static void assert_smcd(int fd, const char *end)
+{
+	struct sd_sock s;
+
+	ASSERT_EQ(sd_find_fd(fd, &s), 0);
+	if (s.mode != SMC_DIAG_MODE_SMCD || s.reason || s.peer_diagnosis) {
+		tap_fail("the %s end is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",
+			 end, s.mode, s.reason, s.peer_diagnosis);
+		tap_end();
+	}
+}
+
+/* An SMC-D pair, both ends proven SMC-D. */
+static void smcd_pair_checked(const struct sf_family *f, struct pair *p, int rcvbuf)
+{
+	smcd_pair(f, p, rcvbuf);
+	assert_smcd(p->cfd, "client");
+	assert_smcd(p->afd, "server");
+}
+
 static void is_smcd(const void *arg)
 {
 	struct sd_sock c, a;
@@ -126,7 +150,7 @@ static void transfer(const void *arg)
 		pid_t pid;
 
 		/* The smallest buffers: 16 KiB DMBs, so the ring wraps often. */
-		smcd_pair(f, &p, 1);
+		smcd_pair_checked(f, &p, 1);
 		pid = writer(p.cfd, sizes[i], i + 1);
 		EXPECT_EQ(reader(p.afd, i + 1), (long long)sizes[i]);
 		ASSERT_SYS(waitpid(pid, &status, 0));
@@ -154,7 +178,7 @@ static void flow_control(const void *arg)
 
 	(void)arg;
 	/* SO_RCVBUF 1 on both ends: the smallest DMBs, a 16 KiB - 32 ring. */
-	smcd_pair(sf_find("smc"), &p, 1);
+	smcd_pair_checked(sf_find("smc"), &p, 1);
 	/*
 	 * Nobody reads: the sender fills the peer's ring and then its own
 	 * send buffer (net.smc.wmem, 64 KiB), then EAGAIN. The reader's
@@ -188,7 +212,7 @@ static void half_close(const void *arg)
 	struct pair p;
 
 	(void)arg;
-	smcd_pair(sf_find("smc"), &p, 0);
+	smcd_pair_checked(sf_find("smc"), &p, 0);
 	ASSERT_EQ(write(p.cfd, "a", 1), 1);
 	ASSERT_SYS(shutdown(p.cfd, SHUT_WR));
 	EXPECT_EQ(read(p.afd, &c, 1), 1);
@@ -205,7 +229,7 @@ static void close_unread(const void *arg)
 	struct pair p;
 
 	(void)arg;
-	smcd_pair(sf_find("smc"), &p, 0);
+	smcd_pair_checked(sf_find("smc"), &p, 0);
 	ASSERT_EQ(write(p.cfd, "abc", 3), 3);
 	usleep(100 * 1000);
 	close(p.afd);			/* with 3 unread bytes: an abort */
@@ -231,6 +255,7 @@ static void unaccepted(const void *arg)
 	sf_require(f);
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4, &addr));
 	cfd = ASSERT_SYS(sf_connect(f, &addr));
+	assert_smcd(cfd, "client");
 	usleep(100 * 1000);
 	ASSERT_SYS(close(lfd));
 	pfd = (struct pollfd){ .fd = cfd, .events = POLLIN };

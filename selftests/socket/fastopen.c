@@ -4,6 +4,9 @@
  * TCP_FASTOPEN_CONNECT on a client that writes while still connecting, and
  * sendto(MSG_FASTOPEN). SMC does not carry data in a SYN, so AF_SMC falls
  * back to TCP here; the program must still see what TCP gives it (diff.h).
+ * That it did fall back, for the reason it must, is checked by sock_diag on
+ * both ends of every connection (diff_check_fallback): the cases claim no
+ * SMC, and an SMC connection here would be a bug, not a pass.
  *
  * The server side of Fast Open needs net.ipv4.tcp_fastopen bit 2; a case
  * sets it to 3 (client and server) for its own run and puts the old value
@@ -24,6 +27,10 @@
 #include "tap.h"
 
 #define SYSCTL "/proc/sys/net/ipv4/tcp_fastopen"
+
+/* SMC_CLC_DECL_*: Fast Open on the socket, or a listener that never offers SMC. */
+#define DECL_OPTUNSUPP 0x03060000
+#define DECL_PEERNOSMC 0x03010000
 
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
@@ -133,6 +140,9 @@ static void tfo_connect_round(const struct sf_family *f, struct obs *o, int lfd,
 	tap_diag("%s round %d: data in SYN %s, SYN-ACK acked it %s", f->label, round,
 		 ti.tcpi_options & TCPI_OPT_SYN_DATA ? "yes" : "no",
 		 ti.tcpi_state == TCP_ESTABLISHED ? "(established)" : "(not established)");
+	/* Fast Open on either side: both ends are TCP, for that reason. */
+	diff_check_fallback(f, fd, DECL_OPTUNSUPP);
+	diff_check_fallback(f, a, DECL_OPTUNSUPP);
 	close(a);
 	close(fd);
 }
@@ -178,6 +188,8 @@ static void observe_msg_fastopen(const struct sf_family *f, struct obs *o)
 		a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
 		snprintf(name, sizeof(name), "round %d: server read", round);
 		obs_int(o, name, sf_read_all(a, buf, 8) == 0 && memcmp(buf, "tfo!more", 8) == 0);
+		diff_check_fallback(f, fd, DECL_OPTUNSUPP);
+		diff_check_fallback(f, a, DECL_OPTUNSUPP);
 		close(a);
 		close(fd);
 	}
@@ -185,6 +197,9 @@ static void observe_msg_fastopen(const struct sf_family *f, struct obs *o)
 	/* A TCP_FASTOPEN listener never offers SMC: this one falls back. */
 	fd = (int)ASSERT_SYS(sf_connect(f, &addr));
 	a = (int)ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_CLOEXEC));
+	/* The client offered SMC and got no answer; the listener's child kept its reason. */
+	diff_check_fallback(f, fd, DECL_PEERNOSMC);
+	diff_check_fallback(f, a, DECL_OPTUNSUPP);
 	OBS_RET(o, "MSG_FASTOPEN on a connected socket",
 		sendto(fd, "x", 1, MSG_FASTOPEN | MSG_NOSIGNAL, (struct sockaddr *)&addr, sf_addr_len(&addr)));
 	close(a);
@@ -223,10 +238,10 @@ static void observe_fastopen_options(const struct sf_family *f, struct obs *o)
 DIFF_CASE(fastopen_options)
 
 static const struct sf_case cases[] = {
-	{ "TCP_FASTOPEN listener, TCP_FASTOPEN_CONNECT client writing while connecting",
-	  fastopen_connect, 0 },
-	{ "sendto(MSG_FASTOPEN) connects and sends; EISCONN on a connected socket",
-	  msg_fastopen, 0 },
+	{ "TCP_FASTOPEN listener, TCP_FASTOPEN_CONNECT client writing while connecting "
+	  "(AF_SMC: a TCP fallback at both ends)", fastopen_connect, 0 },
+	{ "sendto(MSG_FASTOPEN) connects and sends; EISCONN on a connected socket "
+	  "(AF_SMC: a TCP fallback at both ends)", msg_fastopen, 0 },
 	{ "TCP_FASTOPEN and TCP_FASTOPEN_CONNECT values and states", fastopen_options, 0 },
 };
 

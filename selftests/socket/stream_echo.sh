@@ -7,9 +7,13 @@
 #   MODE netns     server in smc-ns1, client in smc-ns2, over a veth pair
 # The client checks every byte, the count and the checksum; the script also
 # requires the server's checksum of what it echoed to equal what was sent.
+# An AF_SMC echo must be SMC-D (the loopback ISM device, on by default) at
+# both ends by sock_diag, with no fallback reason: a fallback to TCP would
+# move the same bytes and prove nothing about SMC.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
 
 mode=$1
 bytes=${2:-64M}
@@ -27,13 +31,27 @@ tools=$here/../tools
 [ -x "$tools/smc-echo" ] || tools=$(dirname "$(command -v smc-echo || echo ./smc-echo)")
 ECHO=$tools/smc-echo
 PROBE=$tools/smc-sockprobe
-[ -x "$ECHO" ] && [ -x "$PROBE" ] || tap_skip_all "smc-echo or smc-sockprobe not found"
+[ -x "$ECHO" ] && [ -x "$PROBE" ] || smc_missing_all "smc-echo or smc-sockprobe not found"
 
 label() {
 	case "$1" in
 	inet) echo "tcp ipv4" ;; inet6) echo "tcp ipv6" ;;
 	smc) echo "smc ipv4" ;; smc6) echo "smc ipv6" ;;
 	esac
+}
+
+# What a case says it moves the data over.
+over() {
+	case "$1" in smc|smc6) echo " over SMC-D" ;; esac
+}
+
+# mode_is FILE PREFIX END: the "PREFIXmode" line of smc-echo's output in FILE
+# (END's) says SMC-D with no fallback reason (tools/echo.c).
+mode_is() {
+	line=$(grep "^${2}mode " "$1" | head -n 1)
+	[ "$line" = "${2}mode SMCD reason 0x00000000 peer 0x00000000" ] && return 0
+	tap_fail "the ${3} end is not SMC-D by sock_diag: '${line:-no mode line}'"
+	return 1
 }
 
 # The value of "KEY=" in the line of FILE that starts with PREFIX.
@@ -55,10 +73,11 @@ echo_case() {
 	run_server='' run_client=''
 	[ -z "$3" ] || run_server="ip netns exec $3"
 	[ -z "$4" ] || run_client="ip netns exec $4"
-	# Only a family missing here altogether is a reason to skip; one that
-	# works here but not inside a namespace is a failure.
+	# Only a family missing here altogether is a reason to skip (and not
+	# in a test VM with a module); one that works here but not inside a
+	# namespace is a failure.
 	probe=$("$PROBE" "$fam")
-	[ "$probe" = ok ] || tap_skip_case "$(label "$fam") sockets are not available here: $probe"
+	[ "$probe" = ok ] || smc_missing "$(label "$fam") sockets are not available here: $probe"
 
 	ready=$TMPDIR/ready-$fam
 	rm -f "$ready"
@@ -85,15 +104,19 @@ echo_case() {
 	echoed=$(field "$TMPDIR/server-$fam" connection checksum)
 	[ -n "$sent" ] && [ "$sent" = "$echoed" ] ||
 		tap_fail "server echoed checksum '$echoed', client sent '$sent'"
+	[ -z "$(over "$fam")" ] && return 0
+	mode_is "$TMPDIR/client-$fam" "" client
+	mode_is "$TMPDIR/server-$fam" "connection 1 " server
+	return 0
 }
 
 case "$mode" in
 loopback)
 	for fam in inet smc; do
-		tap_case "$(label $fam) loopback $size" 300 echo_case $fam 127.0.0.1
+		tap_case "$(label $fam) loopback $size$(over $fam)" 300 echo_case $fam 127.0.0.1
 	done
 	for fam in inet6 smc6; do
-		tap_case "$(label $fam) loopback $size" 300 echo_case $fam ::1
+		tap_case "$(label $fam) loopback $size$(over $fam)" 300 echo_case $fam ::1
 	done
 	;;
 netns)
@@ -104,11 +127,11 @@ netns)
 	}
 	tap_case "namespaces $TOPO_NS1 and $TOPO_NS2 joined by a veth pair" 120 set_up
 	for fam in inet smc; do
-		tap_case "$(label $fam) netns veth $size" 300 \
+		tap_case "$(label $fam) netns veth $size$(over $fam)" 300 \
 			echo_case $fam "$TOPO_IP4_1" "$TOPO_NS1" "$TOPO_NS2"
 	done
 	for fam in inet6 smc6; do
-		tap_case "$(label $fam) netns veth $size" 300 \
+		tap_case "$(label $fam) netns veth $size$(over $fam)" 300 \
 			echo_case $fam "$TOPO_IP6_1" "$TOPO_NS1" "$TOPO_NS2"
 	done
 	;;

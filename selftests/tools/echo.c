@@ -17,6 +17,10 @@
  *	sent bytes=N checksum=HEX                (client)
  *	received bytes=N checksum=HEX            (client)
  *	verified N bytes in S s (R MiB/s)        (client, on success)
+ *	mode M reason 0xL peer 0xP               (client, AF_SMC: after connect)
+ *	connection N mode M reason 0xL peer 0xP  (server, AF_SMC: after accept)
+ * M is what sock_diag says the connection is: SMCD, SMCR or TCP (a fallback),
+ * so a script that calls an echo SMC-D or SMC-R can prove it.
  * Errors go to stderr as "smc-echo: ...". Exit status: 0 success, 1 failure,
  * 2 usage.
  */
@@ -33,7 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/smc_diag.h>
+
 #include "family.h"
+#include "smcdiag.h"
 #include "stream.h"
 
 #define IDLE_LIMIT_MS 60000 /* no progress at all for this long: give up */
@@ -118,6 +125,30 @@ static void write_ready_file(const char *path, unsigned int port)
 		die("cannot write %s: %s", path, strerror(errno));
 }
 
+/* The "mode" line of an AF_SMC connection (see the top); nothing for TCP. */
+static void print_mode(const struct options *o, const char *prefix, int fd)
+{
+	static const char *const names[] = {
+		[SMC_DIAG_MODE_SMCR] = "SMCR",
+		[SMC_DIAG_MODE_FALLBACK_TCP] = "TCP",
+		[SMC_DIAG_MODE_SMCD] = "SMCD",
+	};
+	struct sd_sock s;
+	int rc;
+
+	if (!o->family->oracle)
+		return;
+	rc = sd_find_fd(fd, &s);
+	if (rc)
+		printf("%smode unknown: sock_diag: %s\n", prefix, strerror(-rc));
+	else if (s.mode >= sizeof(names) / sizeof(names[0]))
+		printf("%smode unknown: sock_diag mode %u\n", prefix, s.mode);
+	else
+		printf("%smode %s reason 0x%08x peer 0x%08x\n", prefix, names[s.mode],
+		       s.reason, s.peer_diagnosis);
+	fflush(stdout);
+}
+
 /* Echo one connection; returns 0 when it ended with the client's EOF. */
 static int echo_connection(int fd, char *buf, size_t size, long number)
 {
@@ -180,6 +211,8 @@ static int run_server(const struct options *o)
 		}
 		printf("connection %ld from %s\n", i, sf_addr_str(&peer, text, sizeof(text)));
 		fflush(stdout);
+		snprintf(text, sizeof(text), "connection %ld ", i);
+		print_mode(o, text, fd);
 		failures += echo_connection(fd, buf, o->buf_size, i) != 0;
 		close(fd);
 	}
@@ -226,6 +259,7 @@ static int run_client(const struct options *o)
 	printf("connected to %s from %s, %s\n", sf_addr_str(&addr, text, sizeof(text)),
 	       sf_addr_str(&local, text2, sizeof(text2)), o->family->label);
 	fflush(stdout);
+	print_mode(o, "", fd);
 	/* Send and receive at once: echoing needs both, or buffers fill and stall. */
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
 		die("fcntl: %s", strerror(errno));

@@ -11,9 +11,11 @@
 #     the wall time of each is printed as a diagnostic.
 # A module without sock_diag for AF_SMC (smcss says so) skips the listing
 # cases with smcss's message, unless --require-diag (Debian's smc_diag) makes
-# that a failure.
+# that a failure. In a test VM with a module loaded, a missing tool or
+# AF_SMC is a failure too (lib/module.sh).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/module.sh"
 
 require_diag=
 if [ "${1-}" = --require-diag ]; then require_diag=1; shift; fi
@@ -24,10 +26,11 @@ listeners=$((count - 2 * pairs))
 
 MANY=$here/smc-manysock
 [ -x "$MANY" ] || MANY=$(command -v smc-manysock)
-command -v smcss >/dev/null || tap_skip_all "smcss is not installed"
-[ -x "$MANY" ] || tap_skip_all "smc-manysock not found"
+command -v smcss >/dev/null || smc_missing_all "smcss is not installed"
+[ -x "$MANY" ] || smc_missing_all "smc-manysock not found"
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root (RLIMIT_NOFILE above the hard limit)"
-[ "$("$here/smc-sockprobe" smc 2>/dev/null)" = ok ] || tap_skip_all "no AF_SMC in this kernel"
+probe=$("$here/smc-sockprobe" smc 2>&1)
+[ "$probe" = ok ] || smc_missing_all "no AF_SMC in this kernel: socket(AF_SMC) gives $probe"
 
 # Centiseconds since boot (busybox date has no sub-second format).
 now_cs() {
