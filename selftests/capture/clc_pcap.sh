@@ -19,6 +19,7 @@
 #     6.1: 0x03030003, no ISMv2 hardware);
 #   - the echoed bytes went over the same TCP connection, after the CLC.
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -23,6 +23,7 @@
 # smc.proposal.first.contact, the Confirm's smc.confirm.first.contact.)
 # These are the facts Documentation/smc-r.md gives for Linux <-> Linux.
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -37,6 +37,7 @@
 # over the ports' IPv4 RoCEv2 GIDs as for IPv4 (Documentation/smc-r.md,
 # "IPv6").
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 v2=0 both=0 v6=0
 [ "${1:-}" = v2 ] && v2=1
