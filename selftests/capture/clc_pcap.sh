@@ -19,6 +19,7 @@
 #     6.1: 0x03030003, no ISMv2 hardware);
 #   - the echoed bytes went over the same TCP connection, after the CLC.
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -55,7 +56,7 @@ wait
 	--timeout 300 --pcap "$out/hs.pcap" -- sh -c "$guest" >"$out/vm.log" 2>&1
 rc=$?
 sed 's/^/# vm: /' "$out/vm.log" | grep -v '^# vm: qemu-system' | tail -n 8
-check "AF_SMC echo of $bytes bytes from VM 0 to VM 1 succeeded (vm/run status $rc)" [ $rc = 0 ]
+check "AF_SMC echo of $bytes bytes from VM 0 to VM 1 succeeded (vm/run status $rc)" '[ $rc = 0 ]'
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
 # The wire checks look at the first connection, the echo; the second one
@@ -68,13 +69,13 @@ fields() { tshark -r "$out/hs.pcap" -Y "$conn && $1" -T fields "${@:2}" 2>/dev/n
 syn=$(fields 'tcp.flags.syn == 1 && tcp.flags.ack == 0' -e tcp.options.experimental.exid | head -n 1)
 synack=$(fields 'tcp.flags.syn == 1 && tcp.flags.ack == 1' -e tcp.options.experimental.exid | head -n 1)
 echo "# SYN ExID: '$syn', SYN-ACK ExID: '$synack'"
-check "the SYN carries the SMC option (ExID 0xe2d4)" [ "$syn" = 0xe2d4 ]
-check "the SYN-ACK carries the SMC option (ExID 0xe2d4)" [ "$synack" = 0xe2d4 ]
+check "the SYN carries the SMC option (ExID 0xe2d4)" '[ "$syn" = 0xe2d4 ]'
+check "the SYN-ACK carries the SMC option (ExID 0xe2d4)" '[ "$synack" = 0xe2d4 ]'
 
 # TCP's own notes (a retransmission, the closing RST) are group Sequence.
 bad=$(tshark -r "$out/hs.pcap" -Y "$conn" -V 2>/dev/null |
 	grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
-check "tshark finds nothing malformed on the connection ($bad reports)" [ "$bad" = 0 ]
+check "tshark finds nothing malformed on the connection ($bad reports)" '[ "$bad" = 0 ]'
 
 clc=$(fields smc -e ip.src -e _ws.col.Info -e smc.peer.diag.info -e smc.decline.os.type)
 echo "$clc" | sed 's/^/# clc: /'
@@ -82,36 +83,36 @@ from_client=$(awk -F'\t' '$1 == "10.43.0.1"' <<<"$clc")
 from_server=$(awk -F'\t' '$1 == "10.43.0.2"' <<<"$clc")
 if [ -z "$ism" ] || [ "$client_mod" != ours ]; then
 	check "the client's one CLC message is a Decline" \
-		[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Decline <<<"$from_client"
+		'[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Decline <<<"$from_client"'
 	diag=$(cut -f3 <<<"$from_client" | cut -d, -f1)
-	check "its diagnosis is 0x03030000, no SMC device (got '$diag')" [ "$diag" = 0x03030000 ]
-	check "the server sends no CLC message: both fall back" [ -z "$from_server" ]
+	check "its diagnosis is 0x03030000, no SMC device (got '$diag')" '[ "$diag" = 0x03030000 ]'
+	check "the server sends no CLC message: both fall back" '[ -z "$from_server" ]'
 else
 	check "the client's one CLC message is a Proposal" \
-		[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Proposal <<<"$from_client"
+		'[ "$(grep -c . <<<"$from_client")" = 1 ] && grep -q Proposal <<<"$from_client"'
 	prop=$(fields smc.proposal.smcv2.type -e smc.proposal.smc.version -e smc.proposal.smc.type \
 		-e smc.proposal.smcv2.type -e smc.proposal.smc.chid -e smc.proposal.ism.gid \
 		-e smc.proposal.smc.seid -e smc.proposal.sender.client.peer.id)
 	echo "# proposal (version, v1 type, v2 type, chid, ism gid, seid, peer id): $prop"
 	IFS=$'\t' read -r p_ver p_t1 p_t2 p_chid p_gid p_seid p_peer <<<"$prop"
 	check "it is SMCv2, v1 type none (2), v2 type SMC-D (1)" \
-		[ "$p_ver" = 2 ] && [ "$p_t1" = 2 ] && [ "$p_t2" = 1 ]
+		'[ "$p_ver" = 2 ] && [ "$p_t1" = 2 ] && [ "$p_t2" = 1 ]'
 	# The SMC-D area (v1 device) is empty; the one SMC-Dv2 entry follows.
 	check "the SMC-D area is zero, the SMC-Dv2 list has CHID 0xffff and a non-zero GID" \
-		[ "$p_chid" = 0x0000,0xffff ] && [ "${p_gid%%,*}" = 0x0000000000000000 ] &&
-		[ -n "${p_gid#*,}" ] && [ "${p_gid#*,}" != 0x0000000000000000 ]
-	check "it indicates the system EID" [ "$p_seid" = 1 ] || [ "$p_seid" = True ]
+		'[ "$p_chid" = 0x0000,0xffff ] && [ "${p_gid%%,*}" = 0x0000000000000000 ] &&
+		[ -n "${p_gid#*,}" ] && [ "${p_gid#*,}" != 0x0000000000000000 ]'
+	check "it indicates the system EID" '[ "$p_seid" = 1 ] || [ "$p_seid" = True ]'
 	check "the server's one CLC message is a Decline" \
-		[ "$(grep -c . <<<"$from_server")" = 1 ] && grep -q Decline <<<"$from_server"
+		'[ "$(grep -c . <<<"$from_server")" = 1 ] && grep -q Decline <<<"$from_server"'
 	diag=$(cut -f3 <<<"$from_server" | cut -d, -f1)
 	echo "# server decline diagnosis: $diag"
 	if [ "$server_mod" = ours ]; then
 		check "its diagnosis is 0x03030007, no SMC-Dv2 device (got '$diag')" \
-			[ "$diag" = 0x03030007 ]
+			'[ "$diag" = 0x03030007 ]'
 	else
 		# Linux 6.1 on x86 has no SMC-Dv2 capable ISM hardware.
 		check "its diagnosis is 0x03030003, no ISMv2 support (got '$diag')" \
-			[ "$diag" = 0x03030003 ]
+			'[ "$diag" = 0x03030003 ]'
 	fi
 fi
 
@@ -128,8 +129,8 @@ elif [ "$server_mod" = ours ]; then
 else
 	want_client=0x05000000/0x03030003 want_server=0x03030003
 fi
-check "the client fell back with $want_client (local/peer)" [ "$client_diag" = "$want_client" ]
-check "the server fell back with $want_server" [ "$server_diag" = "$want_server" ]
+check "the client fell back with $want_client (local/peer)" '[ "$client_diag" = "$want_client" ]'
+check "the server fell back with $want_server" '[ "$server_diag" = "$want_server" ]'
 
 # Payload after the CLC: the echo's bytes, both ways, on this connection.
 # Stream bytes per direction: the highest relative sequence reached by a
@@ -144,6 +145,6 @@ up=$(stream_bytes 10.43.0.1)
 down=$(stream_bytes 10.43.0.2)
 echo "# payload: client to server $up bytes (CLC $decl_len), server to client $down bytes"
 check "the client's $bytes bytes follow the CLC on the same connection" \
-	[ "$up" = $((bytes + ${decl_len:-0})) ]
-check "the server's echo of $bytes bytes comes back on it" [ "$down" = $((bytes + srv_len)) ]
+	'[ "$up" = $((bytes + ${decl_len:-0})) ]'
+check "the server's echo of $bytes bytes comes back on it" '[ "$down" = $((bytes + srv_len)) ]'
 finish

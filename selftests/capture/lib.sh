@@ -3,10 +3,21 @@
 #
 # capture/lib.sh: the TAP results of the host-side capture scripts (bash).
 #	ok DESC / notok DESC     one result
-#	check DESC CMD...        ok when CMD succeeds, else notok
+#	check DESC 'CONDITION'   ok when CONDITION, one string of shell run by
+#	                         eval (single-quote it), is true, else notok
 #	finish                   the plan; exit 1 if anything failed
+# The whole condition is one argument so that "[ a ] && [ b ]" is all of
+# it: written as the words check DESC [ a ] && [ b ], the shell would give
+# check "[ a ]" alone and test "[ b ]" after it, its result seen by no one.
+# check refuses more than one condition word (a not ok) to catch that.
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else notok "$what"; fi; }
+check() {
+	if [ $# != 2 ]; then
+		notok "${1:-}: check takes one quoted condition, was given $(($# - 1)) words: ${*:2}"
+		return 1
+	fi
+	if eval "$2"; then ok "$1"; else notok "$1"; return 1; fi
+}
 finish() { echo "1..$n"; exit $failed; }

@@ -23,6 +23,7 @@
 # smc.proposal.first.contact, the Confirm's smc.confirm.first.contact.)
 # These are the facts Documentation/smc-r.md gives for Linux <-> Linux.
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -50,11 +51,13 @@ command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 	>"$out/vm.log" 2>&1
 rc=$?
 grep -E '^(ok|not ok|# summary|# failed)' "$out/vm.log" | sed 's/^/# vm: /'
-check "the guest test $test passed (vm/run status $rc)" [ $rc = 0 ]
+check "the guest test $test passed (vm/run status $rc)" '[ $rc = 0 ]'
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
 tsh() { tshark -r "$out/hs.pcap" "$@" 2>/dev/null; }
 f() { tsh -Y "tcp.port == $port && $1" -T fields -e "$2" | head -n 1; }
+# The same with the blank padding of an EID taken off.
+ft() { f "$@" | sed 's/ *$//'; }
 clc=$(tsh -Y "tcp.port == $port && smc" -T fields -e ip.src -e smc.length -e _ws.col.Info)
 echo "$clc" | sed 's/^/# clc: /'
 
@@ -65,60 +68,60 @@ from() { awk -F'\t' -v s="$1" '$1 == s {print $2}' <<<"$llc"; }
 case "$client_mod/$server_mod" in
 intree/intree)
 	check "the CLC messages: Proposal, Accept, Confirm, nothing else" \
-		[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm ]
+		'[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm ]'
 	p='smc.clc_msg == 1'
 	echo "# Proposal: version $(f "$p" smc.proposal.smc.version) v2 type $(f "$p" smc.proposal.smcv2.type) v1 type $(f "$p" smc.proposal.smc.type) EIDs $(f "$p" smc.proposal.eid.count) '$(f "$p" smc.proposal.eid)' GID $(f "$p" smc.proposal.rocev2.gid.ipv4)"
 	check "Proposal: SMC version 2, v2 type SMC-R (0), v1 type NONE (2)" \
-		[ "$(f "$p" smc.proposal.smc.version)/$(f "$p" smc.proposal.smcv2.type)/$(f "$p" smc.proposal.smc.type)" = 2/0/2 ]
+		'[ "$(f "$p" smc.proposal.smc.version)/$(f "$p" smc.proposal.smcv2.type)/$(f "$p" smc.proposal.smc.type)" = 2/0/2 ]'
 	check "Proposal: one EID, the UEID SMCLINUXTEST (blank padded)" \
-		[ "$(f "$p" smc.proposal.eid.count)" = 1 ] && [ "$(f "$p" smc.proposal.eid | sed 's/ *$//')" = SMCLINUXTEST ]
-	check "Proposal: the client's RoCEv2 GID is 10.43.0.1" [ "$(f "$p" smc.proposal.rocev2.gid.ipv4)" = 10.43.0.1 ]
+		'[ "$(f "$p" smc.proposal.eid.count)" = 1 ] && [ "$(ft "$p" smc.proposal.eid)" = SMCLINUXTEST ]'
+	check "Proposal: the client's RoCEv2 GID is 10.43.0.1" '[ "$(f "$p" smc.proposal.rocev2.gid.ipv4)" = 10.43.0.1 ]'
 	
 	a='smc.clc_msg == 2'
 	echo "# Accept: length $(f "$a" smc.length) first contact $(f "$a" smc.proposal.first.contact) GID $(f "$a" smc.accept.server.preferred.gid) EID '$(f "$a" smc.accept.eid)' LG type $(f "$a" smc.accept.v2_lg.type) OS $(f "$a" smc.accept.os.type) QP $(f "$a" smc.accept.server.qp.number)"
 	check "Accept: 160 bytes, first contact, server GID ::ffff:10.43.0.2" \
-		[ "$(f "$a" smc.length)/$(f "$a" smc.proposal.first.contact)/$(f "$a" smc.accept.server.preferred.gid)" = "160/1/::ffff:10.43.0.2" ]
+		'[ "$(f "$a" smc.length)/$(f "$a" smc.proposal.first.contact)/$(f "$a" smc.accept.server.preferred.gid)" = "160/1/::ffff:10.43.0.2" ]'
 	check "Accept: negotiated EID SMCLINUXTEST, V2 LG type direct (1), OS type Linux (2)" \
-		[ "$(f "$a" smc.accept.eid | sed 's/ *$//')/$(f "$a" smc.accept.v2_lg.type)/$(f "$a" smc.accept.os.type)" = SMCLINUXTEST/1/2 ]
+		'[ "$(ft "$a" smc.accept.eid)/$(f "$a" smc.accept.v2_lg.type)/$(f "$a" smc.accept.os.type)" = SMCLINUXTEST/1/2 ]'
 	
 	c='smc.clc_msg == 3'
 	echo "# Confirm: length $(f "$c" smc.length) first contact $(f "$c" smc.confirm.first.contact) GID $(f "$c" smc.client.gid) EID '$(f "$c" smc.confirm.eid)' GID list $(f "$c" smc.confirm.gid.list.entry_count): $(f "$c" smc.confirm.gid.list.entry) QP $(f "$c" smc.confirm.client.qp.number)"
 	check "Confirm: 180 bytes, first contact, client GID ::ffff:10.43.0.1, EID SMCLINUXTEST" \
-		[ "$(f "$c" smc.length)/$(f "$c" smc.confirm.first.contact)/$(f "$c" smc.client.gid)/$(f "$c" smc.confirm.eid | sed 's/ *$//')" = \
-			"180/1/::ffff:10.43.0.1/SMCLINUXTEST" ]
+		'[ "$(f "$c" smc.length)/$(f "$c" smc.confirm.first.contact)/$(f "$c" smc.client.gid)/$(ft "$c" smc.confirm.eid)" = \
+			"180/1/::ffff:10.43.0.1/SMCLINUXTEST" ]'
 	check "Confirm: a GID list of one entry, the client's own GID" \
-		[ "$(f "$c" smc.confirm.gid.list.entry_count)/$(f "$c" smc.confirm.gid.list.entry)" = "1/::ffff:10.43.0.1" ]
+		'[ "$(f "$c" smc.confirm.gid.list.entry_count)/$(f "$c" smc.confirm.gid.list.entry)" = "1/::ffff:10.43.0.1" ]'
 	
 	roce=$(tsh -Y "udp.port == 4791" | wc -l)
-	check "no RoCEv2 packet (UDP 4791) at all (got $roce)" [ "$roce" = 0 ]
+	check "no RoCEv2 packet (UDP 4791) at all (got $roce)" '[ "$roce" = 0 ]'
 	;;
 ours/intree)
 	check "the CLC messages: SMC-Rv2 Proposal, Accept, Confirm, no Decline from anyone" \
-		[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm ]
+		'[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm ]'
 	p='smc.clc_msg == 1'
 	check "our Proposal offers SMC-Rv1 and SMC-Rv2 (v1 type R, v2 type R), EID SMCRV2.INTEROP" \
-		[ "$(f "$p" smc.proposal.smc.type)/$(f "$p" smc.proposal.smcv2.type)/$(f "$p" smc.proposal.eid | sed 's/ *$//')" = 0/0/SMCRV2.INTEROP ]
+		'[ "$(f "$p" smc.proposal.smc.type)/$(f "$p" smc.proposal.smcv2.type)/$(ft "$p" smc.proposal.eid)" = 0/0/SMCRV2.INTEROP ]'
 	check "smc.ko's Accept is SMC-Rv2 first contact with the EID (it took our v2 offer)" \
-		[ "$(f 'smc.clc_msg == 2' smc.accept.eid | sed 's/ *$//')/$(f 'smc.clc_msg == 2' smc.proposal.first.contact)" = SMCRV2.INTEROP/1 ]
-	check "no RoCEv2 packet from smc.ko (10.43.0.2): it never sends CONFIRM_LINK" [ -z "$(from 10.43.0.2)" ]
+		'[ "$(ft "smc.clc_msg == 2" smc.accept.eid)/$(f "smc.clc_msg == 2" smc.proposal.first.contact)" = SMCRV2.INTEROP/1 ]'
+	check "no RoCEv2 packet from smc.ko (10.43.0.2): it never sends CONFIRM_LINK" '[ -z "$(from 10.43.0.2)" ]'
 	check "our Delete Link (v2) to smc.ko's QP after the timeout, decoded by tshark" \
-		grep -q 'Delete Link (v2)' <<<"$(from 10.43.0.1)"
+		'grep -q "Delete Link (v2)" <<<"$(from 10.43.0.1)"'
 	check "our side ends the TCP connection (RST)" \
-		[ -n "$(tsh -Y "tcp.port == $port && tcp.flags.reset == 1 && ip.src == 10.43.0.1" | head -n 1)" ]
+		'[ -n "$(tsh -Y "tcp.port == $port && tcp.flags.reset == 1 && ip.src == 10.43.0.1" | head -n 1)" ]'
 	;;
 intree/ours)
 	check "the CLC messages: SMC-Rv2 Proposal, Accept, Confirm, then our Decline" \
-		[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm,SMC-Decline ]
+		'[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm,SMC-Decline ]'
 	d=$(f 'smc.clc_msg == 4' smc.peer.diag.info)
-	check "our Decline says confirm-link timeout 0x02010000 (got $d)" [ "$((d))" = $((0x02010000)) ]
+	check "our Decline says confirm-link timeout 0x02010000 (got $d)" '[ "$((d))" = $((0x02010000)) ]'
 	check "our Confirm Link (v2) request went to smc.ko, decoded by tshark" \
-		grep -q 'Confirm Link (v2)' <<<"$(from 10.43.0.2)"
+		'grep -q "Confirm Link (v2)" <<<"$(from 10.43.0.2)"'
 	check "smc.ko's rxe0 acknowledged it on the transport (RC Acknowledge)" \
-		grep -q 'Acknowledge' <<<"$(from 10.43.0.1)"
+		'grep -q Acknowledge <<<"$(from 10.43.0.1)"'
 	check "and smc.ko sent no LLC message at all (no CONFIRM_LINK response)" \
-		[ -z "$(grep -v 'Acknowledge' <<<"$(from 10.43.0.1)")" ]
+		'[ -n "$(from 10.43.0.1)" ] && [ -z "$(grep -v Acknowledge <<<"$(from 10.43.0.1)")" ]'
 	;;
 esac
 bad=$(tsh -Y "tcp.port == $port" -V | grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
-check "tshark finds nothing malformed in the CLC messages ($bad reports)" [ "$bad" = 0 ]
+check "tshark finds nothing malformed in the CLC messages ($bad reports)" '[ "$bad" = 0 ]'
 finish

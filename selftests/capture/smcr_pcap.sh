@@ -37,6 +37,7 @@
 # over the ports' IPv4 RoCEv2 GIDs as for IPv4 (Documentation/smc-r.md,
 # "IPv6").
 # Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
 v2=0 both=0 v6=0
 [ "${1:-}" = v2 ] && v2=1
@@ -97,21 +98,21 @@ topo_cleanup
 "$top/vm/run" --vms 2 --timeout 300 --pcap "$out/hs.pcap" -- sh -c "$guest" >"$out/vm.log" 2>&1
 rc=$?
 sed 's/^/# vm: /' "$out/vm.log" | grep -v '^# vm: qemu-system' | tail -n 8
-check "the guest script ran (vm/run status $rc)" [ $rc = 0 ]
+check "the guest script ran (vm/run status $rc)" '[ $rc = 0 ]'
 diag=$(sed -n 's/^client-diag: mode [0-9]* fallback //p' "$out/vm.log")
 check "the client is SMC-R without fallback (got '$diag')" \
-	[ "$diag" = 0x00000000/0x00000000 ]
+	'[ "$diag" = 0x00000000/0x00000000 ]'
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
 tsh() { tshark -r "$out/hs.pcap" "$@" 2>/dev/null; }
 clc=$(tsh -Y "tcp.port == $port && smc" -T fields -e $clc_src -e _ws.col.Info -e smc.peer.diag.info)
 echo "$clc" | sed 's/^/# clc: /'
-check "the client's CLC messages: a Proposal, then a Confirm" \
-	[ "$(awk -F'\t' -v a=$cli '$1 == a {print $2}' <<<"$clc" | grep -oE 'Proposal|Confirm' | paste -sd, -)" = Proposal,Confirm ]
-check "the server's CLC messages: an Accept, and no Decline" \
-	[ "$(awk -F'\t' -v a=$srv '$1 == a {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)" = Accept ]
+c_seq=$(awk -F'\t' -v a=$cli '$1 == a {print $2}' <<<"$clc" | grep -oE 'Proposal|Confirm' | paste -sd, -)
+s_seq=$(awk -F'\t' -v a=$srv '$1 == a {print $2}' <<<"$clc" | grep -oE 'Accept|Decline' | paste -sd, -)
+check "the client's CLC messages: a Proposal, then a Confirm (got '$c_seq')" '[ "$c_seq" = Proposal,Confirm ]'
+check "the server's CLC messages: an Accept, and no Decline (got '$s_seq')" '[ "$s_seq" = Accept ]'
 p_type=$(tsh -Y "tcp.port == $port && smc.proposal.smc.type" -T fields -e smc.proposal.smc.type | head -n 1)
-check "the Proposal is SMC-R (v1 type 0, got '$p_type')" [ "$p_type" = 0 ]
+check "the Proposal is SMC-R (v1 type 0, got '$p_type')" '[ "$p_type" = 0 ]'
 if [ $v6 = 1 ]; then
 	pfx=$(tsh -Y "tcp.port == $port && smc.proposal.ipv6.prefix.count" -T fields \
 		-e smc.outgoing.interface.subnet.mask.number.of.significant.bits -e smc.proposal.ipv6.prefix.count \
@@ -119,11 +120,11 @@ if [ $v6 = 1 ]; then
 	echo "# Proposal IP prefix area (IPv4 prefix length, IPv6 count, prefix, length): $pfx"
 	IFS=$'\t' read -r p4len p6cnt p6val p6len <<<"$pfx"
 	check "the Proposal's IP area: IPv4 length 0, one IPv6 prefix fd43::/64" \
-		[ "${p4len:-0}" = 0 ] && [ "$p6cnt" = 1 ] && [ "$p6val" = fd43:: ] && [ "$p6len" = 64 ]
+		'[ "${p4len:-0}" = 0 ] && [ "$p6cnt" = 1 ] && [ "$p6val" = fd43:: ] && [ "$p6len" = 64 ]'
 fi
 if [ $both = 1 ]; then
 	nism=$(tsh -Y "tcp.port == $port && smc.proposal.ismv2_gid_count" -T fields -e smc.proposal.ismv2_gid_count | head -n 1)
-	check "the Proposal's SMC-Dv2 extension lists one ISM device (got '$nism')" [ "$nism" = 1 ]
+	check "the Proposal's SMC-Dv2 extension lists one ISM device (got '$nism')" '[ "$nism" = 1 ]'
 fi
 if [ $v2 = 1 ]; then
 	pv=$(tsh -Y "tcp.port == $port && smc.proposal.smcv2.type" -T fields \
@@ -133,27 +134,28 @@ if [ $v2 = 1 ]; then
 	IFS=$'\t' read -r pv_ver pv_type pv_gid pv_eid <<<"$pv"
 	want_type=0 what="SMC-Rv2 (v2 type 0)"
 	[ $both = 1 ] && want_type=3 what="SMC-Rv2 and SMC-Dv2 (v2 type 3, both)"
+	pv_eid=$(echo "$pv_eid" | tr -d ' ')
 	check "the Proposal is CLC v2 offering $what with GID 10.43.0.1 and the UEID" \
-		[ "$pv_ver" = 2 ] && [ "$pv_type" = $want_type ] && [ "$pv_gid" = 10.43.0.1 ] &&
-		[ "$(echo "$pv_eid" | tr -d ' ')" = "$EID" ]
+		'[ "$pv_ver" = 2 ] && [ "$pv_type" = $want_type ] && [ "$pv_gid" = 10.43.0.1 ] &&
+		[ "$pv_eid" = "$EID" ]'
 	a_eid=$(tsh -Y "tcp.port == $port && smc.accept.eid" -T fields -e smc.accept.eid | head -n 1 | tr -d ' ')
 	c_eid=$(tsh -Y "tcp.port == $port && smc.confirm.eid" -T fields -e smc.confirm.eid | head -n 1 | tr -d ' ')
 	gl=$(tsh -Y "tcp.port == $port && smc.confirm.gid.list.entry_count" -T fields \
 		-e smc.confirm.gid.list.entry_count -e smc.confirm.gid.list.entry | head -n 1)
 	echo "# negotiated EID: Accept '$a_eid', Confirm '$c_eid'; Confirm GID list: $gl"
 	check "the Accept and the Confirm are v2 with the negotiated EID" \
-		[ "$a_eid" = "$EID" ] && [ "$c_eid" = "$EID" ]
-	check "the Confirm's GID list is the client's GID alone" \
-		[ "$(printf '%s' "$gl" | tr '\t' ' ')" = "1 ::ffff:10.43.0.1" ]
+		'[ "$a_eid" = "$EID" ] && [ "$c_eid" = "$EID" ]'
+	gl=$(printf '%s' "$gl" | tr '\t' ' ')
+	check "the Confirm's GID list is the client's GID alone" '[ "$gl" = "1 ::ffff:10.43.0.1" ]'
 	types=$(tsh -Y "udp.port == 4791 && smc.llc_msg" -T fields -e smc.llc_msg | sort -u | paste -sd, -)
 	echo "# LLC message types over RoCEv2: $types"
 	check "the LLC messages have the v2 header (CONFIRM_LINK 0x21, DELETE_LINK 0x24, no v1 type)" \
-		grep -q 0x21 <<<"$types" && grep -q 0x24 <<<"$types" && ! grep -qE '0x0[1-9]' <<<"$types"
+		'grep -q 0x21 <<<"$types" && grep -q 0x24 <<<"$types" && ! grep -qE "0x0[1-9]" <<<"$types"'
 fi
 s_qpn=$(tsh -Y "tcp.port == $port && smc.accept.server.qp.number" -T fields -e smc.accept.server.qp.number | head -n 1)
 c_qpn=$(tsh -Y "tcp.port == $port && smc.confirm.client.qp.number" -T fields -e smc.confirm.client.qp.number | head -n 1)
 echo "# QP numbers: server (Accept) '$s_qpn', client (Confirm) '$c_qpn'"
-check "the Accept and the Confirm carry QP numbers" [ -n "$s_qpn" ] && [ -n "$c_qpn" ]
+check "the Accept and the Confirm carry QP numbers" '[ -n "$s_qpn" ] && [ -n "$c_qpn" ]'
 s_tok=$(tsh -Y "tcp.port == $port && smc.accept.server.rmb.element.alert.token" -T fields -e smc.accept.server.rmb.element.alert.token | head -n 1)
 c_tok=$(tsh -Y "tcp.port == $port && smc.client.rmb.element.alert.token" -T fields -e smc.client.rmb.element.alert.token | head -n 1)
 echo "# alert tokens: server (Accept) '$s_tok', client (Confirm) '$c_tok'"
@@ -164,29 +166,31 @@ echo "$llc" | sed 's/^/# llc CONFIRM_LINK (src, response, sender qp): /'
 req=$(awk -F'\t' '$1 == "10.43.0.2" && ($2 == 0 || $2 == "False")' <<<"$llc" | head -n 1)
 resp=$(awk -F'\t' '$1 == "10.43.0.1" && ($2 == 1 || $2 == "True")' <<<"$llc" | head -n 1)
 check "an LLC CONFIRM_LINK request from the server over RoCEv2, sender QP = Accept's" \
-	[ -n "$req" ] && [ "$(cut -f3 <<<"$req")" = "$s_qpn" ]
+	'[ -n "$req" ] && [ "$(cut -f3 <<<"$req")" = "$s_qpn" ]'
 check "an LLC CONFIRM_LINK response from the client, sender QP = Confirm's" \
-	[ -n "$resp" ] && [ "$(cut -f3 <<<"$resp")" = "$c_qpn" ]
+	'[ -n "$resp" ] && [ "$(cut -f3 <<<"$resp")" = "$c_qpn" ]'
 cdc=$(tsh -Y "udp.port == 4791 && smc.rmbe.ctrl.alert.token" -T fields -e ip.src \
 	-e smc.rmbe.ctrl.alert.token -e smc.rmbe.ctrl.seqno)
 echo "$cdc" | sed 's/^/# CDC (src, alert token, seqno): /'
+# has_cdc SRC TOKEN: a CDC message from SRC carries TOKEN.
+has_cdc() { awk -F'\t' -v s="$1" -v t="$2" '$1 == s && $2 == t {f=1} END {exit !f}' <<<"$cdc"; }
 check "CDC messages from the client carry the server's alert token" \
-	[ -n "$s_tok" ] && awk -F'\t' -v t="$s_tok" '$1 == "10.43.0.1" && $2 == t {f=1} END {exit !f}' <<<"$cdc"
+	'[ -n "$s_tok" ] && has_cdc 10.43.0.1 "$s_tok"'
 check "CDC messages from the server carry the client's alert token" \
-	[ -n "$c_tok" ] && awk -F'\t' -v t="$c_tok" '$1 == "10.43.0.2" && $2 == t {f=1} END {exit !f}' <<<"$cdc"
+	'[ -n "$c_tok" ] && has_cdc 10.43.0.2 "$c_tok"'
 # RC RDMA WRITE opcodes: first 6, middle 7, last 8, only 10 (11 with immediate).
 wr=$(tsh -Y "udp.port == 4791 && infiniband.bth.opcode in {6, 7, 8, 10, 11}" -T fields -e ip.src | sort | uniq -c | tr '\n' ' ')
 echo "# RDMA WRITE packets by source: $wr"
 check "RDMA WRITEs from the client and from the server" \
-	grep -q "10.43.0.1" <<<"$wr" && grep -q "10.43.0.2" <<<"$wr"
+	'grep -q "10.43.0.1" <<<"$wr" && grep -q "10.43.0.2" <<<"$wr"'
 del=$(tsh -Y "udp.port == 4791 && smc.delete.link.reason.code" -T fields -e ip.src \
 	-e smc.delete.link.all -e smc.delete.link.orderly -e smc.delete.link.reason.code -e frame.time_epoch)
 echo "$del" | sed 's/^/# llc DELETE_LINK (src, all, orderly, reason, time): /'
 IFS=$'\t' read -r d_src d_all d_ord d_rsn d_time <<<"$(head -n 1 <<<"$del")"
 check "an orderly DELETE_LINK (all) when the idle group goes, reason 0x00030000" \
-	[ -n "$d_src" ] && [[ "$d_all" =~ ^(1|True)$ ]] && [[ "$d_ord" =~ ^(1|True)$ ]] &&
-	[ "$((d_rsn))" = $((0x00030000)) ]
+	'[ -n "$d_src" ] && [[ "$d_all" =~ ^(1|True)$ ]] && [[ "$d_ord" =~ ^(1|True)$ ]] &&
+	[ "$((d_rsn))" = $((0x00030000)) ]'
 bad=$(tsh -Y "(tcp.port == $port) || (udp.port == 4791)" -V |
 	grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)')
-check "tshark finds nothing malformed in the CLC or RoCEv2 packets ($bad reports)" [ "$bad" = 0 ]
+check "tshark finds nothing malformed in the CLC or RoCEv2 packets ($bad reports)" '[ "$bad" = 0 ]'
 finish
