@@ -3,7 +3,8 @@
 #
 # tools/smc_tools.sh: smcss, smc_pnet, smcd and smcr against the kernel.
 #   - every tool either works or says in one line that the SMC module (its
-#     sock_diag or generic netlink part) is not there, and exits 1;
+#     sock_diag or generic netlink part) is not there, and exits 1 (with
+#     --all-parts: every tool works, there being no missing part to see);
 #   - wrong command lines end with status 2 and one line on stderr;
 #   - smcss shows held listening and connected AF_SMC sockets, in text and
 #     JSON, and honours -l and -a;
@@ -50,8 +51,19 @@ need() {
 	tap_skip_case "$2"
 }
 
-# A part that is missing is reported cleanly.
+# With --all-parts nothing may be missing: say which part is not.
+all_parts_there() {
+	[ -n "$have_diag" ] || tap_fail "smcss fails: no sock_diag handler for AF_SMC"
+	[ -n "$have_gen" ] || tap_fail "smcd info fails: no SMC_GEN_NETLINK family"
+	[ -n "$have_pnet" ] || tap_fail "smc_pnet fails: no SMC_PNETID family"
+	return 0
+}
+
+# A part that is missing is reported cleanly. Without one missing there is
+# nothing to see; --all-parts runs all_parts_there instead.
 missing_parts() {
+	[ -n "$have_diag" ] && [ -n "$have_gen" ] && [ -n "$have_pnet" ] &&
+		tap_skip_case "the kernel has every SMC part: none is missing to report"
 	if [ -z "$have_diag" ]; then
 		run 1 smcss -a && one_line_error
 		grep -q "SMC module not loaded" "$err" || tap_fail "smcss: $(cat "$err")"
@@ -69,7 +81,11 @@ missing_parts() {
 	fi
 	return 0
 }
-tap_case "a missing SMC part is one line and status 1" 60 missing_parts
+if [ -n "$all_parts" ]; then
+	tap_case "smcss, smcd info and smc_pnet find their SMC parts (--all-parts)" 60 all_parts_there
+else
+	tap_case "a missing SMC part is one line and status 1" 60 missing_parts
+fi
 
 usage_errors() {
 	for cmd in "smcss -x" "smcss -l -a" "smcss -R -D" "smc_pnet -a NET1" "smc_pnet -a N -I lo -P 3" \

@@ -58,7 +58,8 @@ ToolRun run(const std::vector<std::string> &args, std::vector<nl::Session> sessi
 	    const RunOptions &opt = {});
 
 // Compares text with test/golden/NAME.txt; with SMC_TOOLS_UPDATE_GOLDEN=1
-// in the environment it writes the file instead.
+// in the environment it writes the file instead and marks the test skipped
+// (it compared nothing; the rest of the test still runs and may fail).
 void expect_golden(const std::string &name, const std::string &text);
 
 std::string source_dir();	// userspace/test

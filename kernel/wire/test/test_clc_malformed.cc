@@ -126,11 +126,13 @@ TEST_P(ClcMalformed, BadMessageTypeAndVersion)
 }
 
 // Random byte mutations: whatever the decoder accepts must re-encode to the
-// same length and decode to the same struct.
+// same length and decode to the same struct. Only accepted mutants test that,
+// so too few of them fail the case instead of passing it unexercised.
 TEST_P(ClcMalformed, MutationsAreSafe)
 {
 	Bytes w = Encode(Sample(GetParam()));
 	std::mt19937 rng(unsigned(GetParam()) * 7919u + 1);
+	int accepted = 0;
 	for (int round = 0; round < 3000; round++) {
 		Bytes b = w;
 		int flips = 1 + int(rng() % 3);
@@ -139,11 +141,16 @@ TEST_P(ClcMalformed, MutationsAreSafe)
 		smc_clc_msg m1, m2;
 		if (Decode(b, &m1) != SMC_CLC_OK)
 			continue;
+		accepted++;
 		Bytes re = Encode(m1);
 		ASSERT_EQ(re.size(), b.size());
 		ASSERT_EQ(Decode(re, &m2), SMC_CLC_OK);
 		ASSERT_TRUE(SameMsg(m1, m2));
 	}
+	RecordProperty("accepted", accepted);
+	// Every sample had 1096 to 2813 of the 3000 accepted (decl_v1 the
+	// fewest) when this was written; the same seed gives the same mutants.
+	EXPECT_GE(accepted, 500) << "of 3000 mutants only " << accepted << " decoded";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSamples, ClcMalformed,
