@@ -115,8 +115,10 @@ static void wait_held(long before)
 
 	while (read_counter("held") <= before) {
 		if (now_ms() > end) {
-			tap_fail("no handshake work was held after the listener's unlock: "
-				 "smc_window did not find smc_listen_child_done()");
+			tap_fail("no handshake work was held after the listener's unlock "
+				 "(held %ld, freed %ld): smc_window did not find "
+				 "smc_listen_child_done()", read_counter("held"),
+				 read_counter("freed"));
 			tap_abort();
 		}
 		usleep(200);
@@ -124,8 +126,27 @@ static void wait_held(long before)
 }
 
 /*
+ * Wait until smc_window holds no work (1 s at most): a work that comes
+ * while another is held passes unheld, and the next cycle must not have
+ * its child's work pass like that.
+ */
+static void wait_idle(void)
+{
+	long long end = now_ms() + 1000;
+
+	while (read_counter("busy")) {
+		if (now_ms() > end) {
+			tap_fail("smc_window still holds a work after 1 s");
+			tap_abort();
+		}
+		usleep(1000);
+	}
+}
+
+/*
  * One cycle. widened: smc_window is loaded; act only once it holds the
- * child's work. check: look at the pair's mode first (accept route).
+ * child's work, and end only once it let it go. check: look at the
+ * pair's mode first (accept route).
  */
 static void cycle(const struct sf_family *f, enum route route, int widened,
 		  int check)
@@ -149,6 +170,8 @@ static void cycle(const struct sf_family *f, enum route route, int widened,
 	if (afd >= 0)
 		ASSERT_SYS(close(afd));
 	ASSERT_SYS(close(cfd));
+	if (widened)
+		wait_idle();
 }
 
 static void stress(const void *arg)

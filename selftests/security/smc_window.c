@@ -19,10 +19,12 @@
  * and cannot sleep, hence mdelay(): the VM has two CPUs, so the test's
  * accept() and close() run on the other one meanwhile.
  *
- * Read-only counters, so a test can show it really was inside the window:
+ * Read-only, so a test can show it really was inside the window:
  *   held   how many times a work was held there (at most one at a time)
  *   freed  how many times the socket whose lock that work had just released
  *          lost its last reference (sk_free()) while the work was held
+ *   busy   1 while a work is held (a test waits for 0 before its next
+ *          cycle: a work arriving meanwhile is let through unheld)
  * Only sockets of family PF_SMC are looked at; everything else passes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -58,6 +60,17 @@ MODULE_PARM_DESC(freed, "times the unlocked socket was freed while its work was 
 
 /* The socket whose unlock a work is held after; NULL when none is. */
 static struct sock *sw_sk;
+
+static int sw_get_busy(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(sw_sk) != NULL);
+}
+
+static const struct kernel_param_ops sw_busy_ops = {
+	.get = sw_get_busy,
+};
+module_param_cb(busy, &sw_busy_ops, NULL, 0444);
+MODULE_PARM_DESC(busy, "1 while a handshake work is held");
 
 /* Whether "%ps" of a return address names one of the functions. */
 static bool sw_in_window(unsigned long ret)
