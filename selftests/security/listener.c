@@ -117,7 +117,7 @@ static void wait_held(long before)
 		if (now_ms() > end) {
 			tap_fail("no handshake work was held after the listener's unlock "
 				 "(held %ld, freed %ld): smc_window did not find "
-				 "smc_listen_child_done()", read_counter("held"),
+				 "smc_listen_child_work()", read_counter("held"),
 				 read_counter("freed"));
 			tap_abort();
 		}

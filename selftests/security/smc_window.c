@@ -12,12 +12,15 @@
  * listener after it (Documentation/security.md, "The listener freed under
  * its handshake work"). In real time the gap is a few instructions.
  *
- * We widen it: a kretprobe on release_sock() whose call returns into
- * smc_listen_child_done() (or into smc_listen_child_work(), should the
- * compiler inline the one into the other) holds the work there for
- * delay_ms before it goes on. A return handler runs with preemption off
- * and cannot sleep, hence mdelay(): the VM has two CPUs, so the test's
- * accept() and close() run on the other one meanwhile.
+ * We widen it: a kretprobe on release_sock() holds, for delay_ms, the
+ * return of every release_sock() of a PF_SMC socket that a worker makes
+ * while it runs smc_listen_child_work(); in that work the only such socket
+ * is the listener, released by smc_listen_child_done(). The work is told
+ * by current_work(), not by the return address: the compiler may inline
+ * smc_listen_child_done() or make release_sock() its tail call, and then
+ * the call returns straight into the workqueue. A return handler runs with
+ * preemption off and cannot sleep, hence mdelay(): the VM has two CPUs, so
+ * the test's accept() and close() run on the other one meanwhile.
  *
  * Read-only, so a test can show it really was inside the window:
  *   held   how many times a work was held there (at most one at a time)
@@ -36,6 +39,7 @@
 #include <linux/ptrace.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 
 static unsigned int delay_ms = 20;
@@ -72,33 +76,29 @@ static const struct kernel_param_ops sw_busy_ops = {
 module_param_cb(busy, &sw_busy_ops, NULL, 0444);
 MODULE_PARM_DESC(busy, "1 while a handshake work is held");
 
-/* Whether "%ps" of a return address names one of the functions. */
-static bool sw_in_window(unsigned long ret)
+/* Whether the current task is a worker running a listener's child work. */
+static bool sw_in_child_work(void)
 {
-	static const char *const names[] = {
-		"smc_listen_child_done", "smc_listen_child_work",
-	};
+	static const char name[] = "smc_listen_child_work";
+	struct work_struct *work = current_work();
 	char sym[64];
-	unsigned int i;
+	size_t n = strlen(name);
 
-	snprintf(sym, sizeof(sym), "%ps", (void *)ret);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		size_t n = strlen(names[i]);
-
-		/* "name", "name [af_smc]", or a clone such as "name.isra.0" */
-		if (!strncmp(sym, names[i], n) &&
-		    (!sym[n] || sym[n] == ' ' || sym[n] == '.'))
-			return true;
-	}
-	return false;
+	if (!work)
+		return false;
+	snprintf(sym, sizeof(sym), "%ps", work->func);
+	/* "name", "name [af_smc]", or a clone such as "name.isra.0" */
+	return !strncmp(sym, name, n) &&
+	       (!sym[n] || sym[n] == ' ' || sym[n] == '.');
 }
 
 static int sw_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sock *sk = (struct sock *)regs_get_kernel_argument(regs, 0);
 
-	if (READ_ONCE(sk->sk_family) != PF_SMC)
-		return 1;	/* not ours: no return probe for this call */
+	/* Not ours: no return probe for this call. */
+	if (READ_ONCE(sk->sk_family) != PF_SMC || !sw_in_child_work())
+		return 1;
 	*(struct sock **)ri->data = sk;
 	return 0;
 }
@@ -107,8 +107,6 @@ static int sw_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sock *sk = *(struct sock **)ri->data;
 
-	if (!sw_in_window(get_kretprobe_retaddr(ri)))
-		return 0;
 	/* One at a time: a second work passes, so nothing piles up. */
 	if (cmpxchg(&sw_sk, NULL, sk))
 		return 0;
