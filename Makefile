@@ -28,7 +28,7 @@ kernel: deps
 	@mkdir -p $(BUILD)/kernel
 	cp kernel/af_smc.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
-	cp vm/selftest/warn_module/warn_on_load.ko $(BUILD)/kernel/
+	cp vm/selftest/warn_module/warn_on_load.ko vm/selftest/warn_module/corrupt_on_load.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake modules
 	cp selftests/handshake/smc_badpeer.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/security modules
