@@ -23,7 +23,7 @@
  * the test's accept() and close() run on the other one meanwhile.
  *
  * Read-only, so a test can show it really was inside the window:
- *   held   how many times a work was held there (at most one at a time)
+ *   held   how many times a work was held after the unlock (one at a time)
  *   freed  how many times the socket whose lock that work had just released
  *          lost its last reference (sk_free()) while the work was held
  *   busy   1 while a work is held (a test waits for 0 before its next
