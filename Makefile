@@ -28,9 +28,11 @@ kernel: deps
 	@mkdir -p $(BUILD)/kernel
 	cp kernel/af_smc.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
-	cp vm/selftest/warn_module/warn_on_load.ko $(BUILD)/kernel/
+	cp vm/selftest/warn_module/warn_on_load.ko vm/selftest/warn_module/corrupt_on_load.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake modules
 	cp selftests/handshake/smc_badpeer.ko $(BUILD)/kernel/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/security modules
+	cp selftests/security/smc_window.ko $(BUILD)/kernel/
 	@scripts/check-vermagic $(BUILD)/kernel/af_smc.ko $(IMAGE)
 
 userspace: deps
@@ -61,4 +63,6 @@ install: userspace
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/security clean
 	rm -rf $(CMAKE_BUILD) $(BUILD)/guest $(BUILD)/kernel $(BUILD)/vm

@@ -211,16 +211,28 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 	keep = !rc && smc_is_smc_listener(lsmc);
 	if (keep) {
 		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);
-	} else {
-		lsmc->ls.pending--;
-		if (smc_is_smc_listener(lsmc))
-			smc_listen_count(lsmc, nsmc, false);
-	}
-	release_sock(lsk);
-	if (keep) {
-		lsk->sk_data_ready(lsk);	/* accept() and pollers */
+		/*
+		 * Wake accept() and pollers before unlocking: only lock
+		 * holders take a child off "ready", so until release_sock()
+		 * nsmc is there and its reference keeps lsk alive. After it,
+		 * accept() may take nsmc (and drop that reference) or close()
+		 * destroy it, and the listener's last close() frees lsk: the
+		 * unlock is our last touch of either. A woken accept() just
+		 * waits for the lock, as after smc_listen_take_one(), which
+		 * wakes the same way.
+		 */
+		lsk->sk_data_ready(lsk);
+		release_sock(lsk);
 		return;
 	}
+	lsmc->ls.pending--;
+	if (smc_is_smc_listener(lsmc))
+		smc_listen_count(lsmc, nsmc, false);
+	release_sock(lsk);
+	/*
+	 * Dropped: nsmc is on no list, so it is still ours, and its
+	 * reference keeps lsk alive until smc_child_destroy() puts it.
+	 */
 	if (rc)
 		pr_debug("dropped a connection in its handshake: %d\n", rc);
 	if (smc_is_smc_listener(lsmc))
@@ -365,6 +377,10 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 	if (rc)
 		return rc;
 
+	/*
+	 * nsmc is ours now. lsk stays alive through our caller's file, not
+	 * through nsmc's reference, which we drop here.
+	 */
 	smc_listen_kick(lsmc);	/* room for one more */
 	sock_graft(&nsmc->sk, newsock);
 	newsock->state = SS_CONNECTED;
@@ -412,6 +428,12 @@ void smc_listen_stop(struct smc_sock *lsmc)
 	release_sock(lsk);
 	lsk->sk_state_change(lsk);	/* accept() waiters: EINVAL */
 
+	/*
+	 * A ready child's handshake work may still be returning from the
+	 * release_sock() in smc_listen_child_done(); it touches neither the
+	 * child nor us after that, and module unload waits for it
+	 * (destroy_workqueue()).
+	 */
 	list_for_each_entry_safe(nsmc, tmp, &ready, child_entry) {
 		list_del_init(&nsmc->child_entry);
 		smc_child_destroy(nsmc);
