@@ -19,6 +19,15 @@
  * Client: writing "MODE PORT" to /sys/module/smc_badpeer/parameters/connect
  * connects to 127.0.0.1:PORT with the SMC option and behaves as MODE
  * (garbage, silent or close only).
+ * Forger: writing "PID PORT TOKEN CLASS" to
+ * /sys/module/smc_badpeer/parameters/forge listens once on 127.0.0.1:PORT
+ * in the network namespace of process PID (an attacker's container),
+ * answers the first client's SMC-Dv2 Proposal with an Accept that echoes
+ * the client's own ISM GID and CHID (what a loopback peer sends) but
+ * names the DMB TOKEN of size class CLASS, somebody else's, and records
+ * the client's answer in the forge_result parameter: "confirm" (the client
+ * took the DMB), "decline 0xCODE", or "error -ERRNO"; "pending" before.
+ * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -30,8 +39,16 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+
+/*
+ * The CLC encoder and decoder, compiled into this module: a test peer
+ * that builds its messages with the same code as af_smc cannot disagree
+ * with it about the layout, only about the contents, which is the point.
+ */
+#include "../../kernel/wire/smc_clc.c"
 
 enum bp_mode {
 	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_NR
@@ -241,11 +258,223 @@ static const struct kernel_param_ops bp_connect_ops = { .set = bp_connect_set };
 module_param_cb(connect, &bp_connect_ops, NULL, 0200);
 MODULE_PARM_DESC(connect, "\"MODE PORT\": connect to 127.0.0.1:PORT and misbehave");
 
+/* ---- the forger ---- */
+
+struct bp_forge {
+	struct work_struct work;
+	struct socket *listener;	/* in the attacker's netns */
+	u64 token;
+	u8 class;
+};
+
+/*
+ * Lock order: the sysfs parameter lock, forge_lock (the slot), then
+ * result_lock (the text). The work takes only result_lock, so the set
+ * path may wait for the work while it holds the other two.
+ */
+static DEFINE_MUTEX(forge_lock);
+static struct bp_forge *forge;		/* the one forgery in flight */
+static DEFINE_SPINLOCK(result_lock);
+static char forge_result[48] = "none";
+
+static void bp_set_result(const char *res)
+{
+	spin_lock(&result_lock);
+	strscpy(forge_result, res, sizeof(forge_result));
+	spin_unlock(&result_lock);
+}
+
+static int bp_result_get(char *buf, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&result_lock);
+	n = scnprintf(buf, PAGE_SIZE, "%s\n", forge_result);
+	spin_unlock(&result_lock);
+	return n;
+}
+
+static const struct kernel_param_ops bp_result_ops = { .get = bp_result_get };
+module_param_cb(forge_result, &bp_result_ops, NULL, 0444);
+MODULE_PARM_DESC(forge_result, "what the forger's client answered: pending, confirm, decline 0xCODE, error -ERRNO");
+
+/* One whole CLC message into buf (at most len bytes); its length, or -errno. */
+static int bp_recv_clc(struct socket *sock, u8 *buf, int len)
+{
+	struct msghdr mh = {};
+	struct kvec vec = { buf, SMC_CLC_HDR_LEN };
+	struct smc_clc_hdr hdr;
+	int rc;
+
+	rc = kernel_recvmsg(sock, &mh, &vec, 1, vec.iov_len, MSG_WAITALL);
+	if (rc != SMC_CLC_HDR_LEN)
+		return rc < 0 ? rc : -EPROTO;
+	if (smc_clc_decode_hdr(buf, SMC_CLC_HDR_LEN, &hdr) ||
+	    hdr.length > len || hdr.length < SMC_CLC_HDR_LEN)
+		return -EPROTO;
+	vec = (struct kvec){ buf + SMC_CLC_HDR_LEN, hdr.length - SMC_CLC_HDR_LEN };
+	memset(&mh, 0, sizeof(mh));
+	rc = kernel_recvmsg(sock, &mh, &vec, 1, vec.iov_len, MSG_WAITALL);
+	if (rc != vec.iov_len)
+		return rc < 0 ? rc : -EPROTO;
+	return hdr.length;
+}
+
+/* The forged Accept for the Proposal in msg; 0 or -errno. */
+static int bp_forge_accept(struct bp_forge *f, struct socket *conn,
+			   struct smc_clc_msg *msg, u8 *buf)
+{
+	const struct smc_clc_proposal *p = &msg->proposal;
+	struct smc_clc_accept_confirm *ac;
+	enum smc_clc_err err;
+	size_t len;
+	u64 gid;
+	u16 chid;
+
+	if (msg->hdr.type != SMC_CLC_PROPOSAL || !p->ism_gid_cnt)
+		return -EPROTO;
+	gid = p->ism_dev[0].gid;	/* the client's own device */
+	chid = p->ism_dev[0].chid;
+	ac = kzalloc(sizeof(*ac), GFP_KERNEL);
+	if (!ac)
+		return -ENOMEM;
+	ac->hdr.type = SMC_CLC_ACCEPT;
+	ac->hdr.version = SMC_CLC_V2;
+	ac->hdr.typev1 = SMC_CLC_TYPE_D;
+	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
+	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
+	ac->d.gid = gid;
+	ac->d.chid = chid;
+	ac->d.token = f->token;		/* not ours: the victim's */
+	ac->d.dmbe_size = f->class;
+	ac->d.linkid = 1;
+	memcpy(ac->eid, p->system_eid, SMC_CLC_EID_LEN);
+	err = smc_clc_encode_accept_confirm(ac, buf, SMC_CLC_MAX_MSG_LEN, &len);
+	kfree(ac);
+	if (err)
+		return -EINVAL;
+	bp_send(conn, buf, len);
+	return 0;
+}
+
+static void bp_forge_work(struct work_struct *work)
+{
+	struct bp_forge *f = container_of(work, struct bp_forge, work);
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	struct socket *conn = NULL;
+	char res[sizeof(forge_result)];
+	int rc;
+
+	rc = msg && buf ? kernel_accept(f->listener, &conn, 0) : -ENOMEM;
+	if (rc)
+		goto out;
+	/* A client that never answers must not keep unload waiting. */
+	conn->sk->sk_rcvtimeo = 5 * HZ;
+	rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (!rc)
+		rc = bp_forge_accept(f, conn, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+out:
+	if (rc)
+		snprintf(res, sizeof(res), "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_CONFIRM)
+		snprintf(res, sizeof(res), "confirm");
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	kfree(buf);
+	kfree(msg);
+	/* Whatever the client does next goes nowhere, until unload. */
+	if (conn)
+		bp_hold(conn);
+	bp_set_result(res);
+}
+
+/* Stop the forgery in flight, if any. forge_lock held. */
+static void bp_forge_stop(void)
+{
+	if (!forge)
+		return;
+	/* Ends the work's accept(), if it still waits. */
+	kernel_sock_shutdown(forge->listener, SHUT_RDWR);
+	flush_work(&forge->work);
+	sock_release(forge->listener);
+	kfree(forge);
+	forge = NULL;
+}
+
+static int bp_forge_set(const char *val, const struct kernel_param *kp)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct bp_forge *f;
+	unsigned int class;
+	struct net *net;
+	int pid, port;
+	u64 token;
+	int rc;
+
+	if (sscanf(val, "%d %d %llx %u", &pid, &port, &token, &class) != 4 ||
+	    port <= 0 || port > 65535 || class > 15)
+		return -EINVAL;
+	net = get_net_ns_by_pid(pid);
+	if (IS_ERR(net))
+		return PTR_ERR(net);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		put_net(net);
+		return -ENOMEM;
+	}
+	INIT_WORK(&f->work, bp_forge_work);
+	f->token = token;
+	f->class = class;
+	/* A user socket (kern 0): it holds the namespace it lives in. */
+	rc = __sock_create(net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &f->listener, 0);
+	put_net(net);
+	if (rc) {
+		kfree(f);
+		return rc;
+	}
+	tcp_sk(f->listener->sk)->syn_smc = 1;	/* offer SMC */
+	sin.sin_port = htons(port);
+	rc = kernel_bind(f->listener, (struct sockaddr *)&sin, sizeof(sin));
+	if (!rc)
+		rc = kernel_listen(f->listener, 1);
+	if (rc) {
+		sock_release(f->listener);
+		kfree(f);
+		return rc;
+	}
+	mutex_lock(&forge_lock);
+	bp_forge_stop();	/* one at a time: the last one asked wins */
+	forge = f;
+	bp_set_result("pending");
+	queue_work(bp_wq, &f->work);
+	mutex_unlock(&forge_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops bp_forge_ops = { .set = bp_forge_set };
+module_param_cb(forge, &bp_forge_ops, NULL, 0200);
+MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
+
 static void bp_cleanup(void)
 {
 	struct bp_held *h, *tmp;
 	int i;
 
+	mutex_lock(&forge_lock);
+	bp_forge_stop();
+	mutex_unlock(&forge_lock);
 	if (bp_wq)
 		destroy_workqueue(bp_wq);
 	for (i = 0; i < BP_NR; i++)
