@@ -86,18 +86,22 @@ static void smc_lo_put(struct smc_lo_dmb *d)
 }
 
 /*
- * Whether from may write into d: its owner's TCP peer. A parked or dead
- * DMB has a zero tuple, which is nobody's peer.
+ * Whether from may write into d: 0 for its owner's TCP peer; -ENOENT when
+ * d is parked or unregistered (the peer is gone: smc_cdc.c takes that
+ * for a reset, so it must stay -ENOENT); -EACCES for anybody else.
  */
-static bool smc_lo_may_write(struct smc_lo_dmb *d,
-			     const struct smc_dmb_tuple *from)
+static int smc_lo_may_write(struct smc_lo_dmb *d,
+			    const struct smc_dmb_tuple *from)
 {
-	bool ok;
+	int rc = 0;
 
 	spin_lock_bh(&d->lock);
-	ok = !d->dead && smc_dmb_tuple_is_peer(&d->tuple, from);
+	if (d->dead)
+		rc = -ENOENT;
+	else if (!smc_dmb_tuple_is_peer(&d->tuple, from))
+		rc = -EACCES;
 	spin_unlock_bh(&d->lock);
-	return ok;
+	return rc;
 }
 
 static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
@@ -183,10 +187,9 @@ static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
 	 * which the pool hands out again only when nobody holds the DMB:
 	 * our reference from smc_lo_get() counts (dmb_busy).
 	 */
-	if (!smc_lo_may_write(d, from)) {
-		rc = -EACCES;
+	rc = smc_lo_may_write(d, from);
+	if (rc)
 		goto out;
-	}
 	memcpy(d->mem + offset, data, len);
 	if (signal) {
 		spin_lock_bh(&d->lock);
@@ -205,12 +208,14 @@ static void *smc_lo_attach_dmb(struct smc_ism_dev *dev, u64 token,
 			       const struct smc_dmb_tuple *from, u32 *len)
 {
 	struct smc_lo_dmb *d = smc_lo_get(token);
+	int rc;
 
 	if (!d)
 		return ERR_PTR(-ENOENT);
-	if (!smc_lo_may_write(d, from)) {
+	rc = smc_lo_may_write(d, from);
+	if (rc) {
 		smc_lo_put(d);
-		return ERR_PTR(-EACCES);
+		return ERR_PTR(rc);
 	}
 	*len = d->len;
 	return d->mem;		/* the reference stays until detach */
