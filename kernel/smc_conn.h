@@ -71,6 +71,9 @@ struct smc_conn {
 	bool			first_contact;	/* we made lgr for this conn */
 	u64			peer_gid;
 	u64			peer_token;	/* the peer's DMB */
+	/* Our clcsock's TCP connection, to which our DMB is bound. */
+	struct smc_dmb_tuple	tuple;
+	u32			diag_token;	/* sock_diag's CONNINFO token */
 	struct smc_dmb		rmb;		/* ours: CDC header, then ring */
 	u8			*rx_ring;	/* our receive ring */
 	u32			rmb_size;	/* bytes of our ring */

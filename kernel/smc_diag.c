@@ -90,7 +90,8 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
 
 /*
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
- * id on the device (the low half of our DMB token, unique per device).
+ * id (conn->diag_token, a counter as Linux's alert token), never a part
+ * of the DMB token, which is for CAP_NET_ADMIN's eyes only.
  * The send buffer's cursors, as Linux's: prepared is what the application
  * wrote, sent what was handed to the transport for the peer's ring,
  * finished what of that completed. Both transports complete a write
@@ -126,7 +127,7 @@ static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci
 	struct smc_conn *conn = &smc->conn;
 
 	spin_lock_bh(&conn->lock);
-	smc_diag_conninfo_locked(conn, ci, (u32)conn->rmb.token);
+	smc_diag_conninfo_locked(conn, ci, conn->diag_token);
 	spin_unlock_bh(&conn->lock);
 }
 
@@ -238,8 +239,17 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 			dinfo.linkid = smc->conn.lgr_id;
 			dinfo.peer_gid = smc->conn.peer_gid;
 			dinfo.my_gid = ism->gid;
-			dinfo.token = smc->conn.rmb.token;
-			dinfo.peer_token = smc->conn.peer_token;
+			/*
+			 * A token names a DMB on the device: zero unless the
+			 * reader has CAP_NET_ADMIN in this namespace's user
+			 * namespace, as inet_diag gates its secrets (the same
+			 * netlink_net_capable() check). The rest of the
+			 * record is what anybody may see.
+			 */
+			if (netlink_net_capable(cb->skb, CAP_NET_ADMIN)) {
+				dinfo.token = smc->conn.rmb.token;
+				dinfo.peer_token = smc->conn.peer_token;
+			}
 			if (nla_put(skb, SMC_DIAG_DMBINFO, sizeof(dinfo), &dinfo))
 				goto cancel;
 		}

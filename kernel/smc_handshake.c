@@ -180,8 +180,14 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 	}
 	rc = smc_conn_attach_peer(smc, token, class);
 	if (rc) {
+		/*
+		 * The server named a DMB that is not its end of this TCP
+		 * connection, or misstated its size: the peers disagree on
+		 * the connection (Documentation/decisions.md). The DMB it
+		 * named stays as it was; we go on over TCP.
+		 */
 		smc_conn_destroy(smc);
-		return smc_connect_decline(smc, SMC_CLC_DECL_INTERR, SMC_CLC_V2);
+		return smc_connect_decline(smc, SMC_CLC_DECL_SYNCERR, SMC_CLC_V2);
 	}
 	if (smc_clc_first_contact(&ac->hdr))
 		smc_lgr_set_peer(&smc->conn, ac->fce.os_type, ac->fce.release,

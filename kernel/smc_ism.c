@@ -11,6 +11,10 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/wait_bit.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
 
 #include "smc_ism.h"
 
@@ -102,4 +106,33 @@ int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
 	}
 	mutex_unlock(&smc_ism_lock);
 	return rc;
+}
+
+void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+	memset(t, 0, sizeof(*t));
+	t->net_cookie = sock_net(sk)->net_cookie;
+	t->lport = inet->inet_sport;
+	t->rport = inet->inet_dport;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		t->laddr = sk->sk_v6_rcv_saddr;
+		t->raddr = sk->sk_v6_daddr;
+		return;
+	}
+#endif
+	ipv6_addr_set_v4mapped(inet->inet_rcv_saddr, &t->laddr);
+	ipv6_addr_set_v4mapped(inet->inet_daddr, &t->raddr);
+}
+
+bool smc_dmb_tuple_is_peer(const struct smc_dmb_tuple *a,
+			   const struct smc_dmb_tuple *b)
+{
+	/* A tuple of nothing (all zero) is nobody's peer. */
+	return a->net_cookie && a->net_cookie == b->net_cookie &&
+	       a->lport && a->lport == b->rport && a->rport == b->lport &&
+	       ipv6_addr_equal(&a->laddr, &b->raddr) &&
+	       ipv6_addr_equal(&a->raddr, &b->laddr);
 }

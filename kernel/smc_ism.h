@@ -15,11 +15,33 @@
 #ifndef _SMC_ISM_H
 #define _SMC_ISM_H
 
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 
 struct smc_ism_dev;
+struct sock;
+
+/*
+ * The TCP connection a DMB was made for, as its owner's clcsock sees it:
+ * the network namespace (its cookie, never reused) and both ends, IPv4 as
+ * v4-mapped IPv6 so that the two ends of one connection compare equal
+ * whatever family each socket has. The token alone names a DMB; only the
+ * connection at the other end of this very TCP connection may write
+ * into it (see Documentation/security.md).
+ */
+struct smc_dmb_tuple {
+	u64		net_cookie;
+	struct in6_addr	laddr, raddr;
+	__be16		lport, rport;
+};
+
+/* The tuple of a connected TCP socket. */
+void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t);
+/* Whether b is the other end of a's TCP connection. */
+bool smc_dmb_tuple_is_peer(const struct smc_dmb_tuple *a,
+			   const struct smc_dmb_tuple *b);
 
 /* The owner's handler of signalled writes; may run in any context. */
 typedef void (*smc_dmb_signal_t)(void *owner);
@@ -31,32 +53,45 @@ struct smc_dmb {
 };
 
 struct smc_ism_ops {
-	/* Allocate and register dmb->len bytes; signals go to handler(owner). */
+	/*
+	 * Allocate and register dmb->len bytes; signals go to handler(owner).
+	 * tuple is the owner's TCP connection: a device that can tell who
+	 * writes (the loopback device) lets only its peer attach or move.
+	 */
 	int (*register_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			    smc_dmb_signal_t handler, void *owner);
+			    smc_dmb_signal_t handler, void *owner,
+			    const struct smc_dmb_tuple *tuple);
 	/* No handler runs once this returns; the memory may outlive it. */
 	void (*unregister_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb);
 	/*
 	 * Copy len bytes into the DMB token of peer_gid at offset, then, if
-	 * signal, run its owner's handler. -ENOENT if the DMB is gone.
+	 * signal, run its owner's handler. from is the sender's connection.
+	 * -ENOENT if the DMB is gone, -EACCES if it belongs to a connection
+	 * whose peer is not from.
 	 */
 	int (*move_data)(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
-			 u32 offset, const void *data, u32 len, bool signal);
+			 const struct smc_dmb_tuple *from, u32 offset,
+			 const void *data, u32 len, bool signal);
 	/*
 	 * Devices whose DMBs the peer's memory is: map the peer's DMB so the
 	 * sender writes into it directly ("nocopy"). NULL when unsupported.
-	 * The mapping keeps the memory alive until detach_dmb().
+	 * The mapping keeps the memory alive until detach_dmb(). from is the
+	 * attacher's connection; the result is ERR_PTR(-ENOENT) for no such
+	 * DMB, ERR_PTR(-EACCES) for one whose owner's peer is not from.
 	 */
-	void *(*attach_dmb)(struct smc_ism_dev *dev, u64 token, u32 *len);
+	void *(*attach_dmb)(struct smc_ism_dev *dev, u64 token,
+			    const struct smc_dmb_tuple *from, u32 *len);
 	void (*detach_dmb)(struct smc_ism_dev *dev, u64 token);
 	/*
 	 * For the DMB pool of a link group (smc_lgr.c): hand a registered
-	 * DMB to a new owner, or park it with handler NULL (signalled moves
-	 * into a parked DMB fail with -ENOENT, as into a gone one). No call
-	 * of the old handler runs once this returns.
+	 * DMB to a new owner on the TCP connection tuple, or park it with
+	 * handler and tuple NULL (moves into a parked DMB fail with -ENOENT,
+	 * as into a gone one, and nobody may attach it). No call of the old
+	 * handler runs once this returns.
 	 */
 	void (*set_dmb_owner)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			      smc_dmb_signal_t handler, void *owner);
+			      smc_dmb_signal_t handler, void *owner,
+			      const struct smc_dmb_tuple *tuple);
 	/*
 	 * Whether anyone but the owner still holds the DMB: a peer's
 	 * attachment or a move in progress. A pooled DMB is handed out

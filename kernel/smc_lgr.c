@@ -70,12 +70,13 @@ static struct workqueue_struct *smc_lgr_wq;
 atomic_t smc_obj_conns, smc_obj_dmbs, smc_obj_pool, smc_obj_lgrs;
 
 static int smc_dmb_register(struct smc_ism_dev *ism, struct smc_dmb *dmb,
-			    u8 class, smc_dmb_signal_t handler, void *owner)
+			    u8 class, smc_dmb_signal_t handler, void *owner,
+			    const struct smc_dmb_tuple *tuple)
 {
 	int rc;
 
 	dmb->len = SMC_DMB_MIN_SIZE << class;
-	rc = ism->ops->register_dmb(ism, dmb, handler, owner);
+	rc = ism->ops->register_dmb(ism, dmb, handler, owner, tuple);
 	if (!rc)
 		atomic_inc(&smc_obj_dmbs);
 	return rc;
@@ -154,11 +155,13 @@ static void smc_pool_drop(struct smc_lgr *lgr, struct smc_pool_dmb *p)
 
 /*
  * A pooled DMB of this class nobody else holds any more, owned by
- * handler(owner) from now on; NULL if there is none. Lock held.
+ * handler(owner) on the TCP connection tuple from now on; NULL if there
+ * is none. Lock held.
  */
 static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 					  smc_dmb_signal_t handler,
-					  void *owner)
+					  void *owner,
+					  const struct smc_dmb_tuple *tuple)
 {
 	const struct smc_ism_ops *ops = lgr->ism->ops;
 	struct smc_pool_dmb *p;
@@ -179,7 +182,7 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 		 * what that CDC announces.
 		 */
 		memset(p->dmb.cpu_addr, 0, SMC_CDC_D_LEN);
-		ops->set_dmb_owner(lgr->ism, &p->dmb, handler, owner);
+		ops->set_dmb_owner(lgr->ism, &p->dmb, handler, owner, tuple);
 		return p;
 	}
 	return NULL;
@@ -187,7 +190,8 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 
 int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 		     u64 peer_gid, u16 vlan_id, enum smc_lgr_role role,
-		     u8 class, smc_dmb_signal_t handler, void *owner)
+		     u8 class, smc_dmb_signal_t handler, void *owner,
+		     const struct smc_dmb_tuple *tuple)
 {
 	struct smc_pool_dmb *p;
 	struct smc_lgr *lgr;
@@ -206,12 +210,13 @@ int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 		}
 		first = true;
 	}
-	p = smc_pool_take(lgr, class, handler, owner);
+	p = smc_pool_take(lgr, class, handler, owner, tuple);
 	if (p) {
 		conn->rmb = p->dmb;
 		kfree(p);
 	} else {
-		rc = smc_dmb_register(ism, &conn->rmb, class, handler, owner);
+		rc = smc_dmb_register(ism, &conn->rmb, class, handler, owner,
+				      tuple);
 		if (rc) {
 			/* A new group stays empty: it lingers and goes. */
 			if (!lgr->conns_num)
@@ -253,7 +258,8 @@ void smc_lgr_conn_del(struct smc_conn *conn)
 		p = kmalloc(sizeof(*p), GFP_KERNEL);
 		if (p) {
 			/* No smc_cdc_rx() for the old owner after this. */
-			ism->ops->set_dmb_owner(ism, &conn->rmb, NULL, NULL);
+			ism->ops->set_dmb_owner(ism, &conn->rmb, NULL, NULL,
+						NULL);
 			p->dmb = conn->rmb;
 			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
 							     SMC_DMB_MIN_SIZE)]);

@@ -83,11 +83,13 @@ bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info);
  * Put conn into the group for (ism, peer_gid, vlan_id, role), made for it
  * if there is none (then conn->first_contact is set), and give it a DMB
  * of 16 KiB << class from the group's pool or the device, with signals to
- * handler(owner). 0, or -ENOMEM and conn is in no group.
+ * handler(owner), which only the other end of the TCP connection tuple
+ * may write into. 0, or -ENOMEM and conn is in no group.
  */
 int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 		     u64 peer_gid, u16 vlan_id, enum smc_lgr_role role,
-		     u8 class, smc_dmb_signal_t handler, void *owner);
+		     u8 class, smc_dmb_signal_t handler, void *owner,
+		     const struct smc_dmb_tuple *tuple);
 /*
  * conn leaves its group; its DMB goes to the group's pool or back to the
  * device. The group lingers if this was its last connection.

@@ -135,8 +135,19 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.ism->chid)
 		goto fail;
 	rc = smc_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
-	if (rc)
-		goto fail;
+	if (rc) {
+		/*
+		 * The client's Confirm names a DMB that is not its end of
+		 * this TCP connection (or misstates its size): decline, as
+		 * the client does with such an Accept, and stay on TCP. The
+		 * DMB it named stays as it was.
+		 */
+		smc_conn_destroy(nsmc);
+		rc = smc_clc_send_decline(nsmc, SMC_CLC_DECL_SYNCERR, SMC_CLC_V2);
+		if (!rc)
+			smc_hs_set_fallback(nsmc, SMC_CLC_DECL_SYNCERR, 0);
+		return rc;
+	}
 	if (smc_clc_first_contact(&ac->hdr))
 		smc_lgr_set_peer(&nsmc->conn, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, ac->eid);

@@ -13,14 +13,22 @@
  * last. Unregistering also marks the DMB dead, so moves to it fail and no
  * handler runs after unregister_dmb() returns (the handler runs under
  * the DMB's lock, which unregister takes to clear it).
+ *
+ * Who may write: a DMB is made for one TCP connection (its owner's
+ * clcsock, struct smc_dmb_tuple), and only the connection at the other
+ * end of that TCP connection, in the same namespace, may attach it or
+ * move data into it. Both ends live in this kernel, so the check is
+ * exact; the token only finds the DMB. Tokens are random 64-bit values
+ * all the same (never 0, unique among live DMBs), so they tell nothing
+ * about other DMBs and cannot be guessed from one's own.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/xarray.h>
 
 #include "smc_ism.h"
 
@@ -35,29 +43,34 @@ MODULE_PARM_DESC(loopback_ism, "register the in-kernel loopback ISM device, so c
 
 struct smc_lo_dmb {
 	u64			token;
+	struct rhash_head	node;		/* smc_lo_dmbs, by token */
 	void			*mem;
 	u32			len;
 	refcount_t		ref;
 	struct rcu_head		rcu;
-	spinlock_t		lock;		/* handler, owner, dead */
+	spinlock_t		lock;		/* handler, owner, tuple, dead */
 	smc_dmb_signal_t	handler;
 	void			*owner;
+	struct smc_dmb_tuple	tuple;		/* the owner's TCP connection */
 	bool			dead;
 };
 
-/* Indexed by the low 32 bits of the token. */
-static DEFINE_XARRAY_ALLOC(smc_lo_dmbs);
-static u32 smc_lo_next_id;
-/* High token bits, random per load, so stale tokens rarely match. */
-static u32 smc_lo_token_hi;
+/* Live DMBs by token: O(1) lookups under RCU, whatever the tokens. */
+static struct rhashtable smc_lo_dmbs;
+static const struct rhashtable_params smc_lo_params = {
+	.key_len	= sizeof(u64),
+	.key_offset	= offsetof(struct smc_lo_dmb, token),
+	.head_offset	= offsetof(struct smc_lo_dmb, node),
+	.automatic_shrinking = true,
+};
 
 static struct smc_lo_dmb *smc_lo_get(u64 token)
 {
 	struct smc_lo_dmb *d;
 
 	rcu_read_lock();
-	d = xa_load(&smc_lo_dmbs, (u32)token);
-	if (d && (d->token != token || !refcount_inc_not_zero(&d->ref)))
+	d = rhashtable_lookup(&smc_lo_dmbs, &token, smc_lo_params);
+	if (d && !refcount_inc_not_zero(&d->ref))
 		d = NULL;
 	rcu_read_unlock();
 	return d;
@@ -67,16 +80,35 @@ static void smc_lo_put(struct smc_lo_dmb *d)
 {
 	if (!refcount_dec_and_test(&d->ref))
 		return;
-	xa_erase(&smc_lo_dmbs, (u32)d->token);
+	rhashtable_remove_fast(&smc_lo_dmbs, &d->node, smc_lo_params);
 	kvfree(d->mem);
 	kfree_rcu(d, rcu);	/* lookups run under RCU */
 }
 
+/*
+ * Whether from may write into d: 0 for its owner's TCP peer; -ENOENT when
+ * d is parked or unregistered (the peer is gone: smc_cdc.c takes that
+ * for a reset, so it must stay -ENOENT); -EACCES for anybody else.
+ */
+static int smc_lo_may_write(struct smc_lo_dmb *d,
+			    const struct smc_dmb_tuple *from)
+{
+	int rc = 0;
+
+	spin_lock_bh(&d->lock);
+	if (d->dead)
+		rc = -ENOENT;
+	else if (!smc_dmb_tuple_is_peer(&d->tuple, from))
+		rc = -EACCES;
+	spin_unlock_bh(&d->lock);
+	return rc;
+}
+
 static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			       smc_dmb_signal_t handler, void *owner)
+			       smc_dmb_signal_t handler, void *owner,
+			       const struct smc_dmb_tuple *tuple)
 {
 	struct smc_lo_dmb *d;
-	u32 id;
 	int rc;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -92,16 +124,24 @@ static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	spin_lock_init(&d->lock);
 	d->handler = handler;
 	d->owner = owner;
-	rc = xa_alloc_cyclic(&smc_lo_dmbs, &id, NULL, xa_limit_32b,
-			     &smc_lo_next_id, GFP_KERNEL);
-	if (rc < 0) {
+	d->tuple = *tuple;
+	/*
+	 * Publish only the finished object, under a token no live DMB has
+	 * (0 means "none" to sock_diag). Two random 64-bit values meet
+	 * about never; the loop is for correctness, not for speed.
+	 */
+	do {
+		d->token = get_random_u64();
+		rc = d->token ? rhashtable_lookup_insert_fast(&smc_lo_dmbs,
+							      &d->node,
+							      smc_lo_params) :
+				-EEXIST;
+	} while (rc == -EEXIST);
+	if (rc) {
 		kvfree(d->mem);
 		kfree(d);
 		return rc;
 	}
-	d->token = (u64)smc_lo_token_hi << 32 | id;
-	/* Publish only the finished object. */
-	xa_store(&smc_lo_dmbs, id, d, GFP_KERNEL);
 	dmb->token = d->token;
 	dmb->cpu_addr = d->mem;
 	return 0;
@@ -117,6 +157,7 @@ static void smc_lo_unregister_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb)
 	d->dead = true;
 	d->handler = NULL;
 	d->owner = NULL;
+	memset(&d->tuple, 0, sizeof(d->tuple));
 	spin_unlock_bh(&d->lock);
 	smc_lo_put(d);		/* ours from smc_lo_get() */
 	smc_lo_put(d);		/* the owner's */
@@ -124,7 +165,8 @@ static void smc_lo_unregister_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb)
 }
 
 static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
-			    u32 offset, const void *data, u32 len, bool signal)
+			    const struct smc_dmb_tuple *from, u32 offset,
+			    const void *data, u32 len, bool signal)
 {
 	struct smc_lo_dmb *d;
 	int rc = 0;
@@ -138,6 +180,16 @@ static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
 		rc = -EINVAL;
 		goto out;
 	}
+	/*
+	 * Checked before the copy: a DMB handed to another connection (the
+	 * pool) or someone else's DMB gets no byte. The owner can change
+	 * right after the check only to a pooled state (tuple cleared),
+	 * which the pool hands out again only when nobody holds the DMB:
+	 * our reference from smc_lo_get() counts (dmb_busy).
+	 */
+	rc = smc_lo_may_write(d, from);
+	if (rc)
+		goto out;
 	memcpy(d->mem + offset, data, len);
 	if (signal) {
 		spin_lock_bh(&d->lock);
@@ -152,12 +204,19 @@ out:
 	return rc;
 }
 
-static void *smc_lo_attach_dmb(struct smc_ism_dev *dev, u64 token, u32 *len)
+static void *smc_lo_attach_dmb(struct smc_ism_dev *dev, u64 token,
+			       const struct smc_dmb_tuple *from, u32 *len)
 {
 	struct smc_lo_dmb *d = smc_lo_get(token);
+	int rc;
 
 	if (!d)
-		return NULL;
+		return ERR_PTR(-ENOENT);
+	rc = smc_lo_may_write(d, from);
+	if (rc) {
+		smc_lo_put(d);
+		return ERR_PTR(rc);
+	}
 	*len = d->len;
 	return d->mem;		/* the reference stays until detach */
 }
@@ -173,7 +232,8 @@ static void smc_lo_detach_dmb(struct smc_ism_dev *dev, u64 token)
 }
 
 static void smc_lo_set_dmb_owner(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-				 smc_dmb_signal_t handler, void *owner)
+				 smc_dmb_signal_t handler, void *owner,
+				 const struct smc_dmb_tuple *tuple)
 {
 	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
 
@@ -184,6 +244,10 @@ static void smc_lo_set_dmb_owner(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	d->handler = handler;
 	d->owner = owner;
 	d->dead = !handler;
+	if (tuple)
+		d->tuple = *tuple;
+	else
+		memset(&d->tuple, 0, sizeof(d->tuple));
 	spin_unlock_bh(&d->lock);
 	smc_lo_put(d);
 }
@@ -219,14 +283,21 @@ static struct smc_ism_dev smc_lo_dev = {
 
 int smc_loopback_init(void)
 {
+	int rc;
+
 	if (!loopback_ism)
 		return 0;
-	smc_lo_token_hi = get_random_u32();
+	rc = rhashtable_init(&smc_lo_dmbs, &smc_lo_params);
+	if (rc)
+		return rc;
 	/* A random GID: unlike a hardware ISM, nothing else names it. */
 	do {
 		smc_lo_dev.gid = get_random_u64();
 	} while (!smc_lo_dev.gid);
-	return smc_ism_register(&smc_lo_dev);
+	rc = smc_ism_register(&smc_lo_dev);
+	if (rc)
+		rhashtable_destroy(&smc_lo_dmbs);
+	return rc;
 }
 
 void smc_loopback_exit(void)
@@ -234,5 +305,6 @@ void smc_loopback_exit(void)
 	if (!loopback_ism)
 		return;
 	smc_ism_unregister(&smc_lo_dev);
-	WARN_ON_ONCE(!xa_empty(&smc_lo_dmbs));
+	WARN_ON_ONCE(atomic_read(&smc_lo_dmbs.nelems));
+	rhashtable_destroy(&smc_lo_dmbs);
 }

@@ -56,7 +56,8 @@ static int smc_smcd_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
 		return 0;
 	}
 	return conn->ism->ops->move_data(conn->ism, conn->peer_gid,
-					 conn->peer_token, SMC_CDC_D_LEN + roff,
+					 conn->peer_token, &conn->tuple,
+					 SMC_CDC_D_LEN + roff,
 					 conn->sndbuf + soff, len, false);
 }
 
@@ -67,8 +68,8 @@ static int smc_smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
 
 	smc_cdc_encode_d(m, buf, sizeof(buf));
 	return conn->ism->ops->move_data(conn->ism, conn->peer_gid,
-					 conn->peer_token, 0, buf, sizeof(buf),
-					 true);
+					 conn->peer_token, &conn->tuple, 0, buf,
+					 sizeof(buf), true);
 }
 
 static void smc_smcd_destroy(struct smc_conn *conn)
@@ -96,15 +97,25 @@ static const struct smc_conn_ops smc_smcd_ops = {
 int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 		    u64 peer_gid, bool server)
 {
+	static atomic_t diag_tokens = ATOMIC_INIT(0);
 	struct smc_conn *conn = &smc->conn;
 	int rc;
 
+	/* The handshake runs on a connected clcsock: its ends are final. */
+	smc_dmb_tuple_of(smc->clcsock->sk, &conn->tuple);
 	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_clcsock_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
 			      smc_buf_class(smc_rx_rmb_size_for(&smc->sk)), smc_smcd_cdc_rx,
-			      smc);
+			      smc, &conn->tuple);
 	if (rc)
 		return rc;
+	/*
+	 * sock_diag shows this id to anyone (as Linux its alert token); it
+	 * says nothing of the DMB token, which only CAP_NET_ADMIN sees.
+	 */
+	do {
+		conn->diag_token = atomic_inc_return(&diag_tokens);
+	} while (!conn->diag_token);
 	conn->rx_ring = conn->rmb.cpu_addr + SMC_CDC_D_LEN;
 	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
 	conn->sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
@@ -123,9 +134,14 @@ int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 
 	if (size_class > SMC_DMB_MAX_CLASS || !ism->ops->attach_dmb)
 		return -EINVAL;
-	mem = ism->ops->attach_dmb(ism, token, &len);
-	if (!mem)
-		return -ENOENT;
+	/*
+	 * The token is the peer's word: the device attaches only a DMB made
+	 * for the other end of our own TCP connection (-EACCES otherwise),
+	 * so an Accept or Confirm naming somebody else's DMB gets nothing.
+	 */
+	mem = ism->ops->attach_dmb(ism, token, &conn->tuple, &len);
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
 	conn->peer_token = token;
 	conn->peer_attached = true;
 	/* The device knows the real size; the peer's claim must agree. */

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# handshake/badpeer.sh: load the misbehaving peers, run the cases, unload.
+# handshake/badpeer.sh [PROGRAM]: load the misbehaving peers, run the cases
+# of PROGRAM (default badpeer), unload.
 here=$(cd "$(dirname "$0")" && pwd)
+prog=${1:-badpeer}
 ko=/smc/kernel/smc_badpeer.ko
 if ! grep -q '^af_smc ' /proc/modules; then
 	# The harness loaded it in a VM of topology 1@ours: gone is a failure.
@@ -16,7 +18,7 @@ fi
 rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
 	{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
 insmod "$ko" base_port=7700 || { echo "Bail out! insmod smc_badpeer failed"; exit 1; }
-"$here/badpeer"
+"$here/$prog"
 rc=$?
 rmmod smc_badpeer || { echo "# rmmod smc_badpeer failed"; rc=1; }
 # The next tests in this VM expect af_smc as the harness loaded it.

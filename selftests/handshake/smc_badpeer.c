@@ -19,6 +19,21 @@
  * Client: writing "MODE PORT" to /sys/module/smc_badpeer/parameters/connect
  * connects to 127.0.0.1:PORT with the SMC option and behaves as MODE
  * (garbage, silent or close only).
+ * Forger: writing "PID PORT TOKEN CLASS" to
+ * /sys/module/smc_badpeer/parameters/forge listens once on 127.0.0.1:PORT
+ * in the network namespace of process PID (an attacker's container),
+ * answers the first client's SMC-Dv2 Proposal with an Accept that echoes
+ * the client's own ISM GID and CHID (what a loopback peer sends) but
+ * names the DMB TOKEN of size class CLASS, somebody else's, and records
+ * the client's answer in the forge_result parameter: "confirm" (the client
+ * took the DMB), "decline 0xCODE", or "error -ERRNO"; "pending" before.
+ * Writing the same to forge_confirm plays the client instead: it connects
+ * to 127.0.0.1:PORT in PID's netns, proposes SMC-Dv2 as the last client
+ * the forger answered did (same device, same EIDs: what an attacker sees
+ * of its own kernel), and answers the Accept with a Confirm naming TOKEN;
+ * the result is "decline 0xCODE", or "silence" when the server took the
+ * Confirm (a server does not answer one).
+ * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -30,8 +45,16 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+
+/*
+ * The CLC encoder and decoder, compiled into this module: a test peer
+ * that builds its messages with the same code as af_smc cannot disagree
+ * with it about the layout, only about the contents, which is the point.
+ */
+#include "../../kernel/wire/smc_clc.c"
 
 enum bp_mode {
 	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_NR
@@ -241,11 +264,344 @@ static const struct kernel_param_ops bp_connect_ops = { .set = bp_connect_set };
 module_param_cb(connect, &bp_connect_ops, NULL, 0200);
 MODULE_PARM_DESC(connect, "\"MODE PORT\": connect to 127.0.0.1:PORT and misbehave");
 
+/* ---- the forger ---- */
+
+struct bp_forge {
+	struct work_struct work;
+	struct socket *sock;		/* in the attacker's netns */
+	bool client;			/* forge_confirm: sock connects */
+	__be16 port;
+	u64 token;
+	u8 class;
+};
+
+/* The last genuine Proposal the forger saw; result_lock guards the pointer. */
+static struct smc_clc_proposal *bp_template;
+
+/*
+ * Lock order: the sysfs parameter lock, forge_lock (the slot), then
+ * result_lock (the text). The work takes only result_lock, so the set
+ * path may wait for the work while it holds the other two.
+ */
+static DEFINE_MUTEX(forge_lock);
+static struct bp_forge *forge;		/* the one forgery in flight */
+static DEFINE_SPINLOCK(result_lock);
+static char forge_result[48] = "none";
+
+static void bp_set_result(const char *res)
+{
+	spin_lock(&result_lock);
+	strscpy(forge_result, res, sizeof(forge_result));
+	spin_unlock(&result_lock);
+}
+
+static int bp_result_get(char *buf, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&result_lock);
+	n = scnprintf(buf, PAGE_SIZE, "%s\n", forge_result);
+	spin_unlock(&result_lock);
+	return n;
+}
+
+static const struct kernel_param_ops bp_result_ops = { .get = bp_result_get };
+module_param_cb(forge_result, &bp_result_ops, NULL, 0444);
+MODULE_PARM_DESC(forge_result, "what the forger's client answered: pending, confirm, decline 0xCODE, error -ERRNO");
+
+/* One whole CLC message into buf (at most len bytes); its length, or -errno. */
+static int bp_recv_clc(struct socket *sock, u8 *buf, int len)
+{
+	struct msghdr mh = {};
+	struct kvec vec = { buf, SMC_CLC_HDR_LEN };
+	struct smc_clc_hdr hdr;
+	int rc;
+
+	rc = kernel_recvmsg(sock, &mh, &vec, 1, vec.iov_len, MSG_WAITALL);
+	if (rc != SMC_CLC_HDR_LEN)
+		return rc < 0 ? rc : -EPROTO;
+	if (smc_clc_decode_hdr(buf, SMC_CLC_HDR_LEN, &hdr) ||
+	    hdr.length > len || hdr.length < SMC_CLC_HDR_LEN)
+		return -EPROTO;
+	vec = (struct kvec){ buf + SMC_CLC_HDR_LEN, hdr.length - SMC_CLC_HDR_LEN };
+	memset(&mh, 0, sizeof(mh));
+	rc = kernel_recvmsg(sock, &mh, &vec, 1, vec.iov_len, MSG_WAITALL);
+	if (rc != vec.iov_len)
+		return rc < 0 ? rc : -EPROTO;
+	return hdr.length;
+}
+
+/* The forged Accept for the Proposal in msg; 0 or -errno. */
+static int bp_forge_accept(struct bp_forge *f, struct socket *conn,
+			   struct smc_clc_msg *msg, u8 *buf)
+{
+	const struct smc_clc_proposal *p = &msg->proposal;
+	struct smc_clc_accept_confirm *ac;
+	enum smc_clc_err err;
+	size_t len;
+	u64 gid;
+	u16 chid;
+
+	if (msg->hdr.type != SMC_CLC_PROPOSAL || !p->ism_gid_cnt)
+		return -EPROTO;
+	gid = p->ism_dev[0].gid;	/* the client's own device */
+	chid = p->ism_dev[0].chid;
+	ac = kzalloc(sizeof(*ac), GFP_KERNEL);
+	if (!ac)
+		return -ENOMEM;
+	ac->hdr.type = SMC_CLC_ACCEPT;
+	ac->hdr.version = SMC_CLC_V2;
+	ac->hdr.typev1 = SMC_CLC_TYPE_D;
+	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
+	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
+	ac->d.gid = gid;
+	ac->d.chid = chid;
+	ac->d.token = f->token;		/* not ours: the victim's */
+	ac->d.dmbe_size = f->class;
+	ac->d.linkid = 1;
+	memcpy(ac->eid, p->system_eid, SMC_CLC_EID_LEN);
+	err = smc_clc_encode_accept_confirm(ac, buf, SMC_CLC_MAX_MSG_LEN, &len);
+	kfree(ac);
+	if (err)
+		return -EINVAL;
+	bp_send(conn, buf, len);
+	return 0;
+}
+
+static void bp_keep_template(const struct smc_clc_proposal *p)
+{
+	struct smc_clc_proposal *copy, *old;
+
+	if (p->hdr.type != SMC_CLC_PROPOSAL)
+		return;
+	copy = kmemdup(p, sizeof(*p), GFP_KERNEL);
+	if (!copy)
+		return;
+	spin_lock(&result_lock);
+	old = bp_template;
+	bp_template = copy;
+	spin_unlock(&result_lock);
+	kfree(old);
+}
+
+static int bp_send_clc(struct socket *sock, const struct smc_clc_msg *msg, u8 *buf)
+{
+	size_t len;
+
+	if (smc_clc_encode(msg, buf, SMC_CLC_MAX_MSG_LEN, &len))
+		return -EINVAL;
+	bp_send(sock, buf, len);
+	return 0;
+}
+
+/* The forging client: Proposal, Accept, forged Confirm, then the answer. */
+static void bp_forge_confirm(struct bp_forge *f)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+		.sin_port = f->port,
+	};
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	struct smc_clc_accept_confirm *ac;
+	char res[sizeof(forge_result)];
+	int rc = -ENOMEM;
+
+	if (!msg || !buf)
+		goto out;
+	spin_lock(&result_lock);
+	if (bp_template)
+		msg->proposal = *bp_template;
+	spin_unlock(&result_lock);
+	rc = -ENOENT;		/* no client has proposed to the forger yet */
+	if (msg->hdr.type != SMC_CLC_PROPOSAL || !msg->proposal.ism_gid_cnt)
+		goto out;
+	f->sock->sk->sk_rcvtimeo = 2 * HZ;
+	rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (!rc)
+		rc = bp_send_clc(f->sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (rc)
+		goto out;
+	ac = &msg->accept_confirm;
+	if (ac->hdr.type != SMC_CLC_ACCEPT || ac->hdr.typev1 != SMC_CLC_TYPE_D) {
+		rc = -EPROTO;
+		goto out;
+	}
+	/*
+	 * The server's own Accept, turned into our Confirm: its GID and CHID
+	 * are ours too (one loopback device), its EID is the one agreed. Only
+	 * the DMB is somebody else's. No first contact: no extension to send.
+	 */
+	ac->hdr.type = SMC_CLC_CONFIRM;
+	ac->hdr.typev2 = 0;
+	ac->d.token = f->token;
+	ac->d.dmbe_size = f->class;
+	rc = bp_send_clc(f->sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+out:
+	if (rc == -EAGAIN)
+		snprintf(res, sizeof(res), "silence");
+	else if (rc)
+		snprintf(res, sizeof(res), "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	kfree(buf);
+	kfree(msg);
+	bp_set_result(res);	/* the socket stays until the next forgery */
+}
+
+static void bp_forge_work(struct work_struct *work)
+{
+	struct bp_forge *f = container_of(work, struct bp_forge, work);
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	struct socket *conn = NULL;
+	char res[sizeof(forge_result)];
+	int rc;
+
+	if (f->client) {
+		bp_forge_confirm(f);
+		return;
+	}
+	rc = msg && buf ? kernel_accept(f->sock, &conn, 0) : -ENOMEM;
+	if (rc)
+		goto out;
+	/* A client that never answers must not keep unload waiting. */
+	conn->sk->sk_rcvtimeo = 5 * HZ;
+	rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (!rc)
+		bp_keep_template(&msg->proposal);
+	if (!rc)
+		rc = bp_forge_accept(f, conn, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+out:
+	if (rc)
+		snprintf(res, sizeof(res), "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_CONFIRM)
+		snprintf(res, sizeof(res), "confirm");
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	kfree(buf);
+	kfree(msg);
+	/* Whatever the client does next goes nowhere, until unload. */
+	if (conn)
+		bp_hold(conn);
+	bp_set_result(res);
+}
+
+/* Stop the forgery in flight, if any. forge_lock held. */
+static void bp_forge_stop(void)
+{
+	if (!forge)
+		return;
+	/* Ends the work's accept() or read, if it still waits. */
+	kernel_sock_shutdown(forge->sock, SHUT_RDWR);
+	flush_work(&forge->work);
+	sock_release(forge->sock);
+	kfree(forge);
+	forge = NULL;
+}
+
+static int bp_forge_start(const char *val, bool client)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct bp_forge *f;
+	unsigned int class;
+	struct net *net;
+	int pid, port;
+	u64 token;
+	int rc;
+
+	if (sscanf(val, "%d %d %llx %u", &pid, &port, &token, &class) != 4 ||
+	    port <= 0 || port > 65535 || class > 15)
+		return -EINVAL;
+	net = get_net_ns_by_pid(pid);
+	if (IS_ERR(net))
+		return PTR_ERR(net);
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		put_net(net);
+		return -ENOMEM;
+	}
+	INIT_WORK(&f->work, bp_forge_work);
+	f->client = client;
+	f->port = htons(port);
+	f->token = token;
+	f->class = class;
+	/* A user socket (kern 0): it holds the namespace it lives in. */
+	rc = __sock_create(net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &f->sock, 0);
+	put_net(net);
+	if (rc) {
+		kfree(f);
+		return rc;
+	}
+	tcp_sk(f->sock->sk)->syn_smc = 1;	/* offer SMC */
+	sin.sin_port = f->port;
+	if (!client) {
+		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
+		if (!rc)
+			rc = kernel_listen(f->sock, 1);
+	}
+	if (rc) {
+		sock_release(f->sock);
+		kfree(f);
+		return rc;
+	}
+	mutex_lock(&forge_lock);
+	bp_forge_stop();	/* one at a time: the last one asked wins */
+	forge = f;
+	bp_set_result("pending");
+	queue_work(bp_wq, &f->work);
+	mutex_unlock(&forge_lock);
+	return 0;
+}
+
+static int bp_forge_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_forge_start(val, false);
+}
+
+static int bp_forge_confirm_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_forge_start(val, true);
+}
+
+static const struct kernel_param_ops bp_forge_ops = { .set = bp_forge_set };
+module_param_cb(forge, &bp_forge_ops, NULL, 0200);
+static const struct kernel_param_ops bp_forge_confirm_ops = { .set = bp_forge_confirm_set };
+module_param_cb(forge_confirm, &bp_forge_confirm_ops, NULL, 0200);
+MODULE_PARM_DESC(forge_confirm, "\"PID PORT TOKEN CLASS\": connect to 127.0.0.1:PORT in PID's netns and confirm with DMB TOKEN");
+MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
+
 static void bp_cleanup(void)
 {
 	struct bp_held *h, *tmp;
 	int i;
 
+	mutex_lock(&forge_lock);
+	bp_forge_stop();
+	mutex_unlock(&forge_lock);
+	kfree(bp_template);
 	if (bp_wq)
 		destroy_workqueue(bp_wq);
 	for (i = 0; i < BP_NR; i++)
