@@ -230,6 +230,25 @@ const char *sf_poll_str(short events, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * A non-blocking descriptor that would block: wait (bounded) until it is
+ * ready. The data or the room is on its way, from another thread or, in
+ * the two-VM topologies, from the peer VM, and a read that runs ahead of it
+ * must not pass for the peer's failure. errno is EAGAIN again if it never
+ * comes.
+ */
+static int wait_ready(int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	if (errno != EAGAIN && errno != EWOULDBLOCK)
+		return 0;
+	if (poll(&p, 1, SF_IO_WAIT_MS) > 0)
+		return 1;
+	errno = EAGAIN;
+	return 0;
+}
+
 int sf_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -238,6 +257,8 @@ int sf_write_all(int fd, const void *buf, size_t len)
 		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && wait_ready(fd, POLLOUT))
 			continue;
 		if (n < 0)
 			return -1;
@@ -255,6 +276,8 @@ int sf_read_all(int fd, void *buf, size_t len)
 		ssize_t n = read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && wait_ready(fd, POLLIN))
 			continue;
 		if (n == 0)
 			errno = EPIPE; /* the caller wanted more than the peer sent */

@@ -92,7 +92,12 @@ int sf_test_main(int argc, char **argv, const struct sf_case *cases, unsigned in
 /* poll() events as text, "POLLIN|POLLOUT" ("0" for none), into buf. */
 const char *sf_poll_str(short events, char *buf, size_t size);
 
-/* Write or read exactly len bytes (blocking); -1 on error or early EOF. */
+/*
+ * Write or read exactly len bytes; -1 on error or early EOF. A non-blocking
+ * descriptor is waited for (poll, at most SF_IO_WAIT_MS at a time), so the
+ * result does not depend on how fast the peer's bytes arrive.
+ */
+#define SF_IO_WAIT_MS 10000
 int sf_write_all(int fd, const void *buf, size_t len);
 int sf_read_all(int fd, void *buf, size_t len);
 
