@@ -96,19 +96,8 @@ static void victim_up(struct victim *v)
 
 static void write_pattern(int fd, uint64_t off, size_t len)
 {
-	static char buf[65536];
-
-	while (len) {
-		size_t n = len < sizeof(buf) ? len : sizeof(buf);
-		ssize_t w;
-
-		pattern_fill(buf, n, SEED, off);
-		w = write(fd, buf, n);
-		if (w <= 0)
-			exit(1);
-		off += (size_t)w;
-		len -= (size_t)w;
-	}
+	if (pattern_write(fd, SEED, off, len))
+		exit(1);
 }
 
 /* What the attacker saw, through a pipe to the case. */

@@ -4,8 +4,10 @@
 #include "stream.h"
 
 #include <endian.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One 64-bit output per 8-byte block: a counter run through a mixer. */
 static uint64_t block(uint64_t seed, uint64_t index)
@@ -63,6 +65,26 @@ size_t pattern_mismatch(const void *buf, size_t len, uint64_t seed, uint64_t off
 		done += n;
 	}
 	return len;
+}
+
+int pattern_write(int fd, uint64_t seed, uint64_t offset, size_t len)
+{
+	static char buf[65536];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+		ssize_t w;
+
+		pattern_fill(buf, n, seed, offset);
+		w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		offset += (size_t)w;
+		len -= (size_t)w;
+	}
+	return 0;
 }
 
 void stream_sum_init(struct stream_sum *s)

@@ -21,6 +21,11 @@ void pattern_fill(void *buf, size_t len, uint64_t seed, uint64_t offset);
  * index of the first differing byte, or len when all match.
  */
 size_t pattern_mismatch(const void *buf, size_t len, uint64_t seed, uint64_t offset);
+/*
+ * Write bytes [offset, offset + len) of the stream to fd (blocking); 0 when
+ * all were written, -1 (errno set) on the first failed or empty write.
+ */
+int pattern_write(int fd, uint64_t seed, uint64_t offset, size_t len);
 
 /* A checksum over a byte stream fed in pieces of any size. */
 struct stream_sum {

@@ -96,19 +96,8 @@ static pid_t writer(int fd, size_t len, uint64_t seed)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		static char buf[65536];
-		size_t off = 0;
-
-		while (off < len) {
-			size_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
-			ssize_t w;
-
-			pattern_fill(buf, n, seed, off);
-			w = write(fd, buf, n);
-			if (w <= 0)
-				_exit(1);
-			off += (size_t)w;
-		}
+		if (pattern_write(fd, seed, 0, len))
+			_exit(1);
 		_exit(shutdown(fd, SHUT_WR) ? 2 : 0);
 	}
 	return pid;
