@@ -330,6 +330,14 @@ static void smcr_lgr_free_work(struct work_struct *work)
 		return;
 	}
 	list_del_init(&lgr->list);
+	/*
+	 * The down work, or a connection that joined and left, may have
+	 * queued us again while this run waited for the lock: drop that
+	 * pending run, or it would start on the freed group. Every arming
+	 * holds smcr_lgr_lock and needs the group on the list, so none
+	 * comes after this.
+	 */
+	cancel_delayed_work(&lgr->free_work);
 	smcr_lgr_seqno++;
 	mutex_unlock(&smcr_lgr_lock);
 	smcr_lgr_destroy(lgr);
