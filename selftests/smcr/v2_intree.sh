@@ -107,7 +107,15 @@ no_rx_cq() {
 # counter NAME LINE: the number after NAME in "$counters" output, or "".
 counter() { echo "$2" | sed -n "s/.*$1 \([0-9][0-9]*\).*/\1/p"; }
 
-stack_of() { cat /proc/"$1"/stack 2>/dev/null | sed 's/^\[<[0-9a-f]*>\] //; s/+0x.*//'; }
+# Stacks are read only from a task that wchan (which looks at sleeping
+# tasks only) finds in smc_wr_drain_cq, where smc.ko sleeps for good:
+# Linux 6.1 WARNs when it unwinds a running task with a kretprobe frame
+# (rethook_find_ret_addr), and panic_on_warn ends the VM.
+wchan_of() { cat /proc/"$1"/wchan 2>/dev/null; }
+stack_of() {
+	[ "$(wchan_of "$1")" = smc_wr_drain_cq ] || { echo "(wchan: $(wchan_of "$1"))"; return; }
+	cat /proc/"$1"/stack 2>/dev/null | sed 's/^\[<[0-9a-f]*>\] //; s/+0x.*//'
+}
 
 # ours (VM 0) -> Linux (VM 1)
 ours_client() {
@@ -140,7 +148,7 @@ linux_server_saw() {
 
 # Linux (VM 0) -> ours (VM 1)
 our_failed() { on $OURS 'grep -q " failed [1-9]" /sys/kernel/debug/af_smc/smcr_hs'; }
-client_in_drain() { stack_of "$client" | grep -qx smc_wr_drain_cq; }
+client_in_drain() { [ "$(wchan_of "$client")" = smc_wr_drain_cq ]; }
 
 linux_client() {
 	tap_wait_for 40 our_failed ||
