@@ -59,9 +59,12 @@ fi
 
 # Connections on TCP port $1, one "STATE MODE" line each, from smcss -a.
 conns_on_port() {
-	# Columns: State UID Inode Local Peer Intf Mode [reasons]
-	smcss -a 2>/dev/null | awk -v p=":$1" '
-		$1 != "State" && ($4 ~ p "$" || $5 ~ p "$") { print $1, $7 }'
+	# Columns: State UID Inode Local Peer Intf Mode [reasons]. A failed
+	# smcss shows in the sample (it would look like "no connection").
+	smcss -a 2>"$work/smcss.err" >"$work/smcss.out" ||
+		echo "smcss-failed: $(head -n 1 "$work/smcss.err")"
+	awk -v p=":$1" '
+		$1 != "State" && ($4 ~ p "$" || $5 ~ p "$") { print $1, $7 }' "$work/smcss.out"
 }
 
 # rxe_counts: "DEV sent rcvd" RoCE packets of rxev1 and rxev2, one line each.
@@ -80,13 +83,16 @@ watch_port() {
 	_port=$1 _pid=$2 _log=$work/watch.$1
 	: >"$_log"
 	[ $want = SMCR ] && rxe_counts >"$work/rxe.before"
+	_n=0
 	while tap_alive "$_pid"; do
 		conns_on_port "$_port" >>"$_log"
+		_n=$((_n + 1))
 		sleep 0.3
 	done
 	_smc=$(grep -c "^ACTIVE $want\$" "$_log")
 	_tcp=$(grep -c ' TCP$' "$_log")
-	tap_diag "port $_port: $_smc $want samples, $_tcp TCP samples"
+	tap_diag "port $_port: $_n smcss samples: $_smc $want, $_tcp TCP"
+	! grep -q '^smcss-failed' "$_log" || { tap_fail "smcss failed while the client ran:"; grep '^smcss-failed' "$_log" | sort -u; }
 	[ "$_tcp" = 0 ] || { tap_fail "connections on port $_port fell back to TCP:"; sort -u "$_log"; }
 	[ "$_smc" -gt 0 ] || { tap_fail "no ACTIVE $want connection on port $_port while the client ran:"; sort -u "$_log"; }
 	[ $want = SMCR ] || return 0
