@@ -113,7 +113,7 @@ void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t)
 	const struct inet_sock *inet = inet_sk(sk);
 
 	memset(t, 0, sizeof(*t));
-	t->net_cookie = sock_net(sk)->net_cookie;
+	t->userns = sock_net(sk)->user_ns;
 	t->lport = inet->inet_sport;
 	t->rport = inet->inet_dport;
 #if IS_ENABLED(CONFIG_IPV6)
@@ -130,8 +130,15 @@ void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t)
 bool smc_dmb_tuple_is_peer(const struct smc_dmb_tuple *a,
 			   const struct smc_dmb_tuple *b)
 {
-	/* A tuple of nothing (all zero) is nobody's peer. */
-	return a->net_cookie && a->net_cookie == b->net_cookie &&
+	/*
+	 * A tuple of nothing (all zero) is nobody's peer. The two ends may
+	 * sit in different namespaces joined by a veth pair (containers),
+	 * but only in namespaces of one user namespace: whoever owns that
+	 * user namespace could join them anyway, while an unprivileged user
+	 * who made its own (unshare -Urn) and gave it the victim's addresses
+	 * still cannot pass for the victim's peer.
+	 */
+	return a->userns && a->userns == b->userns &&
 	       a->lport && a->lport == b->rport && a->rport == b->lport &&
 	       ipv6_addr_equal(&a->laddr, &b->raddr) &&
 	       ipv6_addr_equal(&a->raddr, &b->laddr);

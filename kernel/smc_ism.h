@@ -25,14 +25,18 @@ struct sock;
 
 /*
  * The TCP connection a DMB was made for, as its owner's clcsock sees it:
- * the network namespace (its cookie, never reused) and both ends, IPv4 as
- * v4-mapped IPv6 so that the two ends of one connection compare equal
+ * the user namespace that owns its network namespace, and both ends, IPv4
+ * as v4-mapped IPv6 so that the two ends of one connection compare equal
  * whatever family each socket has. The token alone names a DMB; only the
  * connection at the other end of this very TCP connection may write
  * into it (see Documentation/security.md).
  */
 struct smc_dmb_tuple {
-	u64		net_cookie;
+	/*
+	 * The user namespace owning that netns: compared only, never
+	 * dereferenced; the owner's netns holds it while the owner lives.
+	 */
+	const void	*userns;
 	struct in6_addr	laddr, raddr;
 	__be16		lport, rport;
 };

@@ -16,9 +16,9 @@
  *
  * Who may write: a DMB is made for one TCP connection (its owner's
  * clcsock, struct smc_dmb_tuple), and only the connection at the other
- * end of that TCP connection, in the same namespace, may attach it or
- * move data into it. Both ends live in this kernel, so the check is
- * exact; the token only finds the DMB. Tokens are random 64-bit values
+ * end of that TCP connection, in a network namespace of the same user
+ * namespace (smc_dmb_tuple_is_peer() says why), may attach it or move
+ * data into it; the token only finds the DMB. Tokens are random 64-bit values
  * all the same (never 0, unique among live DMBs), so they tell nothing
  * about other DMBs and cannot be guessed from one's own.
  */
