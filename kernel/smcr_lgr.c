@@ -397,12 +397,19 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 		lgr->pool_num++;
 		rmb = NULL;
 	}
+	mutex_unlock(&smcr_lgr_lock);
+	/*
+	 * Before our count goes: once it is 0 the free work may destroy the
+	 * group and its link at once (a dead group's, with no delay), and
+	 * the RMB is on that link's buffer list.
+	 */
+	if (rmb)
+		smcr_lgr_buf_free(lgr, rmb);
+	mutex_lock(&smcr_lgr_lock);
 	if (!--lgr->conns_num)
 		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
 				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
 	mutex_unlock(&smcr_lgr_lock);
-	if (rmb)
-		smcr_lgr_buf_free(lgr, rmb);
 	sc->lgr = NULL;
 }
 
