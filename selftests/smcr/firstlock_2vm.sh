@@ -155,6 +155,10 @@ same_peer() {
 			tap_fail "declined after $ms ms, not after the 1.5 s wait" ;;
 	*) tap_fail "the second was not declined with 0x02010000 while the first was pending: $second" ;;
 	esac
+	# The declined one fell back to TCP and, held open by the silent peer,
+	# would keep the echo server (one connection at a time) from the next.
+	tap_expect "smc_badpeer reloaded, its held connections closed" \
+		sh -c "rmmod smc_badpeer && insmod $ko base_port=7700"
 	return 0
 }
 
