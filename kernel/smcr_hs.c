@@ -129,6 +129,8 @@ void smcr_hs_abort(struct smc_sock *smc)
 		if (op->smc == smc)
 			smcr_link_abort_waits(op->link);
 	spin_unlock_bh(&smcr_hs_lock);
+	/* Nor its wait for another first contact to the same peer. */
+	smcr_lgr_first_wake();
 }
 
 static atomic_t smcr_hs_confirmed_client = ATOMIC_INIT(0);
@@ -712,7 +714,15 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	smcr_path_put(&path);
 	if (rc) {
 		kfree(sc);
-		return smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
+		if (rc == -ECONNABORTED)
+			return rc;	/* closed: nobody to tell */
+		/*
+		 * Another first contact to this peer did not end in time:
+		 * its link is not confirmed yet, and the client still waits
+		 * for our answer long enough to fall back cleanly.
+		 */
+		return smcr_hs_decline(nsmc, rc == -ETIMEDOUT ?
+				       SMC_CLC_DECL_TIMEOUT_CL : SMC_CLC_DECL_MEM);
 	}
 	if (first)
 		smcr_hs_op_start(&op, nsmc, sc->lgr->link);

@@ -24,17 +24,48 @@
 #include <linux/random.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <net/sock.h>
 
 #include "smc.h"
+#include "smc_clc_io.h"
 #include "smcr_lgr.h"
 #include "wire/smc_cdc.h"
 
 #define SMCR_POOL_MAX	64
 
 static DEFINE_MUTEX(smcr_lgr_lock);
-static DEFINE_MUTEX(smcr_lgr_first_lock);
 static LIST_HEAD(smcr_lgrs);
+/*
+ * Server first contacts: one group per key, made by one handshake at a
+ * time, and no lock held while that handshake waits for the network.
+ *
+ * A server handshake that finds no usable group for its key claims the
+ * key: its new group goes on smcr_lgr_firsts (lgr->first) in the same
+ * smcr_lgr_lock section that found neither a usable group nor a claim,
+ * before its link is made, and leaves it in smcr_lgr_first_done() (link
+ * confirmed or failed) or when making the link fails. So for one key
+ * there is at most one claim, and no group is made beside a usable one.
+ * A second handshake for a claimed key waits on smcr_lgr_first_wq with
+ * no lock held, until a claim ends (smcr_lgr_first_gen moves; it then
+ * looks again: it joins the new group, or claims the key itself if that
+ * group failed), its socket is closed (SMC_F_HS_ABORT, with
+ * smcr_lgr_first_wake()), or SMCR_LGR_FIRST_WAIT has passed since it
+ * started (it declines: clean TCP). Handshakes for other keys never wait
+ * for a claim, so a peer that stalls its own first contact stalls only
+ * first contacts under its own key, each for at most that bound.
+ * smcr_lgr_firsts and smcr_lgr_first_gen are under smcr_lgr_lock; the gen
+ * is read without it only as the wait's condition.
+ */
+static LIST_HEAD(smcr_lgr_firsts);
+static unsigned int smcr_lgr_first_gen;
+static DECLARE_WAIT_QUEUE_HEAD(smcr_lgr_first_wq);
+/*
+ * The client waits SMC_CLC_WAIT_TIME for our Accept from its Proposal on;
+ * giving up a quarter earlier leaves our Decline time to reach it, so it
+ * falls back to TCP instead of failing its connect.
+ */
+#define SMCR_LGR_FIRST_WAIT	(SMC_CLC_WAIT_TIME * 3 / 4)
 static u32 smcr_lgr_next_id;
 /* Bumped under smcr_lgr_lock when a group is listed or unlisted. */
 static unsigned int smcr_lgr_seqno;
@@ -87,67 +118,148 @@ static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc)
 	sc->lgr = lgr;
 }
 
-static struct smcr_lgr *smcr_lgr_create(const struct smcr_lgr_key *key,
-					struct smcr_path *path)
+/* A new group for key, with no link yet: nobody else knows it. */
+static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key)
 {
 	struct smcr_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
-	struct smcr_link *l;
 
 	if (!lgr)
-		return ERR_PTR(-ENOMEM);
-	l = smcr_link_create(path);
-	if (IS_ERR(l)) {
-		kfree(lgr);
-		return ERR_CAST(l);
-	}
-	l->v2 = key->version >= SMC_CLC_V2;	/* before anything is sent */
-	lgr->link = l;
+		return NULL;
 	lgr->key = *key;
+	INIT_LIST_HEAD(&lgr->first);
 	INIT_LIST_HEAD(&lgr->pool);
 	INIT_LIST_HEAD(&lgr->conns);
 	rwlock_init(&lgr->conns_lock);
 	INIT_WORK(&lgr->down_work, smcr_lgr_down_work);
 	INIT_DELAYED_WORK(&lgr->free_work, smcr_lgr_free_work);
+	return lgr;
+}
+
+/* lgr's link on path. 0, or -errno and lgr is as it was. */
+static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path)
+{
+	struct smcr_link *l = smcr_link_create(path);
+
+	if (IS_ERR(l))
+		return PTR_ERR(l);
+	l->v2 = lgr->key.version >= SMC_CLC_V2;	/* before anything is sent */
+	lgr->link = l;
 	/* Nothing arrives before the QP is connected, after this. */
 	l->cdc_arg = lgr;
 	l->cdc_rx = smcr_lgr_cdc_rx;
 	smcr_link_set_down_work(l, &lgr->down_work);
 	atomic_inc(&smc_obj_smcr_lgrs);
-	return lgr;
+	return 0;
+}
+
+/* The usable group of key, if any. smcr_lgr_lock held. */
+static struct smcr_lgr *smcr_lgr_find_usable(const struct smcr_lgr_key *key)
+{
+	struct smcr_lgr *lgr;
+
+	list_for_each_entry(lgr, &smcr_lgrs, list)
+		if (lgr->usable && !lgr->dead && smcr_link_active(lgr->link) &&
+		    smcr_lgr_key_eq(&lgr->key, key))
+			return lgr;
+	return NULL;
+}
+
+/* Whether a server first contact for key is in progress. smcr_lgr_lock held. */
+static bool smcr_lgr_claimed(const struct smcr_lgr_key *key)
+{
+	struct smcr_lgr *lgr;
+
+	list_for_each_entry(lgr, &smcr_lgr_firsts, first)
+		if (smcr_lgr_key_eq(&lgr->key, key))
+			return true;
+	return false;
+}
+
+/* A claim ended (smcr_lgr_lock held): its waiters look again. */
+static void smcr_lgr_unclaim(struct smcr_lgr *lgr)
+{
+	list_del_init(&lgr->first);
+	smcr_lgr_first_gen++;
+}
+
+/*
+ * Server: join the usable group of key (NULL), or claim key with a new
+ * group, no link yet (returned), waiting for another handshake's claim
+ * on key as the rule at smcr_lgr_firsts says. ERR_PTR: -ETIMEDOUT (that
+ * claim outlasted SMCR_LGR_FIRST_WAIT), -ECONNABORTED (sc's socket is
+ * being closed), -ENOMEM; nothing was done.
+ */
+static struct smcr_lgr *smcr_lgr_server_find(struct smcr_conn *sc,
+					     const struct smcr_lgr_key *key)
+{
+	unsigned long deadline = jiffies + SMCR_LGR_FIRST_WAIT;
+	struct smc_sock *smc = sc->smc;
+	struct smcr_lgr *lgr;
+	unsigned int gen;
+	long left;
+
+	for (;;) {
+		mutex_lock(&smcr_lgr_lock);
+		lgr = smcr_lgr_find_usable(key);
+		if (lgr) {
+			smcr_lgr_add(lgr, sc);
+			mutex_unlock(&smcr_lgr_lock);
+			return NULL;
+		}
+		if (!smcr_lgr_claimed(key))
+			break;
+		gen = smcr_lgr_first_gen;
+		mutex_unlock(&smcr_lgr_lock);
+		/* The gen was read under the lock: no end of a claim is missed. */
+		left = (long)(deadline - jiffies);
+		if (left <= 0 ||
+		    !wait_event_timeout(smcr_lgr_first_wq,
+					READ_ONCE(smcr_lgr_first_gen) != gen ||
+					test_bit(SMC_F_HS_ABORT, &smc->flags),
+					left))
+			return ERR_PTR(-ETIMEDOUT);
+		if (test_bit(SMC_F_HS_ABORT, &smc->flags))
+			return ERR_PTR(-ECONNABORTED);
+	}
+	/* Still under the lock that found no claim: the claim is ours alone. */
+	lgr = smcr_lgr_alloc(key);
+	if (lgr)
+		list_add(&lgr->first, &smcr_lgr_firsts);
+	mutex_unlock(&smcr_lgr_lock);
+	return lgr ?: ERR_PTR(-ENOMEM);
 }
 
 int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		  struct smcr_path *path, bool *first)
 {
 	bool server = key->role == SMC_LGR_SERVER;
-	struct smcr_lgr *lgr, *found = NULL;
+	struct smcr_lgr *lgr;
+	int rc;
 
 	if (server) {
-		mutex_lock(&smcr_lgr_first_lock);
-		mutex_lock(&smcr_lgr_lock);
-		list_for_each_entry(lgr, &smcr_lgrs, list) {
-			if (lgr->usable && !lgr->dead &&
-			    smcr_link_active(lgr->link) &&
-			    smcr_lgr_key_eq(&lgr->key, key)) {
-				found = lgr;
-				break;
-			}
-		}
-		if (found) {
-			smcr_lgr_add(found, sc);
-			mutex_unlock(&smcr_lgr_lock);
-			mutex_unlock(&smcr_lgr_first_lock);
+		lgr = smcr_lgr_server_find(sc, key);
+		if (IS_ERR(lgr))
+			return PTR_ERR(lgr);
+		if (!lgr) {
 			*first = false;
 			return 0;
 		}
-		mutex_unlock(&smcr_lgr_lock);
+	} else {
+		lgr = smcr_lgr_alloc(key);
+		if (!lgr)
+			return -ENOMEM;
 	}
 	/* A link is made without smcr_lgr_lock: it may sleep a while. */
-	lgr = smcr_lgr_create(key, path);
-	if (IS_ERR(lgr)) {
-		if (server)
-			mutex_unlock(&smcr_lgr_first_lock);
-		return PTR_ERR(lgr);
+	rc = smcr_lgr_make_link(lgr, path);
+	if (rc) {
+		if (server) {
+			mutex_lock(&smcr_lgr_lock);
+			smcr_lgr_unclaim(lgr);
+			mutex_unlock(&smcr_lgr_lock);
+			wake_up_all(&smcr_lgr_first_wq);
+		}
+		kfree(lgr);
+		return rc;
 	}
 	mutex_lock(&smcr_lgr_lock);
 	if (!++smcr_lgr_next_id)
@@ -188,15 +300,24 @@ int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok)
 {
 	struct smcr_lgr *lgr = sc->lgr;
+	bool server = lgr->key.role == SMC_LGR_SERVER;
 
 	mutex_lock(&smcr_lgr_lock);
 	if (ok && !lgr->dead)
 		lgr->usable = true;
 	else
 		lgr->dead = true;
+	/* In the same section: a waiter finds the group usable, or no claim. */
+	if (server)
+		smcr_lgr_unclaim(lgr);
 	mutex_unlock(&smcr_lgr_lock);
-	if (lgr->key.role == SMC_LGR_SERVER)
-		mutex_unlock(&smcr_lgr_first_lock);
+	if (server)
+		wake_up_all(&smcr_lgr_first_wq);
+}
+
+void smcr_lgr_first_wake(void)
+{
+	wake_up_all(&smcr_lgr_first_wq);
 }
 
 void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
@@ -509,6 +630,8 @@ void smcr_lgr_exit(void)
 		cancel_delayed_work_sync(&lgr->free_work);
 		smcr_lgr_destroy(lgr);
 	}
+	/* Every handshake has ended: so have their claims. */
+	WARN_ON(!list_empty(&smcr_lgr_firsts));
 	flush_workqueue(smcr_lgr_wq);
 	destroy_workqueue(smcr_lgr_wq);
 }

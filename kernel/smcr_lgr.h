@@ -21,10 +21,12 @@
  *     handler (softirq) holds it for reading while it hands a message to
  *     the connection, so a connection that left the list (write lock)
  *     gets no more CDCs. Taken under smcr_lgr_lock, never the other way.
- *   The server's first contacts are serialised by smcr_lgr_first_lock,
- *     held from the group's creation until its link is confirmed or
- *     failed, so a second connection to the same peer waits and joins
- *     instead of making a second group.
+ *   The server's first contacts are serialised per key, not by a lock
+ *     held across the handshake: the handshake making a group claims its
+ *     key (smcr_lgr_firsts, under smcr_lgr_lock) until the link is
+ *     confirmed or failed; another one for the same key waits, bounded
+ *     and with no lock held, then joins (the rule is at smcr_lgr_firsts
+ *     in smcr_lgr.c). Other keys never wait for it.
  */
 #ifndef _SMCR_LGR_H
 #define _SMCR_LGR_H
@@ -64,6 +66,8 @@ struct smcr_lgr_key {
 
 struct smcr_lgr {
 	struct list_head	list;		/* smcr_lgrs, under smcr_lgr_lock */
+	/* Server: on smcr_lgr_firsts while its first contact runs (same lock). */
+	struct list_head	first;
 	u32			id;
 	struct smcr_lgr_key	key;
 	struct smcr_link	*link;		/* the group's only link */
@@ -114,12 +118,14 @@ struct smcr_conn {
 };
 
 /*
- * Server: lock out other first contacts, then join the usable group for
- * key (0, *first false; the lock is dropped) or make a new group with a
- * new link on path (0, *first true; the lock is kept until
- * smcr_lgr_first_done()). -errno: nothing was done, the lock is dropped.
- * Client: the same, except the client never looks for a group to join
- * here (the server's first-contact flag decides) and takes no lock.
+ * Server: join the usable group for key (0, *first false), or make a new
+ * group with a new link on path (0, *first true), its key claimed until
+ * smcr_lgr_first_done(); while another handshake has key claimed, wait
+ * for it (at most SMCR_LGR_FIRST_WAIT, no lock held). -errno: nothing
+ * was done; -ETIMEDOUT: that claim did not end in time (decline),
+ * -ECONNABORTED: sc's socket is being closed.
+ * Client: a new group, always (the server's first-contact flag decides
+ * when to call this); no claim, no wait.
  */
 int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		  struct smcr_path *path, bool *first);
@@ -129,8 +135,10 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
  */
 int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		     u32 peer_qpn);
-/* The new group's link is confirmed (ok) or failed; drops the lock (server). */
+/* The new group's link is confirmed (ok) or failed; ends the claim (server). */
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
+/* A handshake's socket is being closed: its wait for a claim ends. */
+void smcr_lgr_first_wake(void);
 /* SMC-Rv2 first contact: the peer's fce and the EID, for netlink. */
 void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 			  const u8 *eid, bool direct);

@@ -33,6 +33,18 @@
  * of its own kernel), and answers the Accept with a Confirm naming TOKEN;
  * the result is "decline 0xCODE", or "silence" when the server took the
  * Confirm (a server does not answer one).
+ * Silent SMC-R client: writing "ADDR PORT N" to
+ * /sys/module/smc_badpeer/parameters/silent_r connects to the IPv4
+ * ADDR:PORT (from the initial netns) N times, one after the other, each
+ * time proposing SMC-Rv1 under a made-up peer identity (peer id
+ * "badpeer\0", GID ::ffff:10.43.0.99, the same for all N) and an IPv4
+ * prefix of the connection's own /24, reading the answer, and then never
+ * sending the Confirm: a first contact the server waits for in vain. The
+ * next connection starts as soon as the previous one got its answer.
+ * silent_r_result then says, for each: "accept first MS" (an Accept with
+ * the first contact flag, MS ms after the Proposal), "accept MS",
+ * "decline 0xCODE MS" or "error -ERRNO", joined by ", "; "pending"
+ * before all are in.
  * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
@@ -45,6 +57,7 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -592,6 +605,162 @@ static const struct kernel_param_ops bp_forge_confirm_ops = { .set = bp_forge_co
 module_param_cb(forge_confirm, &bp_forge_confirm_ops, NULL, 0200);
 MODULE_PARM_DESC(forge_confirm, "\"PID PORT TOKEN CLASS\": connect to 127.0.0.1:PORT in PID's netns and confirm with DMB TOKEN");
 MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
+
+/* ---- the silent SMC-R client ---- */
+
+struct bp_silent {
+	struct work_struct work;
+	__be32 addr;
+	__be16 port;
+	int n;
+};
+
+static DEFINE_SPINLOCK(silent_lock);
+static char silent_result[160] = "none";
+
+static const u8 bp_silent_peer_id[SMC_CLC_PEER_ID_LEN] = "badpeer";
+static const u8 bp_silent_gid[SMC_CLC_GID_LEN] = {
+	[10] = 0xff, [11] = 0xff, [12] = 10, [13] = 43, [14] = 0, [15] = 99,
+};
+static const u8 bp_silent_mac[SMC_CLC_MAC_LEN] = { 0x02, 0xba, 0xd0, 0, 0, 0x99 };
+
+/*
+ * One silent first contact; its outcome into res. The socket is kept
+ * (bp_hold) when the server answered, so it sees no close from us.
+ */
+static void bp_silent_one(struct bp_silent *c, struct smc_clc_msg *msg,
+			  u8 *buf, char *res, size_t size)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = c->addr,
+		.sin_port = c->port,
+	};
+	struct smc_clc_proposal *p = &msg->proposal;
+	struct socket *sock;
+	unsigned long t0;
+	int rc;
+
+	rc = bp_tcp_socket(&sock);
+	if (rc) {
+		snprintf(res, size, "error %d", rc);
+		return;
+	}
+	/* Longer than any CLC wait of af_smc's, bounded for unload. */
+	sock->sk->sk_rcvtimeo = 5 * HZ;
+	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (rc)
+		goto fail;
+	memset(msg, 0, sizeof(*msg));
+	p->hdr.type = SMC_CLC_PROPOSAL;
+	p->hdr.version = SMC_CLC_V1;
+	p->hdr.typev1 = SMC_CLC_TYPE_R;
+	p->hdr.typev2 = SMC_CLC_TYPE_N;
+	p->hdr.eyecatcher = SMC_CLC_EC_SMCR;
+	p->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
+	memcpy(p->peer_id, bp_silent_peer_id, sizeof(p->peer_id));
+	memcpy(p->gid, bp_silent_gid, sizeof(p->gid));
+	memcpy(p->mac, bp_silent_mac, sizeof(p->mac));
+	p->v1_smcd_area = true;	/* as af_smc proposes */
+	/* The server's subnet, as ours: both ends on one /24. */
+	p->ipv4_subnet = ntohl(inet_sk(sock->sk)->inet_saddr) & 0xffffff00;
+	p->ipv4_prefix_len = 24;
+	t0 = jiffies;
+	rc = bp_send_clc(sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (rc)
+		goto fail;
+	if (msg->hdr.type == SMC_CLC_ACCEPT)
+		snprintf(res, size, "accept%s %u",
+			 smc_clc_first_contact(&msg->hdr) ? " first" : "",
+			 jiffies_to_msecs(jiffies - t0));
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, size, "decline 0x%08x %u", msg->decline.diagnosis,
+			 jiffies_to_msecs(jiffies - t0));
+	else
+		snprintf(res, size, "error type %u", msg->hdr.type);
+	/* No Confirm, ever: the server's wait for it runs out. */
+	bp_hold(sock);
+	return;
+fail:
+	snprintf(res, size, "error %d", rc);
+	sock_release(sock);
+}
+
+static void bp_silent_work(struct work_struct *work)
+{
+	struct bp_silent *c = container_of(work, struct bp_silent, work);
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	char *all = kzalloc(sizeof(silent_result), GFP_KERNEL);
+	char one[48];
+	int i;
+
+	if (!msg || !buf || !all) {
+		spin_lock(&silent_lock);
+		strscpy(silent_result, "error -12", sizeof(silent_result));
+		spin_unlock(&silent_lock);
+		goto out;
+	}
+	for (i = 0; i < c->n; i++) {
+		bp_silent_one(c, msg, buf, one, sizeof(one));
+		if (i)
+			strlcat(all, ", ", sizeof(silent_result));
+		strlcat(all, one, sizeof(silent_result));
+	}
+	spin_lock(&silent_lock);
+	strscpy(silent_result, all, sizeof(silent_result));
+	spin_unlock(&silent_lock);
+out:
+	kfree(all);
+	kfree(buf);
+	kfree(msg);
+	kfree(c);
+}
+
+static int bp_silent_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int a[4];
+	struct bp_silent *c;
+	int port, n;
+
+	if (sscanf(val, "%u.%u.%u.%u %d %d", &a[0], &a[1], &a[2], &a[3],
+		   &port, &n) != 6 || a[0] > 255 || a[1] > 255 || a[2] > 255 ||
+	    a[3] > 255 || port <= 0 || port > 65535 || n < 1 || n > 3)
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	INIT_WORK(&c->work, bp_silent_work);
+	c->addr = htonl(a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3]);
+	c->port = htons(port);
+	c->n = n;
+	spin_lock(&silent_lock);
+	strscpy(silent_result, "pending", sizeof(silent_result));
+	spin_unlock(&silent_lock);
+	queue_work(bp_wq, &c->work);
+	return 0;
+}
+
+static int bp_silent_result_get(char *buf, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&silent_lock);
+	n = scnprintf(buf, PAGE_SIZE, "%s\n", silent_result);
+	spin_unlock(&silent_lock);
+	return n;
+}
+
+static const struct kernel_param_ops bp_silent_ops = { .set = bp_silent_set };
+module_param_cb(silent_r, &bp_silent_ops, NULL, 0200);
+MODULE_PARM_DESC(silent_r, "\"ADDR PORT N\": N silent SMC-Rv1 first contacts to ADDR:PORT, one after the other");
+static const struct kernel_param_ops bp_silent_result_ops = { .get = bp_silent_result_get };
+module_param_cb(silent_r_result, &bp_silent_result_ops, NULL, 0444);
+MODULE_PARM_DESC(silent_r_result, "what the server answered each silent first contact");
 
 static void bp_cleanup(void)
 {

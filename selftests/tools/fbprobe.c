@@ -9,6 +9,11 @@
  * Prints "mode M fallback 0xLOCAL/0xPEER" (mode as SMC_DIAG_MODE_*), and
  * exits 0, or 1 with a message on stderr.
  *
+ *	smc-fbprobe -T [-6] ADDR PORT HOLD_SECONDS
+ *
+ * The same, with a line "connect_ms N" first: how long the blocking
+ * connect() took, which is the whole handshake.
+ *
  *	smc-fbprobe -C MS ADDR PORT
  *
  * Close in the middle of the handshake: a non-blocking connect, MS ms of
@@ -67,20 +72,22 @@ static int close_early(char **argv)
 
 int main(int argc, char **argv)
 {
-	int v6 = argc > 1 && !strcmp(argv[1], "-6");
+	int timed = argc > 1 && !strcmp(argv[1], "-T");
+	int v6 = argc > 1 + timed && !strcmp(argv[1 + timed], "-6");
 	struct sockaddr_storage ss = { 0 };
 	struct sd_sock s;
 	socklen_t len;
 	char c = 'x';
+	long t0 = 0;
 	int fd, rc;
 
 	if (argc == 5 && !strcmp(argv[1], "-C"))
 		return close_early(argv);
-	if (argc != 4 + v6) {
-		fprintf(stderr, "usage: smc-fbprobe [-6] ADDR PORT HOLD_SECONDS\n");
+	if (argc != 4 + timed + v6) {
+		fprintf(stderr, "usage: smc-fbprobe [-T] [-6] ADDR PORT HOLD_SECONDS\n");
 		return 2;
 	}
-	argv += v6;
+	argv += timed + v6;
 	if (v6) {
 		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
 
@@ -101,10 +108,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fd = socket(AF_SMC, SOCK_STREAM, v6 ? SMCPROTO_SMC6 : SMCPROTO_SMC);
+	if (fd >= 0)
+		t0 = now_ms();
 	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, len)) {
+		int e = errno;
+
+		if (fd >= 0 && timed)
+			fprintf(stderr, "smc-fbprobe: after %ld ms\n", now_ms() - t0);
+		errno = e;
 		perror("smc-fbprobe: connect");
 		return 1;
 	}
+	if (timed)
+		printf("connect_ms %ld\n", now_ms() - t0);
 	if (write(fd, &c, 1) != 1 || read(fd, &c, 1) != 1) {
 		perror("smc-fbprobe: echo");
 		return 1;
