@@ -19,6 +19,16 @@
 
 #include "smcr_link.h"
 
+atomic_t smcr_bufs_freed_posted;
+
+/* Under l->lock: c no longer names its buffer (completed, or not posted). */
+static void smcr_wr_put_buf(struct smcr_wr_ctx *c)
+{
+	if (c->buf)
+		c->buf->posted--;
+	c->buf = NULL;
+}
+
 /* A REG_MR or RDMA WRITE completed: its waiter, if any, takes the result. */
 void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -26,6 +36,7 @@ void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_wr_ctx *c = container_of(wc->wr_cqe, struct smcr_wr_ctx, cqe);
 
 	spin_lock_bh(&l->lock);
+	smcr_wr_put_buf(c);
 	c->status = wc->status ? -EIO : 0;
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
@@ -77,7 +88,8 @@ static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
  * handler runs and nothing is posted any more, so nothing leaks that
  * matters.
  */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait)
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+		      struct smcr_buf *b, bool wait)
 {
 	struct smcr_wr_ctx *c;
 	int i, rc;
@@ -88,11 +100,18 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait)
 		return i;
 	c = &l->wr_ctx[i];
 	wr->wr_cqe = &c->cqe;
+	/* Counted before the post: the completion may run before it returns. */
+	spin_lock_bh(&l->lock);
+	c->buf = b;
+	if (b)
+		b->posted++;
+	spin_unlock_bh(&l->lock);
 	down_read(&l->verbs_sem);
 	rc = (l->state == SMCR_LINK_ACTIVE) ? ib_post_send(l->qp, wr, NULL) : -ENOLINK;
 	up_read(&l->verbs_sem);
 	if (rc) {
 		spin_lock_bh(&l->lock);
+		smcr_wr_put_buf(c);
 		__set_bit(i, &l->wr_free);
 		spin_unlock_bh(&l->lock);
 		return rc;
@@ -222,10 +241,28 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 	if (!wr.mr)
 		return -ENOLINK;
 	wr.key = b->mr->rkey;
-	rc = smcr_link_post_wr(l, &wr.wr, true);
+	rc = smcr_link_post_wr(l, &wr.wr, b, true);
 	if (!rc)
 		b->registered = true;
 	return rc;
+}
+
+/*
+ * Under l->lock: b's pages are about to go. A request still naming it
+ * would read (or register) freed memory unless the QP is destroyed
+ * (GONE, under links_mutex): count that, and let the requests forget b,
+ * so their completions do not touch the freed struct.
+ */
+static void smcr_buf_forget(struct smcr_link *l, struct smcr_buf *b)
+{
+	int i;
+
+	if (b->posted && l->state != SMCR_LINK_GONE)
+		atomic_inc(&smcr_bufs_freed_posted);
+	for (i = 0; i < SMCR_WR_CTX; i++)
+		if (l->wr_ctx[i].buf == b)
+			l->wr_ctx[i].buf = NULL;
+	b->posted = 0;
 }
 
 void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
@@ -233,6 +270,9 @@ void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
 	if (!b)
 		return;
 	mutex_lock(&l->dev->links_mutex);
+	spin_lock_bh(&l->lock);
+	smcr_buf_forget(l, b);
+	spin_unlock_bh(&l->lock);
 	list_del(&b->list);
 	if (l->state != SMCR_LINK_GONE)
 		smcr_buf_release(l, b);
@@ -284,5 +324,5 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 	sge.lkey = l->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, len,
 				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
-	return smcr_link_post_wr(l, &wr.wr, wait);
+	return smcr_link_post_wr(l, &wr.wr, b, wait);
 }

@@ -435,8 +435,9 @@ void smcr_lgr_show(struct seq_file *m)
 			   is_zero_ether_addr(lgr->link->peer.nexthop_mac) ?
 			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac);
 	mutex_unlock(&smcr_lgr_lock);
-	seq_printf(m, "lgrs %d bufs %d\n", atomic_read(&smc_obj_smcr_lgrs),
-		   atomic_read(&smc_obj_smcr_bufs));
+	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d\n",
+		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),
+		   atomic_read(&smcr_bufs_freed_posted));
 }
 
 int smcr_lgr_for_each(unsigned long *pos,

@@ -83,6 +83,12 @@ struct smcr_buf {
 	bool			mapped;
 	struct ib_mr		*mr;
 	bool			registered;	/* REG_MR done */
+	/*
+	 * Under the link's lock: posted REG_MR and RDMA WRITE requests that
+	 * name this buffer (its MR, or its pages as their source) and have
+	 * not completed yet. The device may read the pages while it is not 0.
+	 */
+	unsigned int		posted;
 };
 
 /* A REG_MR or RDMA WRITE in flight: where its completion lands. */
@@ -90,6 +96,7 @@ struct smcr_wr_ctx {
 	struct ib_cqe		cqe;
 	int			status;		/* 1 pending, 0 done, <0 failed */
 	bool			abandoned;	/* nobody waits: the handler frees it */
+	struct smcr_buf		*buf;		/* the buffer it names, under lock */
 };
 
 enum smcr_link_state {
@@ -233,11 +240,13 @@ void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w);
 
 /*
  * Post one REG_MR or RDMA WRITE (wr->wr_cqe is set here) on an ACTIVE
- * link, waiting (bounded) for a free request first. wait: also wait,
- * bounded, for its completion and return its result; else return once
- * posted (RC ordering still puts it before any later SEND).
+ * link, waiting (bounded) for a free request first; b is the buffer it
+ * names (its posted count covers the request until it completes). wait:
+ * also wait, bounded, for its completion and return its result; else
+ * return once posted (RC ordering still puts it before any later SEND).
  */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait);
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+		      struct smcr_buf *b, bool wait);
 
 /* Internal to smcr_link.c and smcr_buf.c. */
 #define SMCR_SLOT_WAIT		(5 * HZ)	/* a free send slot or request */
@@ -261,6 +270,12 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, bool wait);
 /* In the link's teardown, under links_mutex: MRs and mappings go. */
 void smcr_buf_release_all(struct smcr_link *l);
+/*
+ * Buffers whose pages went back to the allocator while a posted WR still
+ * named them and the QP was alive: the device could read (RDMA WRITE) or
+ * write (REG_MR) freed memory. Must stay 0; shown in debugfs smcr_lgr.
+ */
+extern atomic_t smcr_bufs_freed_posted;
 
 /*
  * Port "port" of dev is no longer ACTIVE (its netdev went down, say):
