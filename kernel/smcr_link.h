@@ -72,6 +72,12 @@ struct smcr_qp_info {
  * buffer (DMA-mapped for the local SGE of RDMA WRITEs, no MR). Listed on
  * its link so that the link's teardown can release its MR and mapping
  * before the PD goes; the pages stay until smcr_buf_free().
+ *
+ * No buffer goes while the device may still use it: smcr_buf_free() of a
+ * buffer that a posted request still names only marks it an orphan, left
+ * on the link's list; the last of those requests to complete (or to be
+ * flushed, once the QP is in error) has the link's reap_work free it, and
+ * the link's teardown frees what is left once the QP is destroyed.
  */
 struct smcr_buf {
 	struct list_head	list;		/* link->bufs, under links_mutex */
@@ -89,6 +95,7 @@ struct smcr_buf {
 	 * not completed yet. The device may read the pages while it is not 0.
 	 */
 	unsigned int		posted;
+	bool			orphan;		/* its owner freed it; under lock */
 };
 
 /* A REG_MR or RDMA WRITE in flight: where its completion lands. */
@@ -148,8 +155,17 @@ struct smcr_link {
 	/* REG_MR and RDMA WRITE requests; wr_free under lock. */
 	struct smcr_wr_ctx	wr_ctx[SMCR_WR_CTX];
 	unsigned long		wr_free;
+	/* Send queue WRs (SENDs, REG_MR, WRITEs) posted, not completed; lock. */
+	unsigned int		sq_posted;
 	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
 	struct list_head	bufs;
+	/* Frees the orphans nothing names any more (smcr_buf_reap). */
+	struct work_struct	reap_work;
+	/*
+	 * Queued when the link fails (ERROR): the QP goes to the error state,
+	 * so every WR still posted completes, with a flush error.
+	 */
+	struct work_struct	err_work;
 
 	/*
 	 * The owner's: queued (under lock) when the link stops being usable,
@@ -183,6 +199,7 @@ struct smcr_link {
 
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
+	unsigned int		timeouts;	/* WR or SEND waits that timed out */
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
@@ -248,10 +265,31 @@ void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w);
 int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		      struct smcr_buf *b, bool wait);
 
+/*
+ * The link went down (ERROR): wait, bounded, until its QP is in the error
+ * state and every WR posted on it has completed or been flushed, so the
+ * connections reset next find their buffers idle. Process context. Not a
+ * guarantee, only an orderly end: a buffer still named by a WR after the
+ * bound is freed later all the same (see struct smcr_buf).
+ */
+void smcr_link_await_flush(struct smcr_link *l);
+
 /* Internal to smcr_link.c and smcr_buf.c. */
 #define SMCR_SLOT_WAIT		(5 * HZ)	/* a free send slot or request */
 void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc);
 void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
+/*
+ * A wait for a WR or SEND (its completion, or a free slot) timed out: the
+ * peer or the path no longer acknowledges, so the link goes down (ERROR,
+ * the owner's down work, the QP to the error state). Process context.
+ */
+void smcr_link_timed_out(struct smcr_link *l);
+/* Under l->lock: a send queue WR completed or was not posted after all. */
+static inline void smcr_link_sq_done(struct smcr_link *l)
+{
+	if (l->sq_posted)
+		l->sq_posted--;
+}
 
 /* smcr_buf.c: connection buffers on a link. */
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);
@@ -270,6 +308,14 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, bool wait);
 /* In the link's teardown, under links_mutex: MRs and mappings go. */
 void smcr_buf_release_all(struct smcr_link *l);
+/*
+ * Under links_mutex: free the link's orphans that no posted WR names any
+ * more, or all of them once the QP is destroyed (GONE).
+ */
+void smcr_buf_reap(struct smcr_link *l);
+void smcr_buf_reap_work(struct work_struct *work);
+/* Orphans not freed yet (live objects; 0 once every link is gone). */
+extern atomic_t smcr_bufs_deferred;
 /*
  * Buffers whose pages went back to the allocator while a posted WR still
  * named them and the QP was alive: the device could read (RDMA WRITE) or
