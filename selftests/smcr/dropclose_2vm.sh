@@ -94,7 +94,7 @@ setup() {
 
 # No group on VM 0 whose link is still up.
 link_down0() {
-	! grep -q '^lgr .* state \(usable\|new\) ' $L
+	! grep -Eq '^lgr .* state (usable|new) ' $L
 }
 sent0() {
 	cat $C/sent_pkts
