@@ -19,6 +19,11 @@
  * The device may go at any time (smcr_link_dev_gone): the verbs objects
  * are released then and every call fails with -ENOLINK; the owner still
  * destroys the link.
+ * A link that fails (ERROR: a completion with an error, a wait for a WR
+ * or SEND that timed out, its port, the peer's DELETE_LINK, the keepalive)
+ * has its QP moved to the error state (err_work), which completes every
+ * posted WR with a flush error; a buffer a posted WR names outlives its
+ * owner's smcr_buf_free() until then (struct smcr_buf).
  *
  * Every wait has a bound (Documentation/smc-r.md has the figures).
  */
