@@ -280,12 +280,19 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 		lgr->pool_num++;
 		rmb = NULL;
 	}
+	mutex_unlock(&smcr_lgr_lock);
+	/*
+	 * While we still count in conns_num: once the count is 0, the free
+	 * work (at once for a dead group) may destroy the link and the
+	 * group under a free that needs them.
+	 */
+	if (rmb)
+		smcr_lgr_buf_free(lgr, rmb);
+	mutex_lock(&smcr_lgr_lock);
 	if (!--lgr->conns_num)
 		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
 				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
 	mutex_unlock(&smcr_lgr_lock);
-	if (rmb)
-		smcr_lgr_buf_free(lgr, rmb);
 	sc->lgr = NULL;
 }
 
