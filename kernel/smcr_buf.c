@@ -12,6 +12,17 @@
  * links_mutex, which the link's teardown holds), so a link that goes with
  * its device releases their MRs and mappings before its PD; the pages
  * stay with their owner until smcr_buf_free().
+ *
+ * A buffer outlives its owner's smcr_buf_free() while a posted request
+ * names it (b->posted): a WRITE whose waiter gave up is still in the
+ * send queue, and the device reads its source again for every
+ * retransmission (rxe copies it into each packet). Such a buffer becomes
+ * an orphan; the completion that takes its count to 0 (a flush error
+ * once the failed link's QP is in the error state) queues the link's
+ * reap_work, which frees it in process context (the MR's deregistration
+ * may sleep; the list is under links_mutex). When the QP is destroyed
+ * (GONE), nothing reads any buffer of the link any more and the
+ * teardown frees the orphans left.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,18 +30,38 @@
 
 #include "smcr_link.h"
 
+atomic_t smcr_bufs_freed_posted, smcr_bufs_deferred;
+
+/*
+ * Under l->lock: c no longer names its buffer (completed, or not posted).
+ * True when that was the last request on an orphan: reap it.
+ */
+static bool smcr_wr_put_buf(struct smcr_wr_ctx *c)
+{
+	struct smcr_buf *b = c->buf;
+
+	c->buf = NULL;
+	return b && !--b->posted && b->orphan;
+}
+
 /* A REG_MR or RDMA WRITE completed: its waiter, if any, takes the result. */
 void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct smcr_link *l = cq->cq_context;
 	struct smcr_wr_ctx *c = container_of(wc->wr_cqe, struct smcr_wr_ctx, cqe);
+	bool reap;
 
 	spin_lock_bh(&l->lock);
+	reap = smcr_wr_put_buf(c);
+	smcr_link_sq_done(l);
 	c->status = wc->status ? -EIO : 0;
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
 	if (c->abandoned)
 		__set_bit(c - l->wr_ctx, &l->wr_free);
+	/* The link's teardown cancels it only after the CQ (no handler) went. */
+	if (reap)
+		queue_work(system_wq, &l->reap_work);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
 }
@@ -75,31 +106,49 @@ static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
  * gives up (bound, link failed) marks it abandoned and the completion
  * handler, if it ever runs, frees it. After the link's teardown no
  * handler runs and nothing is posted any more, so nothing leaks that
- * matters.
+ * matters. Its buffer stays until the completion (see the top of this
+ * file), and a wait that times out takes the link down: its QP goes to
+ * the error state, which completes the request with a flush error.
  */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait)
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+		      struct smcr_buf *b, bool wait)
 {
 	struct smcr_wr_ctx *c;
 	int i, rc;
 
-	if (!wait_event_timeout(l->wait, smcr_wr_get(l, &i), SMCR_SLOT_WAIT))
+	/* Every request in flight for the whole bound: none is acknowledged. */
+	if (!wait_event_timeout(l->wait, smcr_wr_get(l, &i), SMCR_SLOT_WAIT)) {
+		smcr_link_timed_out(l);
 		return -ETIMEDOUT;
+	}
 	if (i < 0)
 		return i;
 	c = &l->wr_ctx[i];
 	wr->wr_cqe = &c->cqe;
+	/* Counted before the post: the completion may run before it returns. */
+	spin_lock_bh(&l->lock);
+	c->buf = b;
+	if (b)
+		b->posted++;
+	l->sq_posted++;
+	spin_unlock_bh(&l->lock);
 	down_read(&l->verbs_sem);
 	rc = (l->state == SMCR_LINK_ACTIVE) ? ib_post_send(l->qp, wr, NULL) : -ENOLINK;
 	up_read(&l->verbs_sem);
 	if (rc) {
+		/* Not posted: b was its owner's all along, never an orphan. */
 		spin_lock_bh(&l->lock);
+		smcr_wr_put_buf(c);
+		smcr_link_sq_done(l);
 		__set_bit(i, &l->wr_free);
 		spin_unlock_bh(&l->lock);
 		return rc;
 	}
 	if (wait && !wait_event_timeout(l->wait, smcr_wr_finished(l, c),
-					SMCR_SLOT_WAIT))
+					SMCR_SLOT_WAIT)) {
+		smcr_link_timed_out(l);
 		rc = -ETIMEDOUT;
+	}
 	spin_lock_bh(&l->lock);
 	if (!wait) {
 		rc = 0;
@@ -222,23 +271,87 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 	if (!wr.mr)
 		return -ENOLINK;
 	wr.key = b->mr->rkey;
-	rc = smcr_link_post_wr(l, &wr.wr, true);
+	rc = smcr_link_post_wr(l, &wr.wr, b, true);
 	if (!rc)
 		b->registered = true;
 	return rc;
 }
 
-void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
+/*
+ * Under l->lock: b's pages are about to go. A request still naming it
+ * would read (or register) freed memory unless the QP is destroyed
+ * (GONE, under links_mutex): count that (the deferral below makes it
+ * impossible; the count is the regression test's direct signal), and let
+ * the requests forget b, so their completions do not touch the freed
+ * struct.
+ */
+static void smcr_buf_forget(struct smcr_link *l, struct smcr_buf *b)
 {
-	if (!b)
-		return;
-	mutex_lock(&l->dev->links_mutex);
+	int i;
+
+	if (b->posted && l->state != SMCR_LINK_GONE)
+		atomic_inc(&smcr_bufs_freed_posted);
+	for (i = 0; i < SMCR_WR_CTX; i++)
+		if (l->wr_ctx[i].buf == b)
+			l->wr_ctx[i].buf = NULL;
+	b->posted = 0;
+}
+
+/* Under links_mutex: b off the link, its MR and mapping and pages gone. */
+static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf *b)
+{
+	spin_lock_bh(&l->lock);
+	smcr_buf_forget(l, b);
+	spin_unlock_bh(&l->lock);
 	list_del(&b->list);
 	if (l->state != SMCR_LINK_GONE)
 		smcr_buf_release(l, b);
-	mutex_unlock(&l->dev->links_mutex);
 	free_pages((unsigned long)b->cpu, get_order(b->size));
 	kfree(b);
+}
+
+void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
+{
+	bool busy;
+
+	if (!b)
+		return;
+	mutex_lock(&l->dev->links_mutex);
+	/* Under links_mutex, GONE means the QP is destroyed: nothing reads b. */
+	spin_lock_bh(&l->lock);
+	busy = b->posted && l->state != SMCR_LINK_GONE;
+	b->orphan = busy;
+	spin_unlock_bh(&l->lock);
+	if (busy)
+		atomic_inc(&smcr_bufs_deferred);
+	else
+		smcr_buf_destroy(l, b);
+	mutex_unlock(&l->dev->links_mutex);
+}
+
+void smcr_buf_reap(struct smcr_link *l)
+{
+	struct smcr_buf *b, *tmp;
+	bool idle;
+
+	list_for_each_entry_safe(b, tmp, &l->bufs, list) {
+		spin_lock_bh(&l->lock);
+		idle = b->orphan && (!b->posted || l->state == SMCR_LINK_GONE);
+		spin_unlock_bh(&l->lock);
+		if (!idle)
+			continue;
+		smcr_buf_destroy(l, b);
+		atomic_dec(&smcr_bufs_deferred);
+	}
+}
+
+void smcr_buf_reap_work(struct work_struct *work)
+{
+	struct smcr_link *l = container_of(work, struct smcr_link, reap_work);
+
+	mutex_lock(&l->dev->links_mutex);
+	smcr_buf_reap(l);
+	mutex_unlock(&l->dev->links_mutex);
 }
 
 u32 smcr_buf_rkey(const struct smcr_buf *b)
@@ -284,5 +397,5 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 	sge.lkey = l->pd->local_dma_lkey;
 	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, len,
 				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
-	return smcr_link_post_wr(l, &wr.wr, wait);
+	return smcr_link_post_wr(l, &wr.wr, b, wait);
 }

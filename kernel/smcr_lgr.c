@@ -384,7 +384,11 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 		list_del_init(&sc->lgr_entry);
 	sc->in_group = false;
 	write_unlock_bh(&lgr->conns_lock);
-	/* Our WRITEs and CDCs are done: the caller holds the conn's locks. */
+	/*
+	 * No WRITE or CDC of ours starts any more (the caller holds the
+	 * conn's locks); one the link still has posted keeps the send buffer
+	 * until it completes or is flushed (smcr_buf_free).
+	 */
 	if (sc->sndbuf)
 		smcr_lgr_buf_free(lgr, sc->sndbuf);
 	sc->sndbuf = NULL;
@@ -491,6 +495,12 @@ static void smcr_lgr_down_work(struct work_struct *work)
 	if (!lgr->conns_num && !list_empty(&lgr->list))
 		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, 0);
 	mutex_unlock(&smcr_lgr_lock);
+	/*
+	 * Every WR still posted flushed first (bounded), so the resets below
+	 * free send buffers that nothing reads; one still named by a WR after
+	 * the bound waits for it (smcr_buf_free).
+	 */
+	smcr_link_await_flush(lgr->link);
 	for (;;) {
 		next = NULL;
 		read_lock_bh(&lgr->conns_lock);
@@ -563,17 +573,21 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
 			   lgr->link->peer.qpn, READ_ONCE(lgr->link->state),
 			   lgr->key.peer_gid.raw, lgr->key.version,
 			   is_zero_ether_addr(lgr->link->peer.nexthop_mac) ?
-			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac);
+			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac,
+			   READ_ONCE(lgr->link->last_wc_status),
+			   READ_ONCE(lgr->link->timeouts));
 	mutex_unlock(&smcr_lgr_lock);
-	seq_printf(m, "lgrs %d bufs %d\n", atomic_read(&smc_obj_smcr_lgrs),
-		   atomic_read(&smc_obj_smcr_bufs));
+	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
+		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),
+		   atomic_read(&smcr_bufs_freed_posted),
+		   atomic_read(&smcr_bufs_deferred));
 }
 
 int smcr_lgr_for_each(unsigned long *pos,

@@ -31,14 +31,30 @@
 /*
  * Bounds (rxe under TCG: ~45 ms per RC round trip). A free send slot
  * comes back with the send's completion, which an RC QP delivers within
- * its retry budget (ack timeout 4.096 us << 16 = 268 ms, 7 retries: about
- * 2 s) even when the peer is gone; 5 s covers that. An LLC answer needs
- * one round trip through the peer's rx_work.
+ * its retry budget even when the peer is gone: ack timeout 4.096 us << 16
+ * = 268 ms, retry_cnt 6, so a WR that the peer stops acknowledging ends
+ * with IB_WC_RETRY_EXC_ERR (and the QP in error) after at most 7 sends
+ * 268 ms apart, about 1.9 s after the last ACK (rxe starts the count again
+ * on every ACK that makes progress, reset_retry_counters()). Not 7: the
+ * spec's 7 is seven retries, but rxe (rxe_comp.c, COMPST_ERROR_RETRY) never
+ * decrements a retry_cnt of 7, so the QP would retransmit for ever, read
+ * its source buffer every time, and never complete the WR. 5 s covers the
+ * budget; a wait that outlives it takes the link down (smcr_link_timed_out).
+ * rnr_retry stays 7, "infinite" in the spec and in rxe alike: an RNR NAK
+ * comes from a live peer short of receive buffers, and a peer that NAKs
+ * for ever only keeps its WRs' waits running into their 5 s bound, which
+ * takes the link down and the QP to the error state, ending the retries.
+ * An LLC answer needs one round trip through the peer's rx_work.
  */
 #define SMCR_LLC_WAIT		(4 * HZ)
 #define SMCR_QP_TIMEOUT		16
-#define SMCR_QP_RETRY		7
+#define SMCR_QP_RETRY		6
 #define SMCR_QP_RNR_RETRY	7
+/*
+ * A failed link's flush: rxe completes every WR with a flush error as soon
+ * as its completer task runs after the QP went to the error state.
+ */
+#define SMCR_FLUSH_WAIT		(2 * HZ)
 /* The send queue: the slots, plus the REG_MR/RDMA WRITE requests. */
 #define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + SMCR_WR_CTX)
 /* One CQ for both queues: room for every WR of both (an overrun kills it). */
@@ -60,8 +76,58 @@ static void smcr_link_broken(struct smcr_link *l)
 	if (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT)
 		return;
 	l->state = SMCR_LINK_ERROR;
+	/* No WR may stay posted (and read its buffer) on a failed link. */
+	queue_work(smcr_wq, &l->err_work);
 	if (l->down_work)
 		queue_work(system_wq, l->down_work);
+}
+
+/*
+ * The QP of a failed link to the error state: the provider completes
+ * every WR still posted with IB_WC_WR_FLUSH_ERR (the handlers see the
+ * link in ERROR already) and sends nothing more. ib_modify_qp() may
+ * sleep, hence a work. The QP goes only under verbs_sem (write).
+ */
+static void smcr_link_err_work(struct work_struct *work)
+{
+	struct smcr_link *l = container_of(work, struct smcr_link, err_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int rc = 0;
+
+	down_read(&l->verbs_sem);
+	if (l->qp && READ_ONCE(l->state) == SMCR_LINK_ERROR)
+		rc = ib_modify_qp(l->qp, &attr, IB_QP_STATE);
+	up_read(&l->verbs_sem);
+	/* Then only the QP's destruction stops it; buffers wait for that. */
+	if (rc)
+		pr_warn_ratelimited("link QP %u: to the error state: %d\n",
+				    l->local.qpn, rc);
+}
+
+void smcr_link_timed_out(struct smcr_link *l)
+{
+	spin_lock_bh(&l->lock);
+	l->timeouts++;
+	smcr_link_broken(l);
+	spin_unlock_bh(&l->lock);
+	wake_up_all(&l->wait);
+}
+
+static bool smcr_link_flushed(struct smcr_link *l)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = !l->sq_posted || l->state == SMCR_LINK_GONE;
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+void smcr_link_await_flush(struct smcr_link *l)
+{
+	/* Queued when the link failed; after this the QP is in error. */
+	flush_work(&l->err_work);
+	wait_event_timeout(l->wait, smcr_link_flushed(l), SMCR_FLUSH_WAIT);
 }
 
 void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w)
@@ -118,6 +184,7 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	int slot = wc->wr_cqe - l->send_cqe;
 
 	spin_lock_bh(&l->lock);
+	smcr_link_sq_done(l);
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
 	__set_bit(slot, &l->send_free);
@@ -248,8 +315,11 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len)
 	if (len > SMCR_MSG_SIZE)
 		return -EINVAL;
 	left = wait_event_timeout(l->wait, smcr_slot_get(l, &slot), SMCR_SLOT_WAIT);
-	if (!left)
+	/* Every slot in flight for the whole bound: nothing is acknowledged. */
+	if (!left) {
+		smcr_link_timed_out(l);
 		return -ETIMEDOUT;
+	}
 	if (slot < 0)
 		return slot;
 	down_read(&l->verbs_sem);
@@ -269,6 +339,10 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len)
 	wr.num_sge = 1;
 	wr.opcode = IB_WR_SEND;
 	wr.send_flags = IB_SEND_SIGNALED;
+	/* Counted first: the completion may run before the post returns. */
+	spin_lock_bh(&l->lock);
+	l->sq_posted++;
+	spin_unlock_bh(&l->lock);
 	rc = ib_post_send(l->qp, &wr, NULL);
 	if (!rc)
 		l->tx_msgs++;
@@ -277,6 +351,8 @@ out:
 	if (rc) {
 		/* Not posted: the slot is ours to give back. */
 		spin_lock_bh(&l->lock);
+		if (wr.wr_cqe)
+			smcr_link_sq_done(l);
 		__set_bit(slot, &l->send_free);
 		spin_unlock_bh(&l->lock);
 	}
@@ -583,11 +659,15 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	up_write(&l->verbs_sem);
 	/* Nothing queues it any more; it sees GONE and sends nothing. */
 	cancel_work_sync(&l->rx_work);
+	/* The same: it finds no QP. */
+	cancel_work_sync(&l->err_work);
 	/* Its waits ended with the wake-up above; it re-arms only if ACTIVE. */
 	cancel_delayed_work_sync(&l->keepalive_work);
 
 	/* The connections' MRs and mappings, before the PD goes. */
 	smcr_buf_release_all(l);
+	/* Nothing reads the orphans any more: they go now. */
+	smcr_buf_reap(l);
 	if (l->recv_mapped)
 		ib_dma_unmap_single(ibdev, l->recv_dma,
 				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
@@ -609,6 +689,8 @@ static void smcr_link_free(struct smcr_link *l)
 {
 	/* A keepalive set after the verbs went would still be queued. */
 	cancel_delayed_work_sync(&l->keepalive_work);
+	/* Queued by a completion before the CQ went; the orphans are gone. */
+	cancel_work_sync(&l->reap_work);
 	kfree(l->send_buf);
 	kfree(l->recv_buf);
 	kfree(l->recv_ovf);
@@ -723,6 +805,8 @@ struct smcr_link *smcr_link_create(struct smcr_path *path)
 	spin_lock_init(&l->lock);
 	init_waitqueue_head(&l->wait);
 	INIT_WORK(&l->rx_work, smcr_rx_work);
+	INIT_WORK(&l->err_work, smcr_link_err_work);
+	INIT_WORK(&l->reap_work, smcr_buf_reap_work);
 	INIT_DELAYED_WORK(&l->keepalive_work, smcr_keepalive_work);
 	INIT_LIST_HEAD(&l->dev_list);
 	l->send_free = GENMASK(SMCR_SEND_SLOTS - 1, 0);

@@ -19,6 +19,11 @@
  * The device may go at any time (smcr_link_dev_gone): the verbs objects
  * are released then and every call fails with -ENOLINK; the owner still
  * destroys the link.
+ * A link that fails (ERROR: a completion with an error, a wait for a WR
+ * or SEND that timed out, its port, the peer's DELETE_LINK, the keepalive)
+ * has its QP moved to the error state (err_work), which completes every
+ * posted WR with a flush error; a buffer a posted WR names outlives its
+ * owner's smcr_buf_free() until then (struct smcr_buf).
  *
  * Every wait has a bound (Documentation/smc-r.md has the figures).
  */
@@ -72,6 +77,12 @@ struct smcr_qp_info {
  * buffer (DMA-mapped for the local SGE of RDMA WRITEs, no MR). Listed on
  * its link so that the link's teardown can release its MR and mapping
  * before the PD goes; the pages stay until smcr_buf_free().
+ *
+ * No buffer goes while the device may still use it: smcr_buf_free() of a
+ * buffer that a posted request still names only marks it an orphan, left
+ * on the link's list; the last of those requests to complete (or to be
+ * flushed, once the QP is in error) has the link's reap_work free it, and
+ * the link's teardown frees what is left once the QP is destroyed.
  */
 struct smcr_buf {
 	struct list_head	list;		/* link->bufs, under links_mutex */
@@ -83,6 +94,13 @@ struct smcr_buf {
 	bool			mapped;
 	struct ib_mr		*mr;
 	bool			registered;	/* REG_MR done */
+	/*
+	 * Under the link's lock: posted REG_MR and RDMA WRITE requests that
+	 * name this buffer (its MR, or its pages as their source) and have
+	 * not completed yet. The device may read the pages while it is not 0.
+	 */
+	unsigned int		posted;
+	bool			orphan;		/* its owner freed it; under lock */
 };
 
 /* A REG_MR or RDMA WRITE in flight: where its completion lands. */
@@ -90,6 +108,7 @@ struct smcr_wr_ctx {
 	struct ib_cqe		cqe;
 	int			status;		/* 1 pending, 0 done, <0 failed */
 	bool			abandoned;	/* nobody waits: the handler frees it */
+	struct smcr_buf		*buf;		/* the buffer it names, under lock */
 };
 
 enum smcr_link_state {
@@ -141,8 +160,17 @@ struct smcr_link {
 	/* REG_MR and RDMA WRITE requests; wr_free under lock. */
 	struct smcr_wr_ctx	wr_ctx[SMCR_WR_CTX];
 	unsigned long		wr_free;
+	/* Send queue WRs (SENDs, REG_MR, WRITEs) posted, not completed; lock. */
+	unsigned int		sq_posted;
 	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
 	struct list_head	bufs;
+	/* Frees the orphans nothing names any more (smcr_buf_reap). */
+	struct work_struct	reap_work;
+	/*
+	 * Queued when the link fails (ERROR): the QP goes to the error state,
+	 * so every WR still posted completes, with a flush error.
+	 */
+	struct work_struct	err_work;
 
 	/*
 	 * The owner's: queued (under lock) when the link stops being usable,
@@ -176,6 +204,7 @@ struct smcr_link {
 
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
+	unsigned int		timeouts;	/* WR or SEND waits that timed out */
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
@@ -233,16 +262,39 @@ void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w);
 
 /*
  * Post one REG_MR or RDMA WRITE (wr->wr_cqe is set here) on an ACTIVE
- * link, waiting (bounded) for a free request first. wait: also wait,
- * bounded, for its completion and return its result; else return once
- * posted (RC ordering still puts it before any later SEND).
+ * link, waiting (bounded) for a free request first; b is the buffer it
+ * names (its posted count covers the request until it completes). wait:
+ * also wait, bounded, for its completion and return its result; else
+ * return once posted (RC ordering still puts it before any later SEND).
  */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr, bool wait);
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+		      struct smcr_buf *b, bool wait);
+
+/*
+ * The link went down (ERROR): wait, bounded, until its QP is in the error
+ * state and every WR posted on it has completed or been flushed, so the
+ * connections reset next find their buffers idle. Process context. Not a
+ * guarantee, only an orderly end: a buffer still named by a WR after the
+ * bound is freed later all the same (see struct smcr_buf).
+ */
+void smcr_link_await_flush(struct smcr_link *l);
 
 /* Internal to smcr_link.c and smcr_buf.c. */
 #define SMCR_SLOT_WAIT		(5 * HZ)	/* a free send slot or request */
 void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc);
 void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
+/*
+ * A wait for a WR or SEND (its completion, or a free slot) timed out: the
+ * peer or the path no longer acknowledges, so the link goes down (ERROR,
+ * the owner's down work, the QP to the error state). Process context.
+ */
+void smcr_link_timed_out(struct smcr_link *l);
+/* Under l->lock: a send queue WR completed or was not posted after all. */
+static inline void smcr_link_sq_done(struct smcr_link *l)
+{
+	if (l->sq_posted)
+		l->sq_posted--;
+}
 
 /* smcr_buf.c: connection buffers on a link. */
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);
@@ -261,6 +313,20 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, bool wait);
 /* In the link's teardown, under links_mutex: MRs and mappings go. */
 void smcr_buf_release_all(struct smcr_link *l);
+/*
+ * Under links_mutex: free the link's orphans that no posted WR names any
+ * more, or all of them once the QP is destroyed (GONE).
+ */
+void smcr_buf_reap(struct smcr_link *l);
+void smcr_buf_reap_work(struct work_struct *work);
+/* Orphans not freed yet (live objects; 0 once every link is gone). */
+extern atomic_t smcr_bufs_deferred;
+/*
+ * Buffers whose pages went back to the allocator while a posted WR still
+ * named them and the QP was alive: the device could read (RDMA WRITE) or
+ * write (REG_MR) freed memory. Must stay 0; shown in debugfs smcr_lgr.
+ */
+extern atomic_t smcr_bufs_freed_posted;
 
 /*
  * Port "port" of dev is no longer ACTIVE (its netdev went down, say):
