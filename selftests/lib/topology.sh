@@ -78,6 +78,18 @@ _topo_wait() {
 	done
 }
 
+# topo_require_ours_2vm WHY: the preconditions of a test between two VMs
+# that both run af_smc (WHY: what of af_smc's own it needs, the reason the
+# whole test skips elsewhere); sets module to the module file.
+topo_require_ours_2vm() {
+	[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
+	[ "${SMC_MODULE:-ours}" = ours ] && [ "${SMC_PEER_MODULE:-ours}" = ours ] ||
+		tap_skip_all "$1"
+	module=${SMC_MODULE_FILE:-}
+	[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+}
+
 topo_check_netns() {
 	command -v ip >/dev/null 2>&1 || { echo "no ip command (iproute2)"; return 1; }
 	[ "$(id -u)" = 0 ] || { echo "network namespaces need root"; return 1; }

@@ -28,12 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
 
-[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-[ "${SMC_VM_COUNT:-1}" -ge 2 ] || tap_skip_all "needs --vms 2"
-[ "${SMC_MODULE:-ours}" = ours ] && [ "${SMC_PEER_MODULE:-ours}" = ours ] ||
-	tap_skip_all "smcr_probe is af_smc's own parameter"
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+topo_require_ours_2vm "smcr_probe is af_smc's own parameter"
 T=$SMC_SELFTESTS/tools
 D=/sys/kernel/debug/af_smc/smcr_hs
 L=/sys/kernel/debug/af_smc/smcr_lgr
