@@ -90,6 +90,17 @@ topo_require_ours_2vm() {
 	[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
 }
 
+# topo_reload_ours_2vm: af_smc ($module, from topo_require_ours_2vm) loaded
+# again without parameters on both VMs, as the harness loaded it; for a
+# test's cleanup, so a failure is a diagnostic.
+topo_reload_ours_2vm() {
+	for _vm in 0 1; do
+		_c="rmmod af_smc 2>/dev/null; insmod $module"
+		if [ $_vm = 0 ]; then sh -c "$_c"; else smc-vm-exec 1 "$_c"; fi ||
+			tap_diag "could not reload af_smc on VM $_vm"
+	done
+}
+
 topo_check_netns() {
 	command -v ip >/dev/null 2>&1 || { echo "no ip command (iproute2)"; return 1; }
 	[ "$(id -u)" = 0 ] || { echo "network namespaces need root"; return 1; }

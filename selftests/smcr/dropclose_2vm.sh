@@ -70,11 +70,7 @@ cleanup() {
 	smc-vm-exec 1 "for m in iptable_filter xt_tcpudp ip_tables x_tables; do rmmod \$m 2>/dev/null; done; true" \
 		>/dev/null 2>&1
 	topo_cleanup
-	for vm in 0 1; do
-		c="rmmod af_smc 2>/dev/null; insmod $module"
-		if [ $vm = 0 ]; then sh -c "$c"; else smc-vm-exec 1 "$c"; fi ||
-			tap_diag "could not reload af_smc on VM $vm"
-	done
+	topo_reload_ours_2vm
 }
 tap_at_exit cleanup
 

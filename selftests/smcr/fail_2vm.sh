@@ -59,11 +59,7 @@ boot_vm1() {
 cleanup() {
 	[ ! -e "$DEAD" ] || boot_vm1 || tap_diag "VM 1 could not be booted again"
 	topo_cleanup
-	for vm in 0 1; do
-		c="rmmod af_smc 2>/dev/null; insmod $module"
-		if [ $vm = 0 ]; then sh -c "$c"; else smc-vm-exec 1 "$c"; fi ||
-			tap_diag "could not reload af_smc on VM $vm"
-	done
+	topo_reload_ours_2vm
 }
 tap_at_exit cleanup
 
