@@ -88,6 +88,13 @@ struct smc_listen_state {
 	struct list_head	hs_children;	/* children in their handshake */
 	struct list_head	ready;		/* children waiting for accept() */
 	unsigned int		pending;	/* entries on both lists */
+	/*
+	 * Entries on hs_children; also read locklessly (READ_ONCE) by
+	 * smc_listen_congested() in softirq.
+	 */
+	unsigned int		hs_count;
+	/* Children past their Proposal, holding a worker (smc_hs_limit.c). */
+	atomic_t		hs_working;
 };
 
 struct smc_sock {
@@ -128,6 +135,22 @@ struct smc_sock {
 	/* A child: its listener (a reference is held) and its list entry. */
 	struct smc_sock		*listener;
 	struct list_head	child_entry;
+	/*
+	 * A child waiting for the client's first CLC message holds no
+	 * worker (smc_listen.c): the clcsock's callbacks queue hs_wake_work
+	 * to look whether it is all there, hs_timer ends the wait at
+	 * hs_deadline. hs_peer: its count in smc_hs_limit.c, once admitted.
+	 */
+	struct work_struct	hs_wake_work;
+	struct timer_list	hs_timer;
+	unsigned long		hs_deadline;
+	struct smc_hs_peer	*hs_peer;
+	/*
+	 * net.smc.limit_smc_hs when the socket was made, as Linux takes it:
+	 * a listener then gives up SMC in new TCP handshakes while it is
+	 * congested (smc_listen_congested()).
+	 */
+	bool			limit_hs;
 	/* Only for a listening socket. */
 	struct smc_listen_state	ls;
 	/* The SMC connection, once the handshake chose SMC. */
@@ -158,6 +181,12 @@ enum smc_sock_flags {
 	 * (smc_listen_count()). Under the listener's socket lock.
 	 */
 	SMC_F_ACCEPTQ_COUNTED,
+	/*
+	 * A child waiting, without a worker, for the client's first CLC
+	 * message. Cleared, once, under the clcsock's sk_callback_lock
+	 * (write) by whoever then queues hs_work (smc_listen_unpark()).
+	 */
+	SMC_F_HS_PARKED,
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
@@ -250,6 +279,21 @@ static inline bool smc_is_smc_listener(const struct smc_sock *smc)
 {
 	return test_bit(SMC_F_LISTENER, &smc->flags);
 }
+
+/*
+ * A clcsock event (data, state, error) on a child; its callback holds
+ * clcsk's sk_callback_lock for reading.
+ */
+static inline void smc_listen_child_event(struct smc_sock *nsmc)
+{
+	if (test_bit(SMC_F_HS_PARKED, &nsmc->flags))
+		queue_work(smc_accept_wq, &nsmc->hs_wake_work);
+}
+
+/* smc_hs_limit.c: bounds on the server handshakes that hold a worker */
+struct smc_hs_peer;
+bool smc_hs_admit(struct smc_sock *nsmc);
+void smc_hs_release(struct smc_sock *nsmc);
 
 /* smc_clcsock.c */
 int smc_clcsock_create(struct net *net, int protocol, int kern,

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * handshake/hsflood: a few hundred clients that offer SMC in the TCP
+ * handshake and then never send their CLC Proposal must not delay
+ * anybody else's handshake (issue 17, hole 4; Documentation/security.md).
+ *
+ * The silent clients are smc_badpeer's ("silent PORT" written to its
+ * connect parameter, one connection each): kernel TCP sockets with the
+ * SMC option, from 127.0.0.1, held open and mute. FLOOD of them (more
+ * than smc_hs_wq's 256 workers) go to one AF_SMC listener; then a good
+ * AF_SMC client connects, to another listener and to the flooded one,
+ * and must be connected within GOOD_MS, over SMC-D (the loopback ISM
+ * device, which badpeer.sh loads). GOOD_MS is not scaled for slow VMs:
+ * a stalled handshake waits for a worker that a silent client frees only
+ * after the CLC wait (2 s), and that is what the case must tell apart.
+ *
+ * With net.smc.limit_smc_hs 1 (Linux's handshake limitation) a flooded
+ * listener is congested: new connections get no SMC option in the
+ * SYN-ACK and are TCP at once, SMC_CLC_DECL_PEERNOSMC on both ends, as in
+ * Linux; a listener that is not congested still gives SMC-D.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "family.h"
+#include "smcdiag.h"
+#include "tap.h"
+
+#define FLOOD		300	/* silent clients, more than smc_hs_wq's workers */
+#define GOOD_MS		1000	/* a good client's connect, not scaled */
+#define BUILD_MS	1500	/* the flood must be in place before its CLC wait ends */
+#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME */
+#define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
+#define DECL_PEERNOSMC	0x03010000u
+#define MAX_SOCKS	2048
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double scale(void)
+{
+	const char *s = getenv("SMC_TIMEOUT_SCALE");
+	double v = s ? atof(s) : 1.0;
+
+	return v > 0 ? v : 1.0;
+}
+
+static void flood(unsigned int port)
+{
+	char cmd[32];
+	int i, fd, len;
+
+	len = snprintf(cmd, sizeof(cmd), "silent %u", port);
+	for (i = 0; i < FLOOD; i++) {
+		fd = ASSERT_SYS(open("/sys/module/smc_badpeer/parameters/connect", O_WRONLY));
+		ASSERT_EQ(write(fd, cmd, len), len);
+		close(fd);
+	}
+}
+
+/*
+ * Connections of the listener on port: in their handshake (SMC_INIT, the
+ * silent ones) into *hs, all of them (also those decided) into *all.
+ */
+static void count_children(unsigned int port, int *hs, int *all)
+{
+	static struct sd_sock socks[MAX_SOCKS];
+	int n = sd_dump(socks, MAX_SOCKS), i;
+
+	*hs = *all = 0;
+	ASSERT(n >= 0 && n <= MAX_SOCKS);
+	for (i = 0; i < n; i++) {
+		if (socks[i].sport != port || !socks[i].dport)
+			continue;
+		(*all)++;
+		*hs += socks[i].state == 2;	/* SMC_INIT */
+	}
+}
+
+/* Wait up to BUILD_MS until the listener on port has FLOOD connections. */
+static int wait_flood(unsigned int port, long t0)
+{
+	int hs, all;
+
+	do {
+		count_children(port, &hs, &all);
+		if (all >= FLOOD)
+			break;
+		usleep(20 * 1000);
+	} while (now_ms() - t0 < BUILD_MS);
+	tap_diag("flood on port %u after %ld ms: %d connections, %d in their handshake",
+		 port, now_ms() - t0, all, hs);
+	if (all < FLOOD) {
+		tap_fail("only %d of %d silent connections in %d ms: too slow to be a flood",
+			 all, FLOOD, BUILD_MS);
+		tap_end();
+	}
+	return hs;
+}
+
+/*
+ * A good client connects to addr; lfd is the listener. Returns the
+ * accepted end (other connections on lfd are closed on the way), checks
+ * time, data and that both ends agree on mode and reason.
+ */
+static void good_client(int lfd, const struct sockaddr_storage *addr,
+			const char *what, int want_mode, unsigned int want_reason)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage local, peer;
+	struct sd_sock cs, as;
+	socklen_t len;
+	char buf[5];
+	long t0, ms;
+	int cfd, afd;
+
+	t0 = now_ms();
+	cfd = ASSERT_SYS(sf_connect(f, addr));
+	ms = now_ms() - t0;
+	len = sizeof(local);
+	ASSERT_SYS(getsockname(cfd, (struct sockaddr *)&local, &len));
+	/* The flooded listener may have TCP connections queued before ours. */
+	for (;;) {
+		len = sizeof(peer);
+		afd = ASSERT_SYS(accept(lfd, (struct sockaddr *)&peer, &len));
+		if (sf_port(&peer) == sf_port(&local))
+			break;
+		close(afd);
+	}
+	ASSERT_EQ(sd_find_fd(cfd, &cs), 0);
+	ASSERT_EQ(sd_find_fd(afd, &as), 0);
+	tap_diag("%s: connected in %ld ms, mode %u/%u, reason 0x%08x/0x%08x (client/server)",
+		 what, ms, cs.mode, as.mode, cs.reason, as.reason);
+	if (ms >= GOOD_MS)
+		tap_fail("%s: connect took %ld ms, more than %d", what, ms, GOOD_MS);
+	EXPECT_EQ(cs.mode, want_mode);
+	EXPECT_EQ(as.mode, want_mode);
+	if (want_mode == SMC_DIAG_MODE_FALLBACK_TCP) {
+		EXPECT_EQ(cs.reason, want_reason);
+		EXPECT_EQ(as.reason, want_reason);
+	}
+	ASSERT_EQ(write(cfd, "hello", 5), 5);
+	EXPECT_EQ(sf_read_all(afd, buf, 5), 0);
+	EXPECT(!memcmp(buf, "hello", 5));
+	close(cfd);
+	close(afd);
+}
+
+/* The flood ends within its CLC wait, and nothing of it was accepted. */
+static void flood_ends(int lfd, unsigned int port)
+{
+	long t0 = now_ms();
+	int hs, all;
+
+	do {
+		count_children(port, &hs, &all);
+		if (!hs)
+			break;
+		usleep(100 * 1000);
+	} while (now_ms() - t0 < (CLC_WAIT_MS + 1500) * scale());
+	EXPECT_EQ(hs, 0);
+	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
+	EXPECT_ERRNO(accept(lfd, NULL, NULL), EAGAIN);
+}
+
+static void silent_flood(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage flooded, other;
+	int lfd, ofd;
+	long t0;
+
+	(void)arg;
+	sf_require(f);
+	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * FLOOD, &flooded));
+	ofd = ASSERT_SYS(sf_listen(f, NULL, 0, 16, &other));
+	t0 = now_ms();
+	flood(sf_port(&flooded));
+	wait_flood(sf_port(&flooded), t0);
+	good_client(ofd, &other, "other listener", SMC_DIAG_MODE_SMCD, 0);
+	good_client(lfd, &flooded, "flooded listener", SMC_DIAG_MODE_SMCD, 0);
+	flood_ends(lfd, sf_port(&flooded));
+	close(ofd);
+	close(lfd);
+}
+
+static int write_sysctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+static void limited_flood(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage flooded, other;
+	int lfd, ofd, hs;
+	long t0;
+
+	(void)arg;
+	sf_require(f);
+	/* A listener takes net.smc.limit_smc_hs when it is made, as in Linux. */
+	ASSERT_SYS(write_sysctl("/proc/sys/net/smc/limit_smc_hs", "1"));
+	lfd = EXPECT_SYS(sf_listen(f, NULL, 0, 4 * FLOOD, &flooded));
+	ofd = EXPECT_SYS(sf_listen(f, NULL, 0, 16, &other));
+	ASSERT_SYS(write_sysctl("/proc/sys/net/smc/limit_smc_hs", "0"));
+	ASSERT(lfd >= 0 && ofd >= 0);
+	t0 = now_ms();
+	flood(sf_port(&flooded));
+	hs = wait_flood(sf_port(&flooded), t0);
+	/*
+	 * Congested from CONGESTED connections on (a few more may pass,
+	 * their SYNs racing the count): the rest got no SMC option.
+	 */
+	EXPECT(hs >= CONGESTED && hs < FLOOD);
+	good_client(lfd, &flooded, "congested listener", SMC_DIAG_MODE_FALLBACK_TCP,
+		    DECL_PEERNOSMC);
+	good_client(ofd, &other, "listener not congested", SMC_DIAG_MODE_SMCD, 0);
+	close(ofd);
+	close(lfd);
+}
+
+int main(void)
+{
+	tap_add(silent_flood, NULL, 30,
+		"%d silent SMC clients on one listener: good clients on it and on another get SMC-D within %d ms",
+		FLOOD, GOOD_MS);
+	tap_add(limited_flood, NULL, 30,
+		"limit_smc_hs 1: a flooded listener's new connections are TCP (PEERNOSMC) within %d ms, another's SMC-D",
+		GOOD_MS);
+	return tap_run();
+}
