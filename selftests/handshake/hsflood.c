@@ -18,6 +18,13 @@
  * listener is congested: new connections get no SMC option in the
  * SYN-ACK and are TCP at once, SMC_CLC_DECL_PEERNOSMC on both ends, as in
  * Linux; a listener that is not congested still gives SMC-D.
+ *
+ * Clients that do send their Proposal and then never confirm (smc_badpeer's
+ * "propose", with a Proposal our own client made) hold a worker each for
+ * the CLC wait; af_smc admits PEER_MAX of them per client address and
+ * declines the rest with SMC_CLC_DECL_HSLIMIT, whatever limit_smc_hs
+ * says: they go on over TCP, and so does a good client from that
+ * address, while one from another address still gets SMC-D.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +49,12 @@
 #define BUILD_MS	1500	/* the flood must be in place before its CLC wait ends */
 #define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME */
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
+#define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
+#define STALLERS	40
+#define KEEP_PORT	7706	/* smc_badpeer's "keep" server (base_port 7700 + 6) */
 #define DECL_PEERNOSMC	0x03010000u
+#define DECL_HSLIMIT	0x01020000u
+#define DECL_PEERDECL	0x05000000u
 #define MAX_SOCKS	2048
 
 static long now_ms(void)
@@ -61,17 +73,26 @@ static double scale(void)
 	return v > 0 ? v : 1.0;
 }
 
-static void flood(unsigned int port)
+/* One smc_badpeer client: 0, or the errno of the write. */
+static int bad_client(const char *mode, unsigned int port)
 {
 	char cmd[32];
-	int i, fd, len;
+	int fd, len, err = 0;
 
-	len = snprintf(cmd, sizeof(cmd), "silent %u", port);
-	for (i = 0; i < FLOOD; i++) {
-		fd = ASSERT_SYS(open("/sys/module/smc_badpeer/parameters/connect", O_WRONLY));
-		ASSERT_EQ(write(fd, cmd, len), len);
-		close(fd);
-	}
+	len = snprintf(cmd, sizeof(cmd), "%s %u", mode, port);
+	fd = ASSERT_SYS(open("/sys/module/smc_badpeer/parameters/connect", O_WRONLY));
+	if (write(fd, cmd, len) != len)
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+static void flood(unsigned int port)
+{
+	int i;
+
+	for (i = 0; i < FLOOD; i++)
+		ASSERT_EQ(bad_client("silent", port), 0);
 }
 
 /*
@@ -93,34 +114,51 @@ static void count_children(unsigned int port, int *hs, int *all)
 	}
 }
 
-/* Wait up to BUILD_MS until the listener on port has FLOOD connections. */
-static int wait_flood(unsigned int port, long t0)
+/*
+ * Wait up to BUILD_MS until the listener on port has n connections;
+ * returns how many of them are in their handshake.
+ */
+static int wait_conns(unsigned int port, int n, long t0)
 {
 	int hs, all;
 
 	do {
 		count_children(port, &hs, &all);
-		if (all >= FLOOD)
+		if (all >= n)
 			break;
 		usleep(20 * 1000);
 	} while (now_ms() - t0 < BUILD_MS);
-	tap_diag("flood on port %u after %ld ms: %d connections, %d in their handshake",
+	tap_diag("port %u after %ld ms: %d connections, %d in their handshake",
 		 port, now_ms() - t0, all, hs);
-	if (all < FLOOD) {
-		tap_fail("only %d of %d silent connections in %d ms: too slow to be a flood",
-			 all, FLOOD, BUILD_MS);
+	if (all < n) {
+		tap_fail("only %d of %d bad clients connected in %d ms: too slow to be a flood",
+			 all, n, BUILD_MS);
 		tap_end();
 	}
 	return hs;
 }
 
+static int wait_flood(unsigned int port, long t0)
+{
+	return wait_conns(port, FLOOD, t0);
+}
+
+/* What a good client must see, on its end and on the accepted one. */
+struct outcome {
+	int mode;
+	unsigned int client_reason, client_peer_diag, server_reason;
+};
+
+static const struct outcome smcd = { SMC_DIAG_MODE_SMCD, 0, 0, 0 };
+
 /*
- * A good client connects to addr; lfd is the listener. Returns the
- * accepted end (other connections on lfd are closed on the way), checks
- * time, data and that both ends agree on mode and reason.
+ * A good client connects to addr, from src (NULL: the kernel picks, that
+ * is 127.0.0.1); lfd is the listener. Checks the time the connect took,
+ * the outcome on both ends, and that bytes get through. Connections
+ * queued on lfd before the good one are closed on the way.
  */
-static void good_client(int lfd, const struct sockaddr_storage *addr,
-			const char *what, int want_mode, unsigned int want_reason)
+static void good_client(int lfd, const struct sockaddr_storage *addr, const char *src,
+			const char *what, const struct outcome *want)
 {
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage local, peer;
@@ -130,8 +168,14 @@ static void good_client(int lfd, const struct sockaddr_storage *addr,
 	long t0, ms;
 	int cfd, afd;
 
+	cfd = ASSERT_SYS(sf_socket(f, 0));
+	if (src) {
+		len = sf_addr(f, src, 0, &local);
+		ASSERT(len > 0);
+		ASSERT_SYS(bind(cfd, (struct sockaddr *)&local, len));
+	}
 	t0 = now_ms();
-	cfd = ASSERT_SYS(sf_connect(f, addr));
+	ASSERT_SYS(connect(cfd, (const struct sockaddr *)addr, sf_addr_len(addr)));
 	ms = now_ms() - t0;
 	len = sizeof(local);
 	ASSERT_SYS(getsockname(cfd, (struct sockaddr *)&local, &len));
@@ -145,15 +189,17 @@ static void good_client(int lfd, const struct sockaddr_storage *addr,
 	}
 	ASSERT_EQ(sd_find_fd(cfd, &cs), 0);
 	ASSERT_EQ(sd_find_fd(afd, &as), 0);
-	tap_diag("%s: connected in %ld ms, mode %u/%u, reason 0x%08x/0x%08x (client/server)",
-		 what, ms, cs.mode, as.mode, cs.reason, as.reason);
+	tap_diag("%s: connected in %ld ms, mode %u/%u, reason 0x%08x (peer 0x%08x)/0x%08x "
+		 "(client/server)", what, ms, cs.mode, as.mode, cs.reason, cs.peer_diagnosis,
+		 as.reason);
 	if (ms >= GOOD_MS)
 		tap_fail("%s: connect took %ld ms, more than %d", what, ms, GOOD_MS);
-	EXPECT_EQ(cs.mode, want_mode);
-	EXPECT_EQ(as.mode, want_mode);
-	if (want_mode == SMC_DIAG_MODE_FALLBACK_TCP) {
-		EXPECT_EQ(cs.reason, want_reason);
-		EXPECT_EQ(as.reason, want_reason);
+	EXPECT_EQ(cs.mode, want->mode);
+	EXPECT_EQ(as.mode, want->mode);
+	if (want->mode == SMC_DIAG_MODE_FALLBACK_TCP) {
+		EXPECT_EQ(cs.reason, want->client_reason);
+		EXPECT_EQ(cs.peer_diagnosis, want->client_peer_diag);
+		EXPECT_EQ(as.reason, want->server_reason);
 	}
 	ASSERT_EQ(write(cfd, "hello", 5), 5);
 	EXPECT_EQ(sf_read_all(afd, buf, 5), 0);
@@ -193,8 +239,8 @@ static void silent_flood(const void *arg)
 	t0 = now_ms();
 	flood(sf_port(&flooded));
 	wait_flood(sf_port(&flooded), t0);
-	good_client(ofd, &other, "other listener", SMC_DIAG_MODE_SMCD, 0);
-	good_client(lfd, &flooded, "flooded listener", SMC_DIAG_MODE_SMCD, 0);
+	good_client(ofd, &other, NULL, "other listener", &smcd);
+	good_client(lfd, &flooded, NULL, "flooded listener", &smcd);
 	flood_ends(lfd, sf_port(&flooded));
 	close(ofd);
 	close(lfd);
@@ -234,10 +280,71 @@ static void limited_flood(const void *arg)
 	 * their SYNs racing the count): the rest got no SMC option.
 	 */
 	EXPECT(hs >= CONGESTED && hs < FLOOD);
-	good_client(lfd, &flooded, "congested listener", SMC_DIAG_MODE_FALLBACK_TCP,
-		    DECL_PEERNOSMC);
-	good_client(ofd, &other, "listener not congested", SMC_DIAG_MODE_SMCD, 0);
+	good_client(lfd, &flooded, NULL, "congested listener", &(const struct outcome){
+		SMC_DIAG_MODE_FALLBACK_TCP, DECL_PEERNOSMC, 0, DECL_PEERNOSMC });
+	good_client(ofd, &other, NULL, "listener not congested", &smcd);
 	close(ofd);
+	close(lfd);
+}
+
+/* Our own client proposes to smc_badpeer's "keep" server, which keeps it. */
+static void make_template(void)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(KEEP_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd, err = 0;
+	long t0;
+
+	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
+	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
+	/* "propose" is refused (ENOENT) until the server has the Proposal. */
+	t0 = now_ms();
+	while (now_ms() - t0 < 1500 && (err = bad_client("propose", 9)) == ENOENT)
+		usleep(20 * 1000);
+	close(fd);
+	if (err) {
+		tap_fail("smc_badpeer got no Proposal from our client: %s", tap_errno_name(err));
+		tap_end();
+	}
+}
+
+static void stalled_peer(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage addr, peer;
+	struct sd_sock s;
+	int lfd, afd, hs, i, limited = 0;
+	long t0;
+
+	(void)arg;
+	sf_require(f);
+	make_template();
+	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * STALLERS, &addr));
+	t0 = now_ms();
+	for (i = 0; i < STALLERS; i++)
+		ASSERT_EQ(bad_client("propose", sf_port(&addr)), 0);
+	hs = wait_conns(sf_port(&addr), STALLERS, t0);
+	/* PEER_MAX wait for a Confirm; the rest were declined, and are TCP. */
+	EXPECT_EQ(hs, PEER_MAX);
+	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
+	for (i = 0; i < STALLERS - PEER_MAX; i++) {
+		afd = accept(lfd, (struct sockaddr *)&peer, &(socklen_t){ sizeof(peer) });
+		if (afd < 0)
+			break;
+		if (!sd_find_fd(afd, &s) && s.mode == SMC_DIAG_MODE_FALLBACK_TCP &&
+		    s.reason == DECL_HSLIMIT)
+			limited++;
+		close(afd);
+	}
+	tap_diag("%d of %d stalling clients declined with HSLIMIT", limited, STALLERS);
+	EXPECT_EQ(limited, STALLERS - PEER_MAX);
+	ASSERT_SYS(fcntl(lfd, F_SETFL, 0));
+	good_client(lfd, &addr, NULL, "good client, same address", &(const struct outcome){
+		SMC_DIAG_MODE_FALLBACK_TCP, DECL_PEERDECL, DECL_HSLIMIT, DECL_HSLIMIT });
+	good_client(lfd, &addr, "127.0.0.2", "good client, another address", &smcd);
 	close(lfd);
 }
 
@@ -249,5 +356,8 @@ int main(void)
 	tap_add(limited_flood, NULL, 30,
 		"limit_smc_hs 1: a flooded listener's new connections are TCP (PEERNOSMC) within %d ms, another's SMC-D",
 		GOOD_MS);
+	tap_add(stalled_peer, NULL, 30,
+		"%d clients of one address stall after their Proposal: %d wait, the rest and a good "
+		"client of that address get TCP (HSLIMIT), another address SMC-D", STALLERS, PEER_MAX);
 	return tap_run();
 }

@@ -16,9 +16,13 @@
  *                peer's CLC wait)
  *   4 truncated  the first 20 bytes of a 28-byte Decline, then nothing
  *   5 reset      resets the connection at once
+ *   6 keep       reads the client's Proposal, keeps it as the template
+ *                (below), then nothing
  * Client: writing "MODE PORT" to /sys/module/smc_badpeer/parameters/connect
  * connects to 127.0.0.1:PORT with the SMC option and behaves as MODE
- * (garbage, silent or close only).
+ * (garbage, silent or close), or as "propose": sends the template, a
+ * Proposal a genuine client made, and then nothing (never a Confirm);
+ * ENOENT while there is no template.
  * Forger: writing "PID PORT TOKEN CLASS" to
  * /sys/module/smc_badpeer/parameters/forge listens once on 127.0.0.1:PORT
  * in the network namespace of process PID (an attacker's container),
@@ -70,7 +74,9 @@
 #include "../../kernel/wire/smc_clc.c"
 
 enum bp_mode {
-	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_NR
+	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_KEEP,
+	BP_NR,
+	BP_PROPOSE = BP_NR,	/* a client's only */
 };
 
 static int base_port = 7700;
@@ -94,6 +100,9 @@ struct bp_held {
 };
 
 static struct workqueue_struct *bp_wq;
+
+/* The last genuine Proposal seen (forger, keep); result_lock guards the pointer. */
+static struct smc_clc_proposal *bp_template;
 
 /* A v1 CLC Decline (28 bytes), diagnosis 0x03030000, as RFC 7609 lays it out. */
 static const u8 bp_decline[28] = {
@@ -132,6 +141,9 @@ static void bp_reset(struct socket *sock)
 	sock_release(sock);
 }
 
+static void bp_keep_proposal(struct socket *sock);
+static void bp_propose(struct socket *sock);
+
 /* Misbehave on an established connection; takes ownership of sock. */
 static void bp_act(struct socket *sock, enum bp_mode mode)
 {
@@ -156,6 +168,14 @@ static void bp_act(struct socket *sock, enum bp_mode mode)
 		break;
 	case BP_RESET:
 		bp_reset(sock);
+		break;
+	case BP_KEEP:
+		bp_keep_proposal(sock);
+		bp_hold(sock);
+		break;
+	case BP_PROPOSE:
+		bp_propose(sock);
+		bp_hold(sock);
 		break;
 	default:
 		bp_hold(sock);
@@ -261,8 +281,13 @@ static int bp_connect_set(const char *val, const struct kernel_param *kp)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(mode, names[i]))
 			break;
-	if (i == ARRAY_SIZE(names))
+	if (!strcmp(mode, "propose")) {
+		if (!READ_ONCE(bp_template))
+			return -ENOENT;
+		i = BP_PROPOSE;
+	} else if (i == ARRAY_SIZE(names)) {
 		return -EINVAL;
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
@@ -287,9 +312,6 @@ struct bp_forge {
 	u64 token;
 	u8 class;
 };
-
-/* The last genuine Proposal the forger saw; result_lock guards the pointer. */
-static struct smc_clc_proposal *bp_template;
 
 /*
  * Lock order: the sysfs parameter lock, forge_lock (the slot), then
@@ -405,6 +427,41 @@ static int bp_send_clc(struct socket *sock, const struct smc_clc_msg *msg, u8 *b
 		return -EINVAL;
 	bp_send(sock, buf, len);
 	return 0;
+}
+
+/* Server "keep": the client's Proposal becomes the template. */
+static void bp_keep_proposal(struct socket *sock)
+{
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	int rc = -ENOMEM;
+
+	if (msg && buf) {
+		sock->sk->sk_rcvtimeo = 2 * HZ;
+		rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
+	}
+	if (rc > 0 && !smc_clc_decode(buf, rc, msg))
+		bp_keep_template(&msg->proposal);
+	kfree(buf);
+	kfree(msg);
+}
+
+/* Client "propose": the template, then silence (no Confirm ever). */
+static void bp_propose(struct socket *sock)
+{
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+
+	if (msg && buf) {
+		spin_lock(&result_lock);
+		if (bp_template)
+			msg->proposal = *bp_template;
+		spin_unlock(&result_lock);
+		if (msg->hdr.type == SMC_CLC_PROPOSAL)
+			bp_send_clc(sock, msg, buf);
+	}
+	kfree(buf);
+	kfree(msg);
 }
 
 /* The forging client: Proposal, Accept, forged Confirm, then the answer. */
