@@ -335,7 +335,8 @@ static void smc_listen_child_work(struct work_struct *work)
 
 	/*
 	 * Unparked (that is what queued us): no callback queues the look
-	 * any more, and after these two nothing else refers to nsmc.
+	 * any more; the timer could, so it goes first. After these two
+	 * nothing else refers to nsmc.
 	 */
 	del_timer_sync(&nsmc->hs_timer);
 	cancel_work_sync(&nsmc->hs_wake_work);
@@ -344,7 +345,7 @@ static void smc_listen_child_work(struct work_struct *work)
 
 /*
  * End nsmc's parked wait and start its handshake work; only the first
- * call does anything. Any context but hardirq.
+ * call does anything. Process context.
  */
 static void smc_listen_unpark(struct smc_sock *nsmc)
 {
@@ -393,7 +394,10 @@ static bool smc_listen_first_msg_in(struct smc_sock *nsmc)
 	return avail >= hdr.length;
 }
 
-/* Something arrived on a parked child's clcsock: is its Proposal in? */
+/*
+ * Something arrived on a parked child's clcsock, or its time is up: is
+ * its Proposal in, or is there nothing more to wait for?
+ */
 static void smc_listen_wake_work(struct work_struct *work)
 {
 	struct smc_sock *nsmc = container_of(work, struct smc_sock,
@@ -404,16 +408,20 @@ static void smc_listen_wake_work(struct work_struct *work)
 	 * unpark, destroys it, and that work waits for us first.
 	 */
 	if (test_bit(SMC_F_HS_PARKED, &nsmc->flags) &&
-	    smc_listen_first_msg_in(nsmc))
+	    (time_after_eq(jiffies, nsmc->hs_deadline) ||
+	     smc_listen_first_msg_in(nsmc)))
 		smc_listen_unpark(nsmc);
 }
 
-/* SMC_CLC_WAIT_TIME since the child started: no Proposal came in time. */
+/*
+ * SMC_CLC_WAIT_TIME since the child started. The look decides, in
+ * process context: the callback lock is taken there only.
+ */
 static void smc_listen_timeout(struct timer_list *t)
 {
 	struct smc_sock *nsmc = from_timer(nsmc, t, hs_timer);
 
-	smc_listen_unpark(nsmc);
+	queue_work(smc_accept_wq, &nsmc->hs_wake_work);
 }
 
 /*
