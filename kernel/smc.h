@@ -136,14 +136,17 @@ struct smc_sock {
 	struct smc_sock		*listener;
 	struct list_head	child_entry;
 	/*
-	 * A child waiting for the client's first CLC message holds no
-	 * worker (smc_listen.c): the clcsock's callbacks queue hs_wake_work
-	 * to look whether it is all there, hs_timer ends the wait at
-	 * hs_deadline. hs_peer: its count in smc_hs_limit.c, once admitted.
+	 * A handshake waiting for the peer's next CLC message holds no
+	 * worker ("parked", smc_hs_park()): the clcsock's callbacks queue
+	 * hs_wake_work to look whether it is all there, hs_timer ends the
+	 * wait at hs_deadline. hs_ctx: what a client's handshake keeps
+	 * across its wait for the Accept. hs_peer: a child's count in
+	 * smc_hs_limit.c, once admitted.
 	 */
 	struct work_struct	hs_wake_work;
 	struct timer_list	hs_timer;
 	unsigned long		hs_deadline;
+	struct smc_connect_ctx	*hs_ctx;
 	struct smc_hs_peer	*hs_peer;
 	/*
 	 * net.smc.limit_smc_hs when the socket was made, as Linux takes it:
@@ -182,9 +185,9 @@ enum smc_sock_flags {
 	 */
 	SMC_F_ACCEPTQ_COUNTED,
 	/*
-	 * A child waiting, without a worker, for the client's first CLC
-	 * message. Cleared, once, under the clcsock's sk_callback_lock
-	 * (write) by whoever then queues hs_work (smc_listen_unpark()).
+	 * A handshake waiting, without a worker, for the peer's next CLC
+	 * message. Set and cleared under the clcsock's sk_callback_lock
+	 * (write); whoever clears it queues hs_work (smc_hs_unpark()).
 	 */
 	SMC_F_HS_PARKED,
 };
@@ -265,6 +268,20 @@ void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
 void smc_hs_set_smc(struct smc_sock *smc);
 void smc_hs_finish(struct smc_sock *smc);
 void smc_hs_fail(struct smc_sock *smc, int err);
+bool smc_hs_park(struct smc_sock *smc);
+void smc_hs_unpark(struct smc_sock *smc);
+void smc_hs_unparked(struct smc_sock *smc);
+long smc_hs_time_left(const struct smc_sock *smc);
+
+/*
+ * A clcsock event (data, state, error); the callback holds clcsk's
+ * sk_callback_lock for reading.
+ */
+static inline void smc_hs_event(struct smc_sock *smc)
+{
+	if (test_bit(SMC_F_HS_PARKED, &smc->flags))
+		queue_work(smc_accept_wq, &smc->hs_wake_work);
+}
 
 /* smc_listen.c: the listening side */
 void smc_listen_init(struct smc_sock *smc);
@@ -278,16 +295,6 @@ void smc_listen_stop(struct smc_sock *smc);
 static inline bool smc_is_smc_listener(const struct smc_sock *smc)
 {
 	return test_bit(SMC_F_LISTENER, &smc->flags);
-}
-
-/*
- * A clcsock event (data, state, error) on a child; its callback holds
- * clcsk's sk_callback_lock for reading.
- */
-static inline void smc_listen_child_event(struct smc_sock *nsmc)
-{
-	if (test_bit(SMC_F_HS_PARKED, &nsmc->flags))
-		queue_work(smc_accept_wq, &nsmc->hs_wake_work);
 }
 
 /* smc_hs_limit.c: bounds on the server handshakes that hold a worker */

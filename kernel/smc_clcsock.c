@@ -141,7 +141,7 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 		if (smc_is_smc_listener(smc)) {
 			smc_listen_kick(smc);
 		} else {
-			smc_listen_child_event(smc);
+			smc_hs_event(smc);
 			smc->sk.sk_data_ready(&smc->sk);
 		}
 	}
@@ -187,7 +187,7 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 		 * a poller woken here must already read SO_ERROR right.
 		 */
 		smc_hs_tcp_progress(smc, clcsk);
-		smc_listen_child_event(smc);
+		smc_hs_event(smc);
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.state_change(clcsk);
 		smc->sk.sk_state_change(&smc->sk);
@@ -204,7 +204,7 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 	if (smc && smc_clcsk_idle(smc)) {
 		smc->clcsk_cb.error_report(clcsk);
 	} else if (smc) {
-		smc_listen_child_event(smc);
+		smc_hs_event(smc);
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.error_report(clcsk);
 		sk_error_report(&smc->sk);

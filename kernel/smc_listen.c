@@ -63,15 +63,11 @@
 #define SMC_HS_CONGESTED	64
 
 static void smc_listen_accept_work(struct work_struct *work);
-static void smc_listen_wake_work(struct work_struct *work);
-static void smc_listen_timeout(struct timer_list *t);
 
 /* Every smc sock: the parts of a listener, and of a child. */
 void smc_listen_init(struct smc_sock *smc)
 {
 	smc->limit_hs = READ_ONCE(smc_net(sock_net(&smc->sk))->sysctl_limit_smc_hs);
-	INIT_WORK(&smc->hs_wake_work, smc_listen_wake_work);
-	timer_setup(&smc->hs_timer, smc_listen_timeout, 0);
 	smc->hs_peer = NULL;
 	INIT_WORK(&smc->ls.accept_work, smc_listen_accept_work);
 	INIT_LIST_HEAD(&smc->ls.hs_children);
@@ -241,8 +237,7 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 	 * Unparked: the message is in, or the stream ended, or the child's
 	 * time is up, in which case an incomplete message times out now.
 	 */
-	rc = smc_clc_recv(nsmc, msg, max_t(long, 0, (long)(nsmc->hs_deadline -
-							   jiffies)));
+	rc = smc_clc_recv(nsmc, msg, smc_hs_time_left(nsmc));
 	if (rc)
 		goto out;
 	switch (msg->hdr.type) {
@@ -333,95 +328,8 @@ static void smc_listen_child_work(struct work_struct *work)
 {
 	struct smc_sock *nsmc = container_of(work, struct smc_sock, hs_work);
 
-	/*
-	 * Unparked (that is what queued us): no callback queues the look
-	 * any more; the timer could, so it goes first. After these two
-	 * nothing else refers to nsmc.
-	 */
-	del_timer_sync(&nsmc->hs_timer);
-	cancel_work_sync(&nsmc->hs_wake_work);
+	smc_hs_unparked(nsmc);
 	smc_listen_child_done(nsmc, smc_listen_clc(nsmc));
-}
-
-/*
- * End nsmc's parked wait and start its handshake work; only the first
- * call does anything. Process context.
- */
-static void smc_listen_unpark(struct smc_sock *nsmc)
-{
-	struct sock *clcsk = nsmc->clcsock->sk;
-	bool go;
-
-	/* Callbacks test the flag under the read lock (smc_clcsock.c). */
-	write_lock_bh(&clcsk->sk_callback_lock);
-	go = test_and_clear_bit(SMC_F_HS_PARKED, &nsmc->flags);
-	write_unlock_bh(&clcsk->sk_callback_lock);
-	if (go)
-		queue_work(smc_hs_wq, &nsmc->hs_work);
-}
-
-/*
- * Whether a parked child's handshake can run without waiting: the whole
- * first CLC message is in the clcsock, or the stream says something
- * smc_clc_recv() reports at once (an error, the end, bytes that are no
- * CLC header), or we are closing.
- */
-static bool smc_listen_first_msg_in(struct smc_sock *nsmc)
-{
-	struct sock *clcsk = nsmc->clcsock->sk;
-	struct msghdr mh = { .msg_flags = MSG_DONTWAIT | MSG_PEEK };
-	u8 buf[SMC_CLC_HDR_LEN];
-	struct kvec vec = { buf, sizeof(buf) };
-	struct smc_clc_hdr hdr;
-	int avail, rc;
-
-	if (test_bit(SMC_F_HS_ABORT, &nsmc->flags) || READ_ONCE(clcsk->sk_err) ||
-	    (READ_ONCE(clcsk->sk_shutdown) & RCV_SHUTDOWN) ||
-	    inet_sk_state_load(clcsk) == TCP_CLOSE)
-		return true;
-	rc = kernel_recvmsg(nsmc->clcsock, &mh, &vec, 1, sizeof(buf),
-			    MSG_DONTWAIT | MSG_PEEK);
-	if (rc < 0)
-		return rc != -EAGAIN;
-	if ((size_t)rc < sizeof(buf))
-		return !rc;	/* 0: the end of the stream */
-	if (smc_clc_decode_hdr(buf, sizeof(buf), &hdr) ||
-	    hdr.length > SMC_CLC_MAX_MSG_LEN)
-		return true;
-	lock_sock(clcsk);
-	avail = tcp_inq(clcsk);
-	release_sock(clcsk);
-	return avail >= hdr.length;
-}
-
-/*
- * Something arrived on a parked child's clcsock, or its time is up: is
- * its Proposal in, or is there nothing more to wait for?
- */
-static void smc_listen_wake_work(struct work_struct *work)
-{
-	struct smc_sock *nsmc = container_of(work, struct smc_sock,
-					     hs_wake_work);
-
-	/*
-	 * Parked, nsmc cannot go: only its handshake work, queued by the
-	 * unpark, destroys it, and that work waits for us first.
-	 */
-	if (test_bit(SMC_F_HS_PARKED, &nsmc->flags) &&
-	    (time_after_eq(jiffies, nsmc->hs_deadline) ||
-	     smc_listen_first_msg_in(nsmc)))
-		smc_listen_unpark(nsmc);
-}
-
-/*
- * SMC_CLC_WAIT_TIME since the child started. The look decides, in
- * process context: the callback lock is taken there only.
- */
-static void smc_listen_timeout(struct timer_list *t)
-{
-	struct smc_sock *nsmc = from_timer(nsmc, t, hs_timer);
-
-	queue_work(smc_accept_wq, &nsmc->hs_wake_work);
 }
 
 /*
@@ -476,14 +384,9 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	INIT_WORK(&nsmc->hs_work, smc_listen_child_work);
 	list_add_tail(&nsmc->child_entry, &lsmc->ls.hs_children);
 	WRITE_ONCE(lsmc->ls.hs_count, lsmc->ls.hs_count + 1);
-	/*
-	 * Park it. The flag goes up before the first look, so data that
-	 * came before attach, or comes from now on, is seen by one of them.
-	 */
-	nsmc->hs_deadline = jiffies + SMC_CLC_WAIT_TIME;
-	set_bit(SMC_F_HS_PARKED, &nsmc->flags);
-	mod_timer(&nsmc->hs_timer, nsmc->hs_deadline);
-	queue_work(smc_accept_wq, &nsmc->hs_wake_work);
+	/* Until the Proposal is in: no worker (nothing aborts it yet). */
+	if (!smc_hs_park(nsmc))
+		queue_work(smc_hs_wq, &nsmc->hs_work);
 	return 0;
 }
 
@@ -616,8 +519,7 @@ void smc_listen_stop(struct smc_sock *lsmc)
 	}
 	list_for_each_entry(nsmc, &lsmc->ls.hs_children, child_entry) {
 		smc_listen_count(lsmc, nsmc, false);
-		smc_hs_abort_wait(nsmc);
-		smc_listen_unpark(nsmc);	/* its work sees the abort */
+		smc_hs_abort_wait(nsmc);	/* parked: its work runs now */
 	}
 	/*
 	 * A SYN may still be asking the function (it finds us no longer

@@ -19,6 +19,11 @@
  * SYN-ACK and are TCP at once, SMC_CLC_DECL_PEERNOSMC on both ends, as in
  * Linux; a listener that is not congested still gives SMC-D.
  *
+ * The other way round: our own clients, FLOOD of them, connect to
+ * smc_badpeer's silent server (which never answers their Proposal); a
+ * good client connecting to our own listener must still get SMC-D within
+ * GOOD_MS, and closing the waiting ones returns at once.
+ *
  * Clients that do send their Proposal and then never confirm (smc_badpeer's
  * "propose", with a Proposal our own client made) hold a worker each for
  * the CLC wait; af_smc admits PEER_MAX of them per client address and
@@ -51,6 +56,7 @@
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
 #define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
 #define STALLERS	40
+#define SILENT_PORT	7701	/* smc_badpeer's "silent" server (base_port 7700 + 1) */
 #define KEEP_PORT	7706	/* smc_badpeer's "keep" server (base_port 7700 + 6) */
 #define DECL_PEERNOSMC	0x03010000u
 #define DECL_HSLIMIT	0x01020000u
@@ -96,10 +102,11 @@ static void flood(unsigned int port)
 }
 
 /*
- * Connections of the listener on port: in their handshake (SMC_INIT, the
- * silent ones) into *hs, all of them (also those decided) into *all.
+ * AF_SMC connections on local port "port" (the children of our listener
+ * there), or with remote port -port (our clients of a server there): in
+ * their handshake (SMC_INIT) into *hs, all of them into *all.
  */
-static void count_children(unsigned int port, int *hs, int *all)
+static void count_conns(int port, int *hs, int *all)
 {
 	static struct sd_sock socks[MAX_SOCKS];
 	int n = sd_dump(socks, MAX_SOCKS), i;
@@ -107,11 +114,17 @@ static void count_children(unsigned int port, int *hs, int *all)
 	*hs = *all = 0;
 	ASSERT(n >= 0 && n <= MAX_SOCKS);
 	for (i = 0; i < n; i++) {
-		if (socks[i].sport != port || !socks[i].dport)
+		if (port > 0 ? socks[i].sport != port || !socks[i].dport :
+			       socks[i].dport != -port)
 			continue;
 		(*all)++;
 		*hs += socks[i].state == 2;	/* SMC_INIT */
 	}
+}
+
+static void count_children(unsigned int port, int *hs, int *all)
+{
+	count_conns((int)port, hs, all);
 }
 
 /*
@@ -287,6 +300,49 @@ static void limited_flood(const void *arg)
 	close(lfd);
 }
 
+static void silent_servers(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(SILENT_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct sockaddr_storage addr;
+	static int fds[FLOOD];
+	int lfd, i, hs = 0, all = 0;
+	long t0;
+
+	(void)arg;
+	sf_require(f);
+	t0 = now_ms();
+	for (i = 0; i < FLOOD; i++) {
+		fds[i] = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
+		ASSERT_ERRNO(connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
+	}
+	do {
+		count_conns(-SILENT_PORT, &hs, &all);
+		if (hs >= FLOOD)
+			break;
+		usleep(20 * 1000);
+	} while (now_ms() - t0 < BUILD_MS);
+	tap_diag("our clients of the silent server after %ld ms: %d, %d in their handshake",
+		 now_ms() - t0, all, hs);
+	if (hs < FLOOD) {
+		tap_fail("only %d of %d clients waiting for the silent server in %d ms",
+			 hs, FLOOD, BUILD_MS);
+		tap_end();
+	}
+	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 16, &addr));
+	good_client(lfd, &addr, NULL, "good client, own listener", &smcd);
+	close(lfd);
+	t0 = now_ms();
+	for (i = 0; i < FLOOD; i++)
+		close(fds[i]);
+	tap_diag("closing %d clients mid-handshake took %ld ms", FLOOD, now_ms() - t0);
+	EXPECT(now_ms() - t0 < 1000 * scale());
+}
+
 /* Our own client proposes to smc_badpeer's "keep" server, which keeps it. */
 static void make_template(void)
 {
@@ -356,6 +412,9 @@ int main(void)
 	tap_add(limited_flood, NULL, 30,
 		"limit_smc_hs 1: a flooded listener's new connections are TCP (PEERNOSMC) within %d ms, another's SMC-D",
 		GOOD_MS);
+	tap_add(silent_servers, NULL, 30,
+		"%d of our clients wait for a silent server: a good client of our own listener "
+		"gets SMC-D within %d ms", FLOOD, GOOD_MS);
 	tap_add(stalled_peer, NULL, 30,
 		"%d clients of one address stall after their Proposal: %d wait, the rest and a good "
 		"client of that address get TCP (HSLIMIT), another address SMC-D", STALLERS, PEER_MAX);

@@ -221,7 +221,7 @@ static int bp_server_start(struct bp_server *srv, enum bp_mode mode)
 	sock_set_reuseaddr(srv->listener->sk);
 	rc = kernel_bind(srv->listener, (struct sockaddr *)&sin, sizeof(sin));
 	if (!rc)
-		rc = kernel_listen(srv->listener, 16);
+		rc = kernel_listen(srv->listener, 512);	/* hsflood: 300 at once */
 	if (!rc) {
 		srv->thread = kthread_run(bp_server_thread, srv, "smc_badpeer/%d", mode);
 		if (IS_ERR(srv->thread))
