@@ -25,8 +25,8 @@
  * nobody accepted as a TCP listener would (backlog + 1).
  *
  * Workers: a child waits for its client's Proposal "parked", holding no
- * worker of smc_hs_wq: its clcsock's callbacks queue a look
- * (smc_listen_wake_work()) whenever something arrives, and only once the
+ * worker of smc_hs_wq (smc_hs_park() in smc_handshake.c): its clcsock's
+ * callbacks queue a look whenever something arrives, and only once the
  * whole message is there (or the stream ended, or SMC_CLC_WAIT_TIME from
  * the child's start ran out, or the listener closes) does its handshake
  * work run, reading the Proposal without waiting. So clients that offer
