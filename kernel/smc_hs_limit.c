@@ -10,12 +10,14 @@
  * does. So that no listener and no client address can take the workers
  * every other handshake on the host needs, a child is admitted to go on
  * past its Proposal only while its listener has fewer than
- * SMC_HS_MAX_LISTENER admitted children, and the client's address (in
- * its network namespace) fewer than SMC_HS_MAX_PEER, on all listeners
- * together. A child that is not admitted declines with
- * SMC_CLC_DECL_HSLIMIT and both ends go on over TCP: a clean fallback,
- * counted as any other. The bounds hold whatever net.smc.limit_smc_hs
- * says; they are far below smc_hs_wq's 256 workers.
+ * SMC_HS_MAX_LISTENER admitted children, the client's address (in its
+ * network namespace; an IPv6 address by its /64, which one host may
+ * fill) fewer than SMC_HS_MAX_PEER on all listeners together, and the
+ * host fewer than SMC_HS_MAX_ALL, which leaves half of smc_hs_wq's 256
+ * workers to our own clients and to the runs that end a park. A child
+ * that is not admitted declines with SMC_CLC_DECL_HSLIMIT and both ends
+ * go on over TCP: a clean fallback, counted as any other. The bounds
+ * hold whatever net.smc.limit_smc_hs says.
  *
  * Counts per address live in a small hash table, an entry existing while
  * its count is not 0. Only handshake work touches it (process context).
@@ -32,7 +34,8 @@
 
 #include "smc.h"
 
-/* A quarter and a sixteenth of smc_hs_wq's 256 workers. */
+/* Half, a quarter and a sixteenth of smc_hs_wq's 256 workers. */
+#define SMC_HS_MAX_ALL		128
 #define SMC_HS_MAX_LISTENER	64
 #define SMC_HS_MAX_PEER		16
 
@@ -48,8 +51,10 @@ struct smc_hs_peer {
 static DEFINE_HASHTABLE(smc_hs_peers, SMC_HS_PEER_BITS);
 static DEFINE_SPINLOCK(smc_hs_peers_lock);
 static u32 smc_hs_peer_seed;
+/* Admitted children of the host. */
+static atomic_t smc_hs_admitted = ATOMIC_INIT(0);
 
-/* The client's address of a child's TCP connection. */
+/* The client's address of a child's TCP connection, as counted. */
 static void smc_hs_peer_addr(struct smc_sock *nsmc, struct in6_addr *addr)
 {
 	const struct sock *clcsk = nsmc->clcsock->sk;
@@ -57,6 +62,9 @@ static void smc_hs_peer_addr(struct smc_sock *nsmc, struct in6_addr *addr)
 #if IS_ENABLED(CONFIG_IPV6)
 	if (clcsk->sk_family == AF_INET6) {
 		*addr = clcsk->sk_v6_daddr;
+		/* A host has a /64 to itself: it counts as one address. */
+		if (!ipv6_addr_v4mapped(addr))
+			addr->s6_addr32[2] = addr->s6_addr32[3] = 0;
 		return;
 	}
 #endif
@@ -71,8 +79,8 @@ static u32 smc_hs_peer_hash(const struct net *net, const struct in6_addr *addr)
 /*
  * Admit nsmc, a child that has its client's Proposal, to the rest of its
  * handshake: true, and the counts taken until smc_hs_release(); false
- * when its listener or its client's address is at its bound (or no
- * memory for a new entry is left), and nothing is taken.
+ * when the host, its listener or its client's address is at its bound
+ * (or no memory for a new entry is left), and nothing is taken.
  */
 bool smc_hs_admit(struct smc_sock *nsmc)
 {
@@ -82,6 +90,8 @@ bool smc_hs_admit(struct smc_sock *nsmc)
 	struct in6_addr addr;
 	u32 hash;
 
+	if (atomic_inc_return(&smc_hs_admitted) > SMC_HS_MAX_ALL)
+		goto undo_all;
 	if (atomic_inc_return(&lsmc->ls.hs_working) > SMC_HS_MAX_LISTENER)
 		goto undo;
 	net_get_random_once(&smc_hs_peer_seed, sizeof(smc_hs_peer_seed));
@@ -114,6 +124,8 @@ bool smc_hs_admit(struct smc_sock *nsmc)
 
 undo:
 	atomic_dec(&lsmc->ls.hs_working);
+undo_all:
+	atomic_dec(&smc_hs_admitted);
 	return false;
 }
 
@@ -133,4 +145,5 @@ void smc_hs_release(struct smc_sock *nsmc)
 	spin_unlock(&smc_hs_peers_lock);
 	kfree(peer);
 	atomic_dec(&nsmc->listener->ls.hs_working);
+	atomic_dec(&smc_hs_admitted);
 }
