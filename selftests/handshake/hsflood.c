@@ -55,6 +55,9 @@
 #define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME */
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
 #define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
+#define LISTENER_MAX	64	/* af_smc's SMC_HS_MAX_LISTENER */
+#define HOST_MAX	128	/* af_smc's SMC_HS_MAX_ALL */
+#define ADDRS		5	/* addresses per listener: more than LISTENER_MAX / PEER_MAX */
 #define STALLERS	40
 #define SILENT_PORT	7701	/* smc_badpeer's "silent" server (base_port 7700 + 1) */
 #define KEEP_PORT	7706	/* smc_badpeer's "keep" server (base_port 7700 + 6) */
@@ -79,18 +82,23 @@ static double scale(void)
 	return v > 0 ? v : 1.0;
 }
 
-/* One smc_badpeer client: 0, or the errno of the write. */
-static int bad_client(const char *mode, unsigned int port)
+/* One smc_badpeer client, from src if not NULL: 0, or the errno of the write. */
+static int bad_client_from(const char *mode, unsigned int port, const char *src)
 {
-	char cmd[32];
+	char cmd[48];
 	int fd, len, err = 0;
 
-	len = snprintf(cmd, sizeof(cmd), "%s %u", mode, port);
+	len = snprintf(cmd, sizeof(cmd), "%s %u %s", mode, port, src ? src : "");
 	fd = ASSERT_SYS(open("/sys/module/smc_badpeer/parameters/connect", O_WRONLY));
 	if (write(fd, cmd, len) != len)
 		err = errno ? errno : EIO;
 	close(fd);
 	return err;
+}
+
+static int bad_client(const char *mode, unsigned int port)
+{
+	return bad_client_from(mode, port, NULL);
 }
 
 static void flood(unsigned int port)
@@ -404,6 +412,82 @@ static void stalled_peer(const void *arg)
 	close(lfd);
 }
 
+/*
+ * Stalling clients from ADDRS addresses each (PEER_MAX from each) on two
+ * listeners: 2 * ADDRS * PEER_MAX, more than HOST_MAX, and per listener
+ * more than LISTENER_MAX. Exactly LISTENER_MAX must wait on each (which is
+ * HOST_MAX in all), the rest get TCP with HSLIMIT, and so does a good
+ * client of a third address on a third listener: the host is full.
+ */
+static void listener_and_host_bounds(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage addr[3], peer;
+	int lfd[3], hs[2] = { 0 }, all, i, a, j, n = ADDRS * PEER_MAX;
+	char src[16];
+	struct sd_sock s;
+	long t0;
+
+	(void)arg;
+	sf_require(f);
+	make_template();
+	/* The handshakes of the case before end with its listener. */
+	t0 = now_ms();
+	do {
+		static struct sd_sock socks[MAX_SOCKS];
+		int k, busy = 0, got = sd_dump(socks, MAX_SOCKS);
+
+		for (k = 0; k < got && k < MAX_SOCKS; k++)
+			busy += socks[k].state == 2 && socks[k].dport;
+		if (!busy)
+			break;
+		usleep(50 * 1000);
+	} while (now_ms() - t0 < 3000);
+	for (i = 0; i < 3; i++)
+		lfd[i] = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * n, &addr[i]));
+	t0 = now_ms();
+	for (i = 0; i < 2; i++)
+		for (a = 0; a < ADDRS; a++) {
+			snprintf(src, sizeof(src), "127.0.0.%d", 11 + 10 * i + a);
+			for (j = 0; j < PEER_MAX; j++)
+				ASSERT_EQ(bad_client_from("propose", sf_port(&addr[i]), src), 0);
+		}
+	for (i = 0; i < 2; i++)
+		wait_conns(sf_port(&addr[i]), n, t0);
+	/* The declined ones leave their handshake at once; wait for that. */
+	do {
+		count_children(sf_port(&addr[0]), &hs[0], &all);
+		count_children(sf_port(&addr[1]), &hs[1], &all);
+		if (hs[0] <= LISTENER_MAX && hs[1] <= LISTENER_MAX)
+			break;
+		usleep(20 * 1000);
+	} while (now_ms() - t0 < BUILD_MS);
+	tap_diag("after %ld ms in their handshake: %d and %d", now_ms() - t0, hs[0], hs[1]);
+	EXPECT_EQ(hs[0], LISTENER_MAX);
+	EXPECT_EQ(hs[1], LISTENER_MAX);
+	EXPECT_EQ(hs[0] + hs[1], HOST_MAX);
+	good_client(lfd[2], &addr[2], "127.0.0.99", "good client, host full", &(const struct outcome){
+		SMC_DIAG_MODE_FALLBACK_TCP, DECL_PEERDECL, DECL_HSLIMIT, DECL_HSLIMIT });
+	for (i = 0; i < 2; i++) {
+		int limited = 0;
+
+		ASSERT_SYS(fcntl(lfd[i], F_SETFL, O_NONBLOCK));
+		for (;;) {
+			int afd = accept(lfd[i], (struct sockaddr *)&peer,
+					 &(socklen_t){ sizeof(peer) });
+
+			if (afd < 0)
+				break;
+			limited += !sd_find_fd(afd, &s) && s.reason == DECL_HSLIMIT;
+			close(afd);
+		}
+		tap_diag("listener %d: %d declined with HSLIMIT", i + 1, limited);
+		EXPECT_EQ(limited, n - LISTENER_MAX);
+	}
+	for (i = 0; i < 3; i++)
+		close(lfd[i]);
+}
+
 int main(void)
 {
 	tap_add(silent_flood, NULL, 30,
@@ -418,5 +502,9 @@ int main(void)
 	tap_add(stalled_peer, NULL, 30,
 		"%d clients of one address stall after their Proposal: %d wait, the rest and a good "
 		"client of that address get TCP (HSLIMIT), another address SMC-D", STALLERS, PEER_MAX);
+	tap_add(listener_and_host_bounds, NULL, 30,
+		"%d stalling clients of %d addresses on two listeners: %d wait on each (%d on the "
+		"host), the rest and a good client of a third listener get TCP (HSLIMIT)",
+		2 * ADDRS * PEER_MAX, 2 * ADDRS, LISTENER_MAX, HOST_MAX);
 	return tap_run();
 }

@@ -18,8 +18,9 @@
  *   5 reset      resets the connection at once
  *   6 keep       reads the client's Proposal, keeps it as the template
  *                (below), then nothing
- * Client: writing "MODE PORT" to /sys/module/smc_badpeer/parameters/connect
- * connects to 127.0.0.1:PORT with the SMC option and behaves as MODE
+ * Client: writing "MODE PORT [SRC]" to /sys/module/smc_badpeer/parameters/connect
+ * connects to 127.0.0.1:PORT with the SMC option, from the IPv4 address
+ * SRC (a loopback one) if given, and behaves as MODE
  * (garbage, silent or close), or as "propose": sends the template, a
  * Proposal a genuine client made, and then nothing (never a Confirm);
  * ENOENT while there is no template.
@@ -56,6 +57,7 @@
 
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/inet.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/net.h>
@@ -248,6 +250,7 @@ struct bp_client {
 	struct work_struct work;
 	enum bp_mode mode;
 	int port;
+	__be32 src;		/* 0: the kernel picks */
 };
 
 static void bp_client_work(struct work_struct *work)
@@ -258,10 +261,12 @@ static void bp_client_work(struct work_struct *work)
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 		.sin_port = htons(c->port),
 	};
+	struct sockaddr_in src = { .sin_family = AF_INET, .sin_addr.s_addr = c->src };
 	struct socket *sock;
 
 	if (!bp_tcp_socket(&sock)) {
-		if (kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0))
+		if ((c->src && kernel_bind(sock, (struct sockaddr *)&src, sizeof(src))) ||
+		    kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0))
 			sock_release(sock);
 		else
 			bp_act(sock, c->mode);
@@ -272,11 +277,15 @@ static void bp_client_work(struct work_struct *work)
 static int bp_connect_set(const char *val, const struct kernel_param *kp)
 {
 	static const char *const names[] = { "garbage", "silent", "close" };
-	char mode[16];
+	char mode[16], srcstr[16] = "";
 	struct bp_client *c;
+	__be32 src = 0;
 	int port, i;
 
-	if (sscanf(val, "%15s %d", mode, &port) != 2 || port <= 0 || port > 65535)
+	if (sscanf(val, "%15s %d %15s", mode, &port, srcstr) < 2 || port <= 0 ||
+	    port > 65535)
+		return -EINVAL;
+	if (srcstr[0] && !in4_pton(srcstr, -1, (u8 *)&src, -1, NULL))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(mode, names[i]))
@@ -294,13 +303,14 @@ static int bp_connect_set(const char *val, const struct kernel_param *kp)
 	INIT_WORK(&c->work, bp_client_work);
 	c->mode = i;
 	c->port = port;
+	c->src = src;
 	queue_work(bp_wq, &c->work);
 	return 0;
 }
 
 static const struct kernel_param_ops bp_connect_ops = { .set = bp_connect_set };
 module_param_cb(connect, &bp_connect_ops, NULL, 0200);
-MODULE_PARM_DESC(connect, "\"MODE PORT\": connect to 127.0.0.1:PORT and misbehave");
+MODULE_PARM_DESC(connect, "\"MODE PORT [SRC]\": connect to 127.0.0.1:PORT (from SRC) and misbehave");
 
 /* ---- the forger ---- */
 
