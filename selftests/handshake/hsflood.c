@@ -42,10 +42,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/smc.h>
 #include <linux/smc_diag.h>
 #include <smc/af_smc.h>
 
 #include "family.h"
+#include "genl.h"
 #include "smcdiag.h"
 #include "tap.h"
 
@@ -162,6 +164,68 @@ static int wait_conns(unsigned int port, int n, long t0)
 static int wait_flood(unsigned int port, long t0)
 {
 	return wait_conns(port, FLOOD, t0);
+}
+
+/* Attribute "type" inside a nest, or NULL. */
+static const struct nlattr *nest_get(const struct nlattr *nest, int type)
+{
+	const struct nlattr *a = (const void *)((const char *)nest + NLA_HDRLEN);
+	int rem = nest->nla_len - NLA_HDRLEN;
+
+	while (rem >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		rem -= NLA_ALIGN(a->nla_len);
+		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
+	}
+	return NULL;
+}
+
+/* An unsigned attribute of 1, 2 or 4 bytes inside a nest; 0 when absent. */
+static uint32_t nest_uint(const struct nlattr *nest, int type)
+{
+	const struct nlattr *a = nest_get(nest, type);
+	const unsigned char *p = a ? (const unsigned char *)a + NLA_HDRLEN : NULL;
+	uint16_t v16;
+	uint32_t v32;
+
+	switch (a ? a->nla_len - NLA_HDRLEN : 0) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	}
+	return 0;
+}
+
+/* How many server-side fallbacks with reason code the stats counted. */
+static unsigned int srv_fallbacks(uint32_t code)
+{
+	const struct nlmsghdr *m = NULL;
+	struct genl_result res = { 0 };
+	unsigned int hdrsize = 0, count = 0;
+	struct genl_req r;
+	int fd, fam;
+
+	fd = ASSERT_SYS(genl_open());
+	fam = ASSERT_SYS(genl_family(fd, SMC_GENL_FAMILY_NAME, NULL, &hdrsize, NULL));
+	genl_req_init(&r, (uint16_t)fam, SMC_NETLINK_GET_FBACK_STATS, 1, NLM_F_DUMP);
+	ASSERT_SYS(genl_exchange(fd, &r, &res));
+	ASSERT_EQ(res.error, 0);
+	while ((m = genl_next_msg(&res, m))) {
+		const struct nlattr *f = genl_attr(m, hdrsize, SMC_GEN_FBACK_STATS);
+
+		if (f && nest_uint(f, SMC_NLA_FBACK_STATS_TYPE) == 1 &&
+		    nest_uint(f, SMC_NLA_FBACK_STATS_RSN_CODE) == code)
+			count += nest_uint(f, SMC_NLA_FBACK_STATS_RSN_CNT);
+	}
+	genl_result_free(&res);
+	close(fd);
+	return count;
 }
 
 /* What a good client must see, on its end and on the accepted one. */
@@ -381,10 +445,12 @@ static void stalled_peer(const void *arg)
 	struct sockaddr_storage addr, peer;
 	struct sd_sock s;
 	int lfd, afd, hs, i, limited = 0;
+	unsigned int counted;
 	long t0;
 
 	(void)arg;
 	sf_require(f);
+	counted = srv_fallbacks(DECL_HSLIMIT);
 	make_template();
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * STALLERS, &addr));
 	t0 = now_ms();
@@ -409,6 +475,10 @@ static void stalled_peer(const void *arg)
 	good_client(lfd, &addr, NULL, "good client, same address", &(const struct outcome){
 		SMC_DIAG_MODE_FALLBACK_TCP, DECL_PEERDECL, DECL_HSLIMIT, DECL_HSLIMIT });
 	good_client(lfd, &addr, "127.0.0.2", "good client, another address", &smcd);
+	/* Counted in the stats as server fallbacks, reason HSLIMIT. */
+	counted = srv_fallbacks(DECL_HSLIMIT) - counted;
+	tap_diag("stats: %u more server fallbacks with HSLIMIT", counted);
+	EXPECT_EQ(counted, STALLERS - PEER_MAX + 1);
 	close(lfd);
 }
 
