@@ -41,7 +41,7 @@ struct smc_lgr {
 	u32			id;
 	enum smc_lgr_role	role;
 	struct smc_ism_dev	*ism;		/* with a reference */
-	u64			net_cookie;	/* of the first connection's netns */
+	u64			net_cookie;	/* its connections' netns */
 	u64			peer_gid;
 	u16			vlan_id;
 	struct list_head	conns;		/* smc_conn.lgr_entry */
@@ -105,14 +105,22 @@ again:
 
 static void smc_lgr_free_work(struct work_struct *work);
 
-static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 peer_gid,
-				    u16 vlan_id, enum smc_lgr_role role)
+/*
+ * The namespace is part of the key: on the loopback device every
+ * connection of the host has the same peer GID, so without it the
+ * connections of all namespaces would share one group per role, and so
+ * its DMB pool and the peer's self-description (hole 7).
+ */
+static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 net_cookie,
+				    u64 peer_gid, u16 vlan_id,
+				    enum smc_lgr_role role)
 {
 	struct smc_lgr *lgr;
 
 	list_for_each_entry(lgr, &smc_lgrs, list)
-		if (lgr->ism == ism && lgr->peer_gid == peer_gid &&
-		    lgr->vlan_id == vlan_id && lgr->role == role)
+		if (lgr->ism == ism && lgr->net_cookie == net_cookie &&
+		    lgr->peer_gid == peer_gid && lgr->vlan_id == vlan_id &&
+		    lgr->role == role)
 			return lgr;
 	return NULL;
 }
@@ -204,7 +212,7 @@ int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 	if (class > SMC_DMB_MAX_CLASS)
 		return -EINVAL;
 	mutex_lock(&smc_lgr_lock);
-	lgr = smc_lgr_find(ism, peer_gid, vlan_id, role);
+	lgr = smc_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
 	if (!lgr) {
 		lgr = smc_lgr_create(ism, net_cookie, peer_gid, vlan_id, role);
 		if (!lgr) {

@@ -3,7 +3,10 @@
  * af_smc: SMC-D link groups.
  *
  * A link group holds the SMC-D connections of one role (client or
- * server) between one ISM device of ours and one peer GID on one VLAN.
+ * server) between one ISM device of ours and one peer GID on one VLAN,
+ * in one network namespace: groups of two namespaces share nothing (not
+ * their DMB pools, not what the peer said about itself), and a
+ * namespace's dumps list only its own.
  * It is made by the first connection that needs it (the CLC "first
  * contact"), keeps a pool of freed DMBs for the next connections, and
  * lingers for smc_lgr_linger seconds after its last connection left
