@@ -8,8 +8,10 @@
 #   - SMC-D (the loopback ISM device, af_smc's defaults): one connection
 #     inside smc-ns1. There `smcd linkgroup` lists its two groups (client
 #     and server, one connection each) and `smcd device` two connections
-#     on the device; from smc-ns2 and from the initial namespace no group
-#     and no use of the device (#LGs 0, InUse No).
+#     on the device; from smc-ns2 and from the initial namespace none of
+#     those groups (the initial namespace may still have groups of its own
+#     from the entries before, lingering without connections) and no use
+#     of the device (#LGs 0, InUse No).
 #   - SMC-D link groups keyed by namespace: a connection inside each
 #     namespace and one from smc-ns2 to smc-ns1 over the veth, all SMC-D.
 #     Each namespace lists two groups with three connections in all (its
@@ -116,9 +118,17 @@ smcd_dump() {
 	[ "$got" = "2 2" ] || tap_fail "$NS1 lists '$got' (groups, connections), not its own '2 2'"
 	got=$(smcd_use $NS1)
 	[ "$got" = "true 2" ] || tap_fail "$NS1's device: '$got', not 'true 2'"
+	cp "$TMPDIR/ids-$NS1" "$TMPDIR/ids-d1"
+	# smc-ns2 is new: it has no group at all.
+	got=$(smcd_lgrs $NS2)
+	[ "$got" = "0 0" ] || tap_fail "$NS2 lists '$got' (groups, connections) of $NS1's"
+	# The initial namespace may still have groups of the entries run
+	# before, lingering without connections: none of them is $NS1's.
+	got=$(smcd_lgrs -)
+	[ "${got#* }" = 0 ] || tap_fail "the initial namespace lists '$got' (groups, connections)"
+	shared=$(grep -xFf "$TMPDIR/ids-d1" "$TMPDIR/ids--" | tr '\n' ' ')
+	[ -z "$shared" ] || tap_fail "the initial namespace lists $NS1's groups $shared"
 	for ns in $NS2 -; do
-		got=$(smcd_lgrs $ns)
-		[ "$got" = "0 0" ] || tap_fail "namespace '$ns' lists '$got' of $NS1's groups"
 		got=$(smcd_use $ns)
 		[ "$got" = "false 0" ] || tap_fail "namespace '$ns' sees the device in use: '$got'"
 	done
