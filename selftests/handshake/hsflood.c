@@ -166,25 +166,10 @@ static int wait_flood(unsigned int port, long t0)
 	return wait_conns(port, FLOOD, t0);
 }
 
-/* Attribute "type" inside a nest, or NULL. */
-static const struct nlattr *nest_get(const struct nlattr *nest, int type)
-{
-	const struct nlattr *a = (const void *)((const char *)nest + NLA_HDRLEN);
-	int rem = nest->nla_len - NLA_HDRLEN;
-
-	while (rem >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
-		if ((a->nla_type & NLA_TYPE_MASK) == type)
-			return a;
-		rem -= NLA_ALIGN(a->nla_len);
-		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
-	}
-	return NULL;
-}
-
 /* An unsigned attribute of 1, 2 or 4 bytes inside a nest; 0 when absent. */
 static uint32_t nest_uint(const struct nlattr *nest, int type)
 {
-	const struct nlattr *a = nest_get(nest, type);
+	const struct nlattr *a = genl_nest(nest, type);
 	const unsigned char *p = a ? (const unsigned char *)a + NLA_HDRLEN : NULL;
 	uint16_t v16;
 	uint32_t v32;
