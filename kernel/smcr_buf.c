@@ -272,7 +272,12 @@ fail:
 	return ERR_PTR(rc);
 }
 
-/* REG_MR's MR and key, read where the teardown cannot release the MR. */
+/*
+ * REG_MR's MR and key, read where the teardown cannot release the MR. A
+ * buffer whose old key is invalidated (rekey) gets the next one: the
+ * same MR index, the low 8 bits counted on (ib_inc_rkey), which is all
+ * the key a REG_MR may change; the device takes it from this request.
+ */
 static int smcr_buf_register_prep(struct smcr_link *l, struct ib_send_wr *wr,
 				  struct smcr_buf *b)
 {
@@ -280,9 +285,38 @@ static int smcr_buf_register_prep(struct smcr_link *l, struct ib_send_wr *wr,
 
 	if (!b->mr)
 		return -ENOLINK;
+	if (b->rekey) {
+		ib_update_fast_reg_key(b->mr, ib_inc_rkey(b->mr->rkey));
+		b->rekey = false;
+	}
 	reg->mr = b->mr;
 	reg->key = b->mr->rkey;
 	return 0;
+}
+
+/* LOCAL_INV of the key the MR has now, under the same rule. */
+static int smcr_buf_invalidate_prep(struct smcr_link *l, struct ib_send_wr *wr,
+				    struct smcr_buf *b)
+{
+	if (!b->mr)
+		return -ENOLINK;
+	wr->ex.invalidate_rkey = b->mr->rkey;
+	return 0;
+}
+
+/*
+ * The rkey of a buffer's last connection dies: after this the device
+ * refuses it (the MR is "free" until the next REG_MR, which takes a new
+ * key). A local operation: no round trip to the peer.
+ */
+static int smcr_buf_invalidate(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct ib_send_wr wr = {
+		.opcode		= IB_WR_LOCAL_INV,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+
+	return smcr_post_wr(l, &wr, b, smcr_buf_invalidate_prep, true);
 }
 
 int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
@@ -298,6 +332,16 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 
 	if (!b->remote)
 		return -EINVAL;
+	if (b->rekey) {
+		/*
+		 * From the pool: registered under the old key. On failure
+		 * it is left unregistered, so it is freed, not pooled again.
+		 */
+		b->registered = false;
+		rc = smcr_buf_invalidate(l, b);
+		if (rc)
+			return rc;
+	}
 	if (b->registered)
 		return 0;
 	/*

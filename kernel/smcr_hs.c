@@ -375,6 +375,8 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_DMB_MIN_SIZE);
 	ac->r.qp_mtu = l->local.mtu;
 	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
+	sc->rmb_rkey = ac->r.rmb_rkey;
+	sc->rmb_addr = ac->r.rmb_dma_addr;
 	ac->r.psn = l->local.psn;
 	if (!v2->on)
 		return;
