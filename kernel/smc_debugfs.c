@@ -15,6 +15,10 @@
  *   link        links driven by hand (smcr_link_dbg.c)
  *   smcr_lgr    SMC-R link groups: one line per group (its one link's QP,
  *               its connections and pooled RMBs), then the object counts
+ *   smcr_conns  SMC-R connections: one line per connection, with its RMB's
+ *               rkey and address as its Accept or Confirm announced them;
+ *               "write ROLE TOKEN RKEY ADDR LEN" has that connection's
+ *               group WRITE to any key (a stale one, in the tests)
  *
  * debugfs being absent (or failing) is not an error for the module.
  */
@@ -58,6 +62,51 @@ static int smc_dbg_smcr_lgr_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(smc_dbg_smcr_lgr);
+
+static int smc_dbg_smcr_conns_show(struct seq_file *m, void *v)
+{
+	smcr_lgr_conns_show(m);
+	return 0;
+}
+
+static int smc_dbg_smcr_conns_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, smc_dbg_smcr_conns_show, NULL);
+}
+
+/*
+ * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write(); the
+ * write() returns its error (tests only).
+ */
+static ssize_t smc_dbg_smcr_conns_write(struct file *file,
+					const char __user *ubuf, size_t len,
+					loff_t *ppos)
+{
+	char cmd[96], role[8];
+	u32 token, rkey, n;
+	u64 addr;
+	int rc;
+
+	if (len >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, ubuf, len))
+		return -EFAULT;
+	cmd[len] = 0;
+	if (sscanf(cmd, "write %7s %u %x %llx %u", role, &token, &rkey, &addr,
+		   &n) != 5 || (strcmp(role, "client") && strcmp(role, "server")))
+		return -EINVAL;
+	rc = smcr_lgr_dbg_write(!strcmp(role, "server"), token, rkey, addr, n);
+	return rc ?: len;
+}
+
+static const struct file_operations smc_dbg_smcr_conns_fops = {
+	.owner		= THIS_MODULE,
+	.open		= smc_dbg_smcr_conns_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= smc_dbg_smcr_conns_write,
+};
 
 static int smc_dbg_match_show(struct seq_file *m, void *v)
 {
@@ -120,6 +169,8 @@ void smc_debugfs_init(void)
 			    &smc_dbg_smcr_hs_fops);
 	debugfs_create_file("smcr_lgr", 0444, smc_dbg_dir, NULL,
 			    &smc_dbg_smcr_lgr_fops);
+	debugfs_create_file("smcr_conns", 0644, smc_dbg_dir, NULL,
+			    &smc_dbg_smcr_conns_fops);
 	smcr_link_debugfs(smc_dbg_dir);
 	smc_objects_debugfs(smc_dbg_dir);
 }

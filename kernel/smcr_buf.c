@@ -102,6 +102,15 @@ static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
 }
 
 /*
+ * Fills in what a request takes from the link's verbs objects (the PD's
+ * lkey, an MR, a DMA address, the device for a sync) just before the post,
+ * under verbs_sem (read) with the link ACTIVE: 0, or -errno and nothing
+ * posted.
+ */
+typedef int (*smcr_wr_prep_t)(struct smcr_link *l, struct ib_send_wr *wr,
+			      struct smcr_buf *b);
+
+/*
  * The request's memory is the link's, not the caller's: a waiter that
  * gives up (bound, link failed) marks it abandoned and the completion
  * handler, if it ever runs, frees it. After the link's teardown no
@@ -110,8 +119,8 @@ static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
  * file), and a wait that times out takes the link down: its QP goes to
  * the error state, which completes the request with a flush error.
  */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-		      struct smcr_buf *b, bool wait)
+static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+			struct smcr_buf *b, smcr_wr_prep_t prep, bool wait)
 {
 	struct smcr_wr_ctx *c;
 	int i, rc;
@@ -132,8 +141,18 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		b->posted++;
 	l->sq_posted++;
 	spin_unlock_bh(&l->lock);
+	/*
+	 * The link's teardown (its device's removal tears it down too) sets
+	 * GONE, then destroys the QP under verbs_sem (write), and releases
+	 * the buffers' MRs and mappings and the PD after that: ACTIVE seen
+	 * under the read side keeps all of them until up_read().
+	 */
 	down_read(&l->verbs_sem);
-	rc = (l->state == SMCR_LINK_ACTIVE) ? ib_post_send(l->qp, wr, NULL) : -ENOLINK;
+	rc = -ENOLINK;
+	if (l->state == SMCR_LINK_ACTIVE)
+		rc = prep ? prep(l, wr, b) : 0;
+	if (!rc)
+		rc = ib_post_send(l->qp, wr, NULL);
 	up_read(&l->verbs_sem);
 	if (rc) {
 		/* Not posted: b was its owner's all along, never an orphan. */
@@ -166,6 +185,12 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	}
 	spin_unlock_bh(&l->lock);
 	return rc;
+}
+
+int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+		      struct smcr_buf *b, bool wait)
+{
+	return smcr_post_wr(l, wr, b, NULL, wait);
 }
 
 static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
@@ -247,6 +272,53 @@ fail:
 	return ERR_PTR(rc);
 }
 
+/*
+ * REG_MR's MR and key, read where the teardown cannot release the MR. A
+ * buffer whose old key is invalidated (rekey) gets the next one: the
+ * same MR index, the low 8 bits counted on (ib_inc_rkey), which is all
+ * the key a REG_MR may change; the device takes it from this request.
+ */
+static int smcr_buf_register_prep(struct smcr_link *l, struct ib_send_wr *wr,
+				  struct smcr_buf *b)
+{
+	struct ib_reg_wr *reg = container_of(wr, struct ib_reg_wr, wr);
+
+	if (!b->mr)
+		return -ENOLINK;
+	if (b->rekey) {
+		ib_update_fast_reg_key(b->mr, ib_inc_rkey(b->mr->rkey));
+		b->rekey = false;
+	}
+	reg->mr = b->mr;
+	reg->key = b->mr->rkey;
+	return 0;
+}
+
+/* LOCAL_INV of the key the MR has now, under the same rule. */
+static int smcr_buf_invalidate_prep(struct smcr_link *l, struct ib_send_wr *wr,
+				    struct smcr_buf *b)
+{
+	if (!b->mr)
+		return -ENOLINK;
+	wr->ex.invalidate_rkey = b->mr->rkey;
+	return 0;
+}
+
+/*
+ * The rkey of a buffer's last connection dies: after this the device
+ * refuses it (the MR is "free" until the next REG_MR, which takes a new
+ * key). A local operation: no round trip to the peer.
+ */
+static int smcr_buf_invalidate(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct ib_send_wr wr = {
+		.opcode		= IB_WR_LOCAL_INV,
+		.send_flags	= IB_SEND_SIGNALED,
+	};
+
+	return smcr_post_wr(l, &wr, b, smcr_buf_invalidate_prep, true);
+}
+
 int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 {
 	struct ib_reg_wr wr = {
@@ -260,18 +332,25 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 
 	if (!b->remote)
 		return -EINVAL;
+	if (b->rekey) {
+		/*
+		 * From the pool: registered under the old key. On failure
+		 * it is left unregistered, so it is freed, not pooled again.
+		 */
+		b->registered = false;
+		rc = smcr_buf_invalidate(l, b);
+		if (rc)
+			return rc;
+	}
 	if (b->registered)
 		return 0;
 	/*
-	 * The MR cannot go meanwhile: only the link's teardown or our owner
-	 * releases it, and the teardown destroys the QP first, so the WR
-	 * would simply never complete (and the wait ends with the link).
+	 * Once posted, the MR stays until the WR is done: only the link's
+	 * teardown or our owner releases it, and the teardown destroys the
+	 * QP first, so the WR would simply never complete (and the wait ends
+	 * with the link).
 	 */
-	wr.mr = b->mr;
-	if (!wr.mr)
-		return -ENOLINK;
-	wr.key = b->mr->rkey;
-	rc = smcr_link_post_wr(l, &wr.wr, b, true);
+	rc = smcr_post_wr(l, &wr.wr, b, smcr_buf_register_prep, true);
 	if (!rc)
 		b->registered = true;
 	return rc;
@@ -372,10 +451,35 @@ void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b)
 					   b->size, DMA_BIDIRECTIONAL);
 }
 
+/*
+ * The WRITE's source: sge->addr holds the offset into b until here. The
+ * PD, b's DMA mapping and the device are the link's verbs objects, which
+ * the teardown releases (the device's removal tears its links down):
+ * smcr_post_wr() calls this under verbs_sem with the link ACTIVE, which
+ * the teardown waits for, as every other user of the link's verbs objects
+ * does (smcr_link_send(), err_work). Read before, as this code once did,
+ * the lkey could come from a freed PD and the sync go to a device that
+ * had been removed.
+ */
+static int smcr_buf_write_prep(struct smcr_link *l, struct ib_send_wr *wr,
+			       struct smcr_buf *b)
+{
+	struct ib_sge *sge = wr->sg_list;
+
+	if (!b->mapped)
+		return -ENOLINK;
+	/* The source goes through the PD's local key, never the MR's. */
+	sge->addr += sg_dma_address(&b->sg);
+	sge->lkey = l->pd->local_dma_lkey;
+	ib_dma_sync_single_for_device(l->dev->ibdev, sge->addr, sge->length,
+				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	return 0;
+}
+
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, bool wait)
 {
-	struct ib_sge sge;
+	struct ib_sge sge = { .addr = off, .length = len };
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.opcode		= IB_WR_RDMA_WRITE,
@@ -389,13 +493,5 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 
 	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
-	if (!b->mapped)
-		return -ENOLINK;
-	/* The source goes through the PD's local key, never the MR's. */
-	sge.addr = sg_dma_address(&b->sg) + off;
-	sge.length = len;
-	sge.lkey = l->pd->local_dma_lkey;
-	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, len,
-				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
-	return smcr_link_post_wr(l, &wr.wr, b, wait);
+	return smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, wait);
 }

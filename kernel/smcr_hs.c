@@ -375,6 +375,8 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_DMB_MIN_SIZE);
 	ac->r.qp_mtu = l->local.mtu;
 	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
+	sc->rmb_rkey = ac->r.rmb_rkey;
+	sc->rmb_addr = ac->r.rmb_dma_addr;
 	ac->r.psn = l->local.psn;
 	if (!v2->on)
 		return;
@@ -423,6 +425,30 @@ static bool smcr_hs_same_link(const struct smcr_link *l,
 {
 	return l->peer.qpn == peer->qpn &&
 	       !memcmp(l->peer.gid.raw, peer->gid.raw, sizeof(peer->gid.raw));
+}
+
+/*
+ * Server: does the Confirm come from the host the Proposal announced?
+ * The group is keyed by the Proposal's peer id and GID (key), but its
+ * link goes where the Confirm points (GID, MAC, QP): a Confirm that names
+ * another host would let a client put a link to itself under somebody
+ * else's key, and so into the group that host's later connections join.
+ * The peer id must be the Proposal's when it had one (Linux's SMC-Rv2-only
+ * Proposal has no v1 area, hence none), the GID the one the key holds
+ * (the v2 extension's for SMC-Rv2), and for SMC-Rv1 the MAC the
+ * Proposal's, which belongs to that GID. (An SMC-Rv2 Proposal's MAC is
+ * its v1 GID's, which may be another port's than its RoCEv2 GID.)
+ */
+static bool smcr_hs_confirm_is_proposer(const struct smcr_lgr_key *key,
+					const u8 *proposal_mac, bool v2,
+					const struct smc_clc_accept_confirm *ac)
+{
+	if (memchr_inv(key->peer_id, 0, sizeof(key->peer_id)) &&
+	    memcmp(ac->r.peer_id, key->peer_id, sizeof(key->peer_id)))
+		return false;
+	if (memcmp(ac->r.gid, key->peer_gid.raw, sizeof(key->peer_gid.raw)))
+		return false;
+	return v2 || ether_addr_equal(ac->r.mac, proposal_mac);
 }
 
 static int smcr_hs_decline(struct smc_sock *smc, u32 code)
@@ -684,6 +710,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	struct smc_clc_proposal *p = &msg->proposal;
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	u8 nexthop_mac[ETH_ALEN] = {};
+	u8 proposal_mac[ETH_ALEN];
 	struct smcr_hs_v2 v2 = {};
 	struct smcr_lgr_key key;
 	struct smcr_qp_info peer;
@@ -710,6 +737,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	}
 	smcr_hs_key(nsmc, &path, p->peer_id, v2.on ? p->roce_gid : p->gid,
 		    SMC_LGR_SERVER, v2.on ? SMC_CLC_V2 : SMC_CLC_V1, &key);
+	/* The Proposal's identity, for its Confirm: msg becomes our Accept. */
+	ether_addr_copy(proposal_mac, p->mac);
 	rc = smcr_lgr_join(sc, &key, &path, &first);
 	smcr_path_put(&path);
 	if (rc) {
@@ -747,6 +776,14 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	if (!smcr_hs_peer(ac, SMC_CLC_CONFIRM, v2.on ? SMC_CLC_V2 : SMC_CLC_V1,
 			  &peer, sc)) {
 		rc = -EPROTO;
+		goto fail;
+	}
+	if (!smcr_hs_confirm_is_proposer(&key, proposal_mac, v2.on, ac)) {
+		/*
+		 * Only a lying client gets here: nothing of its Confirm is
+		 * used (no link is pointed at it), and the stream stays TCP.
+		 */
+		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_SYNCERR);
 		goto fail;
 	}
 	ether_addr_copy(peer.nexthop_mac, nexthop_mac);

@@ -11,11 +11,17 @@
  *
  * The RMB pool: a connection's RMB stays registered when it leaves and
  * goes to its group's pool (at most SMCR_POOL_MAX per group), for the
- * next connection of the same size: no REG_MR round trip then. A pooled
- * RMB keeps its rkey, which the old peer connection knew; the close
- * protocol has the peer stop writing before its connection ends, and a
- * WRITE out of order would only touch a ring the new connection reads
- * after the cursors of its own CDCs, as in Linux's smc.ko.
+ * next connection of the same size: no new MR, no new pages, no new DMA
+ * mapping. The rkey does not go with it (Linux's smc.ko keeps it): the
+ * old connection's peer knew it, and a WRITE with it, late or on
+ * purpose, would land in the new connection's ring. The buffer leaves
+ * the pool marked for a new key (rekey), and smcr_buf_register()
+ * invalidates the old one (LOCAL_INV) and registers the MR under the
+ * next (ib_inc_rkey, REG_MR) before the handshake announces it; the
+ * device then refuses the old key (an RDMA WRITE with it fails with a
+ * remote access error at the writer). While the buffer sits in the pool
+ * the old key still works: nothing reads the ring there, and a late
+ * WRITE of the closing connection's peer does not take the link down.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -354,6 +360,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 		if (b->size == size && b->registered) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
+			b->rekey = true;
 			mutex_unlock(&smcr_lgr_lock);
 			return b;
 		}
@@ -588,6 +595,76 @@ void smcr_lgr_show(struct seq_file *m)
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),
 		   atomic_read(&smcr_bufs_freed_posted),
 		   atomic_read(&smcr_bufs_deferred));
+}
+
+void smcr_lgr_conns_show(struct seq_file *m)
+{
+	struct smcr_conn *sc;
+	struct smcr_lgr *lgr;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		read_lock_bh(&lgr->conns_lock);
+		list_for_each_entry(sc, &lgr->conns, lgr_entry)
+			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx\n",
+				   lgr->id, lgr->key.role == SMC_LGR_SERVER ?
+				   "server" : "client", sc->token, sc->rmb_rkey,
+				   sc->rmb_addr);
+		read_unlock_bh(&lgr->conns_lock);
+	}
+	mutex_unlock(&smcr_lgr_lock);
+}
+
+/*
+ * Test plumbing: what a peer that still knows an old rkey can do. The
+ * group that has connection token in its role writes len bytes of 'X'
+ * (from a page of its own, not a connection's buffer) to rkey at addr,
+ * over its link, and waits for the device's verdict: 0 when the WRITE
+ * was acknowledged, else -errno (a refused key is a remote access error,
+ * which takes the link down, as any failed WRITE does). The group is held
+ * as a connection holds it, by its count, so no lock is held across the
+ * wait.
+ */
+int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
+{
+	struct smcr_lgr *lgr, *found = NULL;
+	struct smcr_conn *sc;
+	struct smcr_buf *b;
+	int rc;
+
+	if (!len || len > PAGE_SIZE)
+		return -EINVAL;
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (lgr->dead || (lgr->key.role == SMC_LGR_SERVER) != server)
+			continue;
+		read_lock_bh(&lgr->conns_lock);
+		list_for_each_entry(sc, &lgr->conns, lgr_entry)
+			if (sc->token == token)
+				found = lgr;
+		read_unlock_bh(&lgr->conns_lock);
+		if (found)
+			break;
+	}
+	if (found)
+		found->conns_num++;
+	mutex_unlock(&smcr_lgr_lock);
+	if (!found)
+		return -ENOENT;
+	b = smcr_buf_alloc(found->link, PAGE_SIZE, false);
+	rc = PTR_ERR_OR_ZERO(b);
+	if (!rc) {
+		memset(b->cpu, 'X', len);
+		rc = smcr_buf_write(found->link, b, 0, len, rkey, addr, true);
+		smcr_buf_free(found->link, b);
+	}
+	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
+	mutex_lock(&smcr_lgr_lock);
+	if (!--found->conns_num)
+		mod_delayed_work(smcr_lgr_wq, &found->free_work,
+				 found->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	mutex_unlock(&smcr_lgr_lock);
+	return rc;
 }
 
 int smcr_lgr_for_each(unsigned long *pos,

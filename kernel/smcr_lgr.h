@@ -103,6 +103,9 @@ struct smcr_conn {
 	u32			peer_rkey;
 	u64			peer_addr;
 	u32			peer_size;
+	/* Our RMB as our Accept or Confirm announced it (debugfs smcr_conns). */
+	u32			rmb_rkey;
+	u64			rmb_addr;
 	u16			tx_seqno;	/* under conn->cdc_mutex */
 	u16			rx_seqno;	/* CQ handler only */
 	bool			rx_seq_seen;
@@ -153,6 +156,10 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size);
 
 /* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
 void smcr_lgr_show(struct seq_file *m);
+/* debugfs smcr_conns: each group's connections and their RMBs' rkeys. */
+void smcr_lgr_conns_show(struct seq_file *m);
+/* Test plumbing (debugfs smcr_conns): an RDMA WRITE to rkey at addr. */
+int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len);
 /*
  * For SMC_GEN_NETLINK's dumps (smcr_gnl.c): visit the listed groups in
  * creation order, from the *pos-th on, under smcr_lgr_lock, so a visited

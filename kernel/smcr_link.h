@@ -95,6 +95,12 @@ struct smcr_buf {
 	struct ib_mr		*mr;
 	bool			registered;	/* REG_MR done */
 	/*
+	 * Handed on from a group's RMB pool: the rkey its last connection's
+	 * peer knew must be invalidated, and the MR registered under a new
+	 * one, before the buffer's rkey is announced again.
+	 */
+	bool			rekey;
+	/*
 	 * Under the link's lock: posted REG_MR and RDMA WRITE requests that
 	 * name this buffer (its MR, or its pages as their source) and have
 	 * not completed yet. The device may read the pages while it is not 0.

@@ -50,6 +50,18 @@
  * the first contact flag, MS ms after the Proposal), "accept MS",
  * "decline 0xCODE MS" or "error -ERRNO", joined by ", "; "pending"
  * before all are in.
+ * Lying SMC-R client: writing "ADDR PORT WHAT" to
+ * /sys/module/smc_badpeer/parameters/confirm_r connects to the IPv4
+ * ADDR:PORT, proposes SMC-Rv1 under the silent client's identity, takes
+ * the Accept and answers it with a Confirm whose WHAT is another host's:
+ * "id" the peer id ("forged\0\0"), "gid" the GID (::ffff:10.43.0.98),
+ * "mac" the MAC (02:ba:d0:00:00:98), or "none" (a Confirm true to the
+ * Proposal, which the server goes on with). Its QP data is made up: no
+ * link to it ever comes up. confirm_r_result says "pending", then
+ * "confirm sent" once the Confirm is out, then "decline 0xCODE MS" (MS ms
+ * after the Confirm), "silence" (no answer in 10 s), "accept-less ..."
+ * (the Proposal got no Accept) or "error -ERRNO". The connection is
+ * closed once the result is in.
  * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
@@ -692,32 +704,14 @@ static const u8 bp_silent_gid[SMC_CLC_GID_LEN] = {
 static const u8 bp_silent_mac[SMC_CLC_MAC_LEN] = { 0x02, 0xba, 0xd0, 0, 0, 0x99 };
 
 /*
- * One silent first contact; its outcome into res. The socket is kept
- * (bp_hold) when the server answered, so it sees no close from us.
+ * The silent client's SMC-Rv1 Proposal on a connected sock, and the
+ * server's answer decoded into msg: 0 or -errno.
  */
-static void bp_silent_one(struct bp_silent *c, struct smc_clc_msg *msg,
-			  u8 *buf, char *res, size_t size)
+static int bp_propose_r(struct socket *sock, struct smc_clc_msg *msg, u8 *buf)
 {
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = c->addr,
-		.sin_port = c->port,
-	};
 	struct smc_clc_proposal *p = &msg->proposal;
-	struct socket *sock;
-	unsigned long t0;
 	int rc;
 
-	rc = bp_tcp_socket(&sock);
-	if (rc) {
-		snprintf(res, size, "error %d", rc);
-		return;
-	}
-	/* Longer than any CLC wait of af_smc's, bounded for unload. */
-	sock->sk->sk_rcvtimeo = 5 * HZ;
-	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
-	if (rc)
-		goto fail;
 	memset(msg, 0, sizeof(*msg));
 	p->hdr.type = SMC_CLC_PROPOSAL;
 	p->hdr.version = SMC_CLC_V1;
@@ -732,12 +726,42 @@ static void bp_silent_one(struct bp_silent *c, struct smc_clc_msg *msg,
 	/* The server's subnet, as ours: both ends on one /24. */
 	p->ipv4_subnet = ntohl(inet_sk(sock->sk)->inet_saddr) & 0xffffff00;
 	p->ipv4_prefix_len = 24;
-	t0 = jiffies;
 	rc = bp_send_clc(sock, msg, buf);
 	if (!rc)
 		rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
 	if (rc > 0)
 		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	return rc;
+}
+
+/*
+ * One silent first contact; its outcome into res. The socket is kept
+ * (bp_hold) when the server answered, so it sees no close from us.
+ */
+static void bp_silent_one(struct bp_silent *c, struct smc_clc_msg *msg,
+			  u8 *buf, char *res, size_t size)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = c->addr,
+		.sin_port = c->port,
+	};
+	struct socket *sock;
+	unsigned long t0;
+	int rc;
+
+	rc = bp_tcp_socket(&sock);
+	if (rc) {
+		snprintf(res, size, "error %d", rc);
+		return;
+	}
+	/* Longer than any CLC wait of af_smc's, bounded for unload. */
+	sock->sk->sk_rcvtimeo = 5 * HZ;
+	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (rc)
+		goto fail;
+	t0 = jiffies;
+	rc = bp_propose_r(sock, msg, buf);
 	if (rc)
 		goto fail;
 	if (msg->hdr.type == SMC_CLC_ACCEPT)
@@ -828,6 +852,172 @@ MODULE_PARM_DESC(silent_r, "\"ADDR PORT N\": N silent SMC-Rv1 first contacts to 
 static const struct kernel_param_ops bp_silent_result_ops = { .get = bp_silent_result_get };
 module_param_cb(silent_r_result, &bp_silent_result_ops, NULL, 0444);
 MODULE_PARM_DESC(silent_r_result, "what the server answered each silent first contact");
+
+/* ---- the lying SMC-R client ---- */
+
+enum bp_lie { BP_LIE_NONE, BP_LIE_ID, BP_LIE_GID, BP_LIE_MAC };
+
+struct bp_confirm_r {
+	struct work_struct work;
+	__be32 addr;
+	__be16 port;
+	enum bp_lie lie;
+};
+
+static DEFINE_SPINLOCK(confirm_r_lock);
+static char confirm_r_result[64] = "none";
+
+/* Another host's identity, one field of which the Confirm claims. */
+static const u8 bp_other_peer_id[SMC_CLC_PEER_ID_LEN] = "forged";
+static const u8 bp_other_gid[SMC_CLC_GID_LEN] = {
+	[10] = 0xff, [11] = 0xff, [12] = 10, [13] = 43, [14] = 0, [15] = 98,
+};
+static const u8 bp_other_mac[SMC_CLC_MAC_LEN] = { 0x02, 0xba, 0xd0, 0, 0, 0x98 };
+
+static void bp_confirm_r_set_result(const char *res)
+{
+	spin_lock(&confirm_r_lock);
+	strscpy(confirm_r_result, res, sizeof(confirm_r_result));
+	spin_unlock(&confirm_r_lock);
+}
+
+/*
+ * The Confirm to the server's Accept in msg (overwritten): the
+ * Proposal's identity but for the field c->lie names, made-up QP and RMB
+ * data, the Accept's first contact flag and MTU. 0 or -errno.
+ */
+static int bp_confirm_r_send(struct bp_confirm_r *c, struct socket *sock,
+			     struct smc_clc_msg *msg, u8 *buf)
+{
+	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+
+	ac->hdr.type = SMC_CLC_CONFIRM;
+	memcpy(ac->r.peer_id, c->lie == BP_LIE_ID ? bp_other_peer_id :
+	       bp_silent_peer_id, sizeof(ac->r.peer_id));
+	memcpy(ac->r.gid, c->lie == BP_LIE_GID ? bp_other_gid : bp_silent_gid,
+	       sizeof(ac->r.gid));
+	memcpy(ac->r.mac, c->lie == BP_LIE_MAC ? bp_other_mac : bp_silent_mac,
+	       sizeof(ac->r.mac));
+	ac->r.qpn = 0x4242;		/* no such QP anywhere */
+	ac->r.psn = 0x4242;
+	ac->r.rmb_rkey = 0x4242;
+	ac->r.rmbe_idx = 1;
+	ac->r.rmbe_alert_token = 0x4242;
+	ac->r.rmbe_size = 0;
+	ac->r.rmb_dma_addr = 0x4242000;
+	return bp_send_clc(sock, msg, buf);
+}
+
+static void bp_confirm_r_work(struct work_struct *work)
+{
+	struct bp_confirm_r *c = container_of(work, struct bp_confirm_r, work);
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = c->addr,
+		.sin_port = c->port,
+	};
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	char res[sizeof(confirm_r_result)];
+	struct socket *sock = NULL;
+	unsigned long t0;
+	int rc = -ENOMEM;
+
+	if (!msg || !buf)
+		goto out;
+	rc = bp_tcp_socket(&sock);
+	if (rc) {
+		sock = NULL;
+		goto out;
+	}
+	/* Longer than the server's LLC waits after a Confirm, bounded for unload. */
+	sock->sk->sk_rcvtimeo = 10 * HZ;
+	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
+	if (!rc)
+		rc = bp_propose_r(sock, msg, buf);
+	if (rc)
+		goto out;
+	if (msg->hdr.type != SMC_CLC_ACCEPT) {
+		snprintf(res, sizeof(res), "accept-less: type %u diagnosis 0x%08x",
+			 msg->hdr.type, msg->hdr.type == SMC_CLC_DECLINE ?
+			 msg->decline.diagnosis : 0);
+		goto done;
+	}
+	rc = bp_confirm_r_send(c, sock, msg, buf);
+	if (rc)
+		goto out;
+	t0 = jiffies;
+	bp_confirm_r_set_result("confirm sent");
+	rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (rc)
+		goto out;
+	if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x %u", msg->decline.diagnosis,
+			 jiffies_to_msecs(jiffies - t0));
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	goto done;
+out:
+	if (rc == -EAGAIN)
+		snprintf(res, sizeof(res), "silence");
+	else
+		snprintf(res, sizeof(res), "error %d", rc);
+done:
+	if (sock)
+		sock_release(sock);
+	kfree(buf);
+	kfree(msg);
+	kfree(c);
+	bp_confirm_r_set_result(res);
+}
+
+static int bp_confirm_r_set(const char *val, const struct kernel_param *kp)
+{
+	static const char *const lies[] = { "none", "id", "gid", "mac" };
+	struct bp_confirm_r *c;
+	unsigned int a[4];
+	char what[8];
+	int port, i;
+
+	if (sscanf(val, "%u.%u.%u.%u %d %7s", &a[0], &a[1], &a[2], &a[3],
+		   &port, what) != 6 || a[0] > 255 || a[1] > 255 || a[2] > 255 ||
+	    a[3] > 255 || port <= 0 || port > 65535)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(lies); i++)
+		if (!strcmp(what, lies[i]))
+			break;
+	if (i == ARRAY_SIZE(lies))
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	INIT_WORK(&c->work, bp_confirm_r_work);
+	c->addr = htonl(a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3]);
+	c->port = htons(port);
+	c->lie = i;
+	bp_confirm_r_set_result("pending");
+	queue_work(bp_wq, &c->work);
+	return 0;
+}
+
+static int bp_confirm_r_result_get(char *buf, const struct kernel_param *kp)
+{
+	int n;
+
+	spin_lock(&confirm_r_lock);
+	n = scnprintf(buf, PAGE_SIZE, "%s\n", confirm_r_result);
+	spin_unlock(&confirm_r_lock);
+	return n;
+}
+
+static const struct kernel_param_ops bp_confirm_r_ops = { .set = bp_confirm_r_set };
+module_param_cb(confirm_r, &bp_confirm_r_ops, NULL, 0200);
+MODULE_PARM_DESC(confirm_r, "\"ADDR PORT none|id|gid|mac\": an SMC-Rv1 first contact whose Confirm claims another host's field");
+static const struct kernel_param_ops bp_confirm_r_result_ops = { .get = bp_confirm_r_result_get };
+module_param_cb(confirm_r_result, &bp_confirm_r_result_ops, NULL, 0444);
+MODULE_PARM_DESC(confirm_r_result, "what the server answered the lying Confirm");
 
 static void bp_cleanup(void)
 {
