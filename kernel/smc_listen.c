@@ -35,6 +35,7 @@
 #include "smc_clc_io.h"
 #include "smc_ism.h"
 #include "smc_lgr.h"
+#include "smc_mem.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
@@ -284,6 +285,8 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	}
 	nsmc = smc_sk(nsk);
 	smc_sock_init(NULL, nsk, lsk->sk_protocol);
+	/* Buffers of a child are charged to the listener's memcg. */
+	smc_mem_sock_init(nsmc, lsmc);
 	nsk->sk_uid = lsk->sk_uid;
 	smc_sockopts_inherit(nsk, nclc->sk);
 	smc_clcsock_attach(nsmc, nclc, &lsmc->clcsk_cb);

@@ -29,6 +29,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_mem.h"
 #include "smcr_lgr.h"
 #include "wire/smc_cdc.h"
 
@@ -349,9 +350,13 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *b;
 
+	u64 memcg_id = smc_mem_id(&sc->smc->conn);
+
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(b, &lgr->pool, pool) {
-		if (b->size == size && b->registered) {
+		/* Only to the memcg its pages are charged to (smc_mem.h). */
+		if (b->size == size && b->registered &&
+		    b->memcg_id == memcg_id) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
 			mutex_unlock(&smcr_lgr_lock);
@@ -360,8 +365,10 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 	}
 	mutex_unlock(&smcr_lgr_lock);
 	b = smcr_buf_alloc(lgr->link, size, true);
-	if (!IS_ERR(b))
+	if (!IS_ERR(b)) {
+		b->memcg_id = memcg_id;
 		atomic_inc(&smc_obj_smcr_bufs);
+	}
 	return b;
 }
 
