@@ -2,7 +2,9 @@
 /*
  * af_smc: what a connection's buffers are charged to (issue 17, hole 6).
  *
- * The memory cgroup of the socket's owner. An smc sock takes the memcg
+ * Two budgets, both settled before a buffer is made:
+ *
+ * - The memory cgroup of the socket's owner. An smc sock takes the memcg
  *   of the task that created it, an accepted child its listener's (the
  *   container that listens pays for its connections), and keeps a
  *   reference until it is freed. Buffer pages are allocated with
@@ -13,6 +15,13 @@
  *   killer) and the connection falls back to TCP with SMC_CLC_DECL_MEM.
  *   The charge stays with the pages, so a pooled buffer is handed only to
  *   a connection of the memcg it is charged to (smc_mem_id()).
+ *
+ * - net.smc.mem_limit: bytes of buffers the connections of one network
+ *   namespace may hold, receive buffer and send buffer each at its full
+ *   size from the handshake on (an SMC-D send buffer that nocopy never
+ *   allocates counts too: the connection may need it at any time).
+ *   smc_mem_reserve() past the limit fails and the connection falls back
+ *   to TCP with SMC_CLC_DECL_MEM, before anything is allocated.
  */
 #ifndef _SMC_MEM_H
 #define _SMC_MEM_H
@@ -46,5 +55,16 @@ void smc_mem_leave(struct mem_cgroup *old);
  * failing rather than waking the memcg's OOM killer.
  */
 #define SMC_MEM_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/*
+ * Take bytes of the namespace's net.smc.mem_limit for smc's connection:
+ * 0, or -ENOBUFS when they do not fit (nothing taken then). All of the
+ * connection's bytes go back with smc_mem_unreserve().
+ */
+int smc_mem_reserve(struct smc_sock *smc, u32 bytes);
+void smc_mem_unreserve(struct smc_sock *smc);
+
+/* net.smc.mem_limit's default: half of the RAM (smc_mem.c says why). */
+unsigned long smc_mem_limit_default(void);
 
 #endif /* _SMC_MEM_H */

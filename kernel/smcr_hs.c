@@ -337,8 +337,12 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
 	struct mem_cgroup *old;
 	struct smcr_buf *b;
-	int rc = 0;
+	int rc;
 
+	/* Before anything is allocated; smcr_lgr_leave() gives it back. */
+	rc = smc_mem_reserve(smc, rmb_size + sndbuf_size);
+	if (rc)
+		return rc;
 	/* In the handshake's kworker: the sock's memcg pays (smc_mem.h). */
 	old = smc_mem_enter(&smc->conn);
 	b = smcr_lgr_rmb_get(sc, rmb_size);

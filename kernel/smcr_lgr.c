@@ -383,6 +383,8 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *rmb = sc->rmb;
 
+	/* The bytes smcr_hs_bufs() took, whatever came of the buffers. */
+	smc_mem_unreserve(sc->smc);
 	if (!lgr)
 		return;
 	/* After this the CDC handler cannot reach sc. */
