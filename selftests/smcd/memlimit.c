@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * security/memlimit: SMC buffers count against the owner's memory cgroup
+ * smcd/memlimit: SMC buffers count against the owner's memory cgroup
  * and against a per-namespace cap (Documentation/security.md, "SMC
  * buffers outside the container's limits").
  *
