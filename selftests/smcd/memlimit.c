@@ -14,6 +14,10 @@
  *    DMBs pass memory.max, that pair must carry data over TCP, nobody is
  *    OOM-killed, and once all is closed (lgr_linger 1 s, so pooled DMBs
  *    go) the cgroup's charge is back near 0.
+ *    With "smcr ADDR" (smcr/memlimit_topo1.sh, which sets up topology 1
+ *    and af_smc with smcr=1): the same over SMC-R to a listener on ADDR,
+ *    in the initial namespace (where the rxe devices are); RMBs and send
+ *    buffers are allocated in the handshake, so each pair charges both.
  *  - netns: net.smc.mem_limit of 5 pairs' buffers (64 KiB DMB and 64 KiB
  *    send buffer per socket): 5 pairs are SMC-D, 3 more fall back, the
  *    server with SMC_CLC_DECL_MEM, and SMC_NETLINK_GET_FBACK_STATS counts
@@ -22,6 +26,7 @@
  *    pair is SMC-D.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -59,6 +64,9 @@
 #define CG_DMB		(1 << 20)	/* net.smc.rmem: 1 MiB DMBs */
 #define CG_PAIRS	48		/* 96 MiB of DMBs: 3 x memory.max */
 #define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
+
+/* "smcr ADDR": the memcg case over SMC-R to ADDR; NULL: SMC-D on lo. */
+static const char *smcr_addr;
 
 #define NS_SOCK_BYTES	(2 * 65536)	/* DMB and send buffer, defaults */
 #define NS_FIT		5
@@ -152,14 +160,14 @@ static void own_netns(void)
 	close(s);
 }
 
-static int smc_listener(struct sockaddr_in *a)
+static int smc_listener(struct sockaddr_in *a, const char *addr)
 {
 	socklen_t al = sizeof(*a);
 	int l = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_CLOEXEC, 0));
 
 	memset(a, 0, sizeof(*a));
 	a->sin_family = AF_INET;
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ASSERT_EQ(inet_pton(AF_INET, addr, &a->sin_addr), 1);
 	ASSERT_SYS(bind(l, (void *)a, sizeof(*a)));
 	ASSERT_SYS(listen(l, 128));
 	ASSERT_SYS(getsockname(l, (void *)a, &al));
@@ -184,6 +192,14 @@ static void open_pair(int l, const struct sockaddr_in *a, struct pair *p)
 static int is_smcd(const struct pair *p)
 {
 	return p->cd.mode == SMC_DIAG_MODE_SMCD && p->sd.mode == SMC_DIAG_MODE_SMCD;
+}
+
+/* Both ends in the mode the memcg case runs in. */
+static int is_smc(const struct pair *p)
+{
+	int mode = smcr_addr ? SMC_DIAG_MODE_SMCR : SMC_DIAG_MODE_SMCD;
+
+	return p->cd.mode == mode && p->sd.mode == mode;
 }
 
 /*
@@ -226,34 +242,36 @@ static void cg_worker(void)
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	ASSERT_SYS(write_file(CG_DIR "/cgroup.procs", pid));
-	own_netns();
+	/* SMC-R needs the rxe devices of the initial namespace. */
+	if (!smcr_addr)
+		own_netns();
 	snprintf(num, sizeof(num), "%d", CG_DMB);
 	sysctl_set("rmem", num);
-	l = smc_listener(&a);
+	l = smc_listener(&a, smcr_addr ?: "127.0.0.1");
 	base = read_num(CG_DIR "/memory.current");
 	peak = base;
 	for (n = 0; n < CG_PAIRS; n++) {
 		open_pair(l, &a, &pairs[n]);
-		if (!is_smcd(&pairs[n]))
+		if (!is_smc(&pairs[n]))
 			break;
 		smcd++;
 		cur = read_num(CG_DIR "/memory.current");
 		if (cur > peak)
 			peak = cur;
 	}
-	tap_diag("%d SMC-D pairs of 2 x %d KiB DMBs; memory.current %lld KiB before, "
-		 "%lld KiB after the last SMC-D pair (peak %lld KiB), memory.max %d KiB",
-		 smcd, CG_DMB >> 10, base >> 10, cur >> 10, peak >> 10, CG_MAX >> 10);
+	tap_diag("%d %s pairs of 2 x %d KiB receive buffers; memory.current %lld KiB before, "
+		 "%lld KiB after the last of them (peak %lld KiB), memory.max %d KiB",
+		 smcd, smcr_addr ? "SMC-R" : "SMC-D", CG_DMB >> 10, base >> 10, cur >> 10, peak >> 10, CG_MAX >> 10);
 	/* Room for several before the limit: the setting is what it says. */
 	EXPECT(smcd >= 4);
 	/* Each SMC-D pair's two DMBs are charged here (90%: the rest is noise). */
 	if (smcd && cur - base < (long long)smcd * 2 * CG_DMB * 9 / 10)
-		tap_fail("memory.current rose by %lld KiB for %d SMC-D pairs: their "
-			 "%d KiB of DMBs are not charged to the cgroup",
+		tap_fail("memory.current rose by %lld KiB for %d SMC pairs: their "
+			 "%d KiB of receive buffers are not charged to the cgroup",
 			 (cur - base) >> 10, smcd, smcd * 2 * (CG_DMB >> 10));
 	/* The DMBs never got past the limit: a pair fell back first. */
 	if (n == CG_PAIRS) {
-		tap_fail("all %d pairs are SMC-D: %d MiB of DMBs in a cgroup of %d MiB",
+		tap_fail("all %d pairs are SMC: %d MiB of receive buffers in a cgroup of %d MiB",
 			 CG_PAIRS, CG_PAIRS * 2 * (CG_DMB >> 20), CG_MAX >> 20);
 	} else {
 		tap_diag("pair %d fell back: server reason 0x%08x (peer's 0x%08x), "
@@ -274,7 +292,7 @@ static void memcg(const void *arg)
 	struct statfs st;
 	int mounted = 0, status;
 	long long charged, end;
-	char linger[16] = "10";
+	char linger[16] = "10", rmem[32] = "";
 	pid_t pid;
 
 	(void)arg;
@@ -293,6 +311,9 @@ static void memcg(const void *arg)
 	ASSERT_SYS(read_file(LINGER, linger, sizeof(linger)));
 	linger[strcspn(linger, "\n")] = 0;
 	ASSERT_SYS(write_file(LINGER, "1"));
+	/* Over SMC-R the worker sets rmem in our namespace: put it back. */
+	if (smcr_addr)
+		ASSERT_SYS(read_file("/proc/sys/net/smc/rmem", rmem, sizeof(rmem)));
 
 	pid = ASSERT_SYS(fork());
 	if (pid == 0) {
@@ -317,6 +338,8 @@ static void memcg(const void *arg)
 	EXPECT(charged <= (2 << 20));
 
 	write_file(LINGER, linger);
+	if (*rmem)
+		EXPECT_SYS(write_file("/proc/sys/net/smc/rmem", rmem));
 	EXPECT_SYS(rmdir(CG_DIR));
 	if (mounted)
 		EXPECT_SYS(umount(CG_MNT));
@@ -384,7 +407,7 @@ static void netns_worker(void)
 	own_netns();
 	snprintf(num, sizeof(num), "%d", NS_FIT * 2 * NS_SOCK_BYTES);
 	sysctl_set("mem_limit", num);
-	l = smc_listener(&a);
+	l = smc_listener(&a, "127.0.0.1");
 	for (n = 0; n < NS_PAIRS; n++) {
 		open_pair(l, &a, &pairs[n]);
 		if (is_smcd(&pairs[n])) {
@@ -450,8 +473,14 @@ static const struct tap_case cases[] = {
 	  "counted; closing gives the bytes back", netns, NULL, 120 },
 };
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "smcr")) {
+		smcr_addr = argv[2];
+		tap_add(memcg, NULL, 240, "SMC-R RMBs and send buffers are charged to the memcg; "
+			"past memory.max they fall back, no OOM kill");
+		return tap_run();
+	}
 	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
 	return tap_run();
 }
