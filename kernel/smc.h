@@ -88,6 +88,13 @@ struct smc_listen_state {
 	struct list_head	hs_children;	/* children in their handshake */
 	struct list_head	ready;		/* children waiting for accept() */
 	unsigned int		pending;	/* entries on both lists */
+	/*
+	 * Entries on hs_children; also read locklessly (READ_ONCE) by
+	 * smc_listen_congested() in softirq.
+	 */
+	unsigned int		hs_count;
+	/* Children past their Proposal, holding a worker (smc_hs_limit.c). */
+	atomic_t		hs_working;
 };
 
 struct smc_sock {
@@ -128,6 +135,25 @@ struct smc_sock {
 	/* A child: its listener (a reference is held) and its list entry. */
 	struct smc_sock		*listener;
 	struct list_head	child_entry;
+	/*
+	 * A handshake waiting for the peer's next CLC message holds no
+	 * worker ("parked", smc_hs_park()): the clcsock's callbacks queue
+	 * hs_wake_work to look whether it is all there, hs_timer ends the
+	 * wait at hs_deadline. hs_ctx: what a client's handshake keeps
+	 * across its wait for the Accept. hs_peer: a child's count in
+	 * smc_hs_limit.c, once admitted.
+	 */
+	struct work_struct	hs_wake_work;
+	struct timer_list	hs_timer;
+	unsigned long		hs_deadline;
+	struct smc_connect_ctx	*hs_ctx;
+	struct smc_hs_peer	*hs_peer;
+	/*
+	 * net.smc.limit_smc_hs when the socket was made, as Linux takes it:
+	 * a listener then gives up SMC in new TCP handshakes while it is
+	 * congested (smc_listen_congested()).
+	 */
+	bool			limit_hs;
 	/* Only for a listening socket. */
 	struct smc_listen_state	ls;
 	/* The SMC connection, once the handshake chose SMC. */
@@ -158,6 +184,12 @@ enum smc_sock_flags {
 	 * (smc_listen_count()). Under the listener's socket lock.
 	 */
 	SMC_F_ACCEPTQ_COUNTED,
+	/*
+	 * A handshake waiting, without a worker, for the peer's next CLC
+	 * message. Set and cleared under the clcsock's sk_callback_lock
+	 * (write); whoever clears it queues hs_work (smc_hs_unpark()).
+	 */
+	SMC_F_HS_PARKED,
 };
 
 static inline struct smc_sock *smc_sk(const struct sock *sk)
@@ -236,6 +268,20 @@ void smc_hs_set_fallback(struct smc_sock *smc, u32 reason, u32 peer_diag);
 void smc_hs_set_smc(struct smc_sock *smc);
 void smc_hs_finish(struct smc_sock *smc);
 void smc_hs_fail(struct smc_sock *smc, int err);
+bool smc_hs_park(struct smc_sock *smc);
+void smc_hs_unpark(struct smc_sock *smc);
+void smc_hs_unparked(struct smc_sock *smc);
+long smc_hs_time_left(const struct smc_sock *smc);
+
+/*
+ * A clcsock event (data, state, error); the callback holds clcsk's
+ * sk_callback_lock for reading.
+ */
+static inline void smc_hs_event(struct smc_sock *smc)
+{
+	if (test_bit(SMC_F_HS_PARKED, &smc->flags))
+		queue_work(smc_accept_wq, &smc->hs_wake_work);
+}
 
 /* smc_listen.c: the listening side */
 void smc_listen_init(struct smc_sock *smc);
@@ -250,6 +296,11 @@ static inline bool smc_is_smc_listener(const struct smc_sock *smc)
 {
 	return test_bit(SMC_F_LISTENER, &smc->flags);
 }
+
+/* smc_hs_limit.c: bounds on the server handshakes that hold a worker */
+struct smc_hs_peer;
+bool smc_hs_admit(struct smc_sock *nsmc);
+void smc_hs_release(struct smc_sock *nsmc);
 
 /* smc_clcsock.c */
 int smc_clcsock_create(struct net *net, int protocol, int kern,

@@ -138,10 +138,12 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 		 * listener takes it through its handshake first and wakes
 		 * accept() only when it is ready.
 		 */
-		if (smc_is_smc_listener(smc))
+		if (smc_is_smc_listener(smc)) {
 			smc_listen_kick(smc);
-		else
+		} else {
+			smc_hs_event(smc);
 			smc->sk.sk_data_ready(&smc->sk);
+		}
 	}
 	read_unlock_bh(&clcsk->sk_callback_lock);
 }
@@ -185,6 +187,7 @@ static void smc_clcsk_state_change(struct sock *clcsk)
 		 * a poller woken here must already read SO_ERROR right.
 		 */
 		smc_hs_tcp_progress(smc, clcsk);
+		smc_hs_event(smc);
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.state_change(clcsk);
 		smc->sk.sk_state_change(&smc->sk);
@@ -201,6 +204,7 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 	if (smc && smc_clcsk_idle(smc)) {
 		smc->clcsk_cb.error_report(clcsk);
 	} else if (smc) {
+		smc_hs_event(smc);
 		smc_mirror(smc, clcsk);
 		smc->clcsk_cb.error_report(clcsk);
 		sk_error_report(&smc->sk);

@@ -9,6 +9,11 @@
  * SMC-D link groups and the handshake limitation; the SMC-R link groups
  * and links are smcr_gnl.c's.
  *
+ * Dumps show a namespace only what is its own (Documentation/security.md,
+ * hole 7): the link groups and links of the netns of the requesting
+ * socket, the RDMA devices that netns may use, and device counts of its
+ * own connections and links only. Linux lists every namespace's groups.
+ *
  * Requests are checked strictly (this is a new family to the netlink
  * core: resv_start_op 0): a command that takes no attribute refuses any,
  * the UEID commands take one NUL-terminated string of at most 32 characters.
@@ -142,17 +147,21 @@ static int smc_gnl_put_port(struct sk_buff *skb, int type, const char *name,
 struct smc_gnl_dev_ctx {
 	struct sk_buff			*skb;
 	struct netlink_callback		*cb;
+	struct net			*net;	/* the requester's */
 };
 
 /*
  * One ISM device. Ours are software devices (no PCI function), so the
- * PCI attributes are left out; the CHID is the device's.
+ * PCI attributes are left out; the CHID is the device's. The loopback
+ * device serves every namespace, so every namespace sees it, but USE_CNT
+ * counts the requester's connections only: how busy the device is in
+ * another namespace is none of its business.
  */
 static int smc_gnl_put_smcd_dev(struct smc_ism_dev *dev, void *arg)
 {
 	struct smc_gnl_dev_ctx *c = arg;
 	struct sk_buff *skb = c->skb;
-	unsigned int use = smc_ism_use_count(dev);
+	unsigned int use = smc_lgr_dev_conns(dev, c->net->net_cookie);
 	struct nlattr *n;
 	void *hdr;
 
@@ -201,8 +210,14 @@ static int smc_gnl_put_smcr_dev(struct ib_device *ibdev, void *arg)
 	void *hdr;
 	u32 port;
 
+	/*
+	 * A device in another namespace (ib_core's exclusive netns mode) is
+	 * not listed, as rdma(8) does not list it there.
+	 */
+	if (!rdma_dev_access_netns(ibdev, c->net))
+		return 0;
 	/* Under smcr_ib_mutex (smcr_ib_walk), which comes before smcr_lgr_lock. */
-	smcr_gnl_dev_links(ibdev, links);
+	smcr_gnl_dev_links(ibdev, c->net->net_cookie, links);
 	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_DEV_SMCR);
 	if (!hdr)
 		return -EMSGSIZE;
@@ -249,7 +264,8 @@ static int smc_gnl_dev_result(struct sk_buff *skb, int rc)
 
 static int smc_gnl_dump_dev_smcd(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb,
+				     .net = sock_net(skb->sk) };
 
 	return smc_gnl_dev_result(skb, smc_ism_walk(&cb->args[0],
 						    smc_gnl_put_smcd_dev, &c));
@@ -257,7 +273,8 @@ static int smc_gnl_dump_dev_smcd(struct sk_buff *skb, struct netlink_callback *c
 
 static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb,
+				     .net = sock_net(skb->sk) };
 
 	return smc_gnl_dev_result(skb, smcr_ib_walk(&cb->args[0],
 						    smc_gnl_put_smcr_dev, &c));
@@ -293,6 +310,8 @@ static int smc_gnl_put_lgr_smcd(const struct smc_lgr_info *i, void *arg)
 	struct nlattr *n;
 	void *hdr;
 
+	if (i->net_cookie != c->net->net_cookie)
+		return 0;	/* another namespace's */
 	smc_pnetid_by_ibdev(i->dev_name, 0, pnetid);
 	hdr = smc_gnl_put(skb, c->cb, SMC_NETLINK_GET_LGR_SMCD);
 	if (!hdr)
@@ -320,12 +339,14 @@ static int smc_gnl_put_lgr_smcd(const struct smc_lgr_info *i, void *arg)
 }
 
 /*
- * Every SMC-D link group of the host, as Linux lists them; a dump that
- * spans a group made or freed is marked NLM_F_DUMP_INTR.
+ * The SMC-D link groups of the requester's namespace (Linux lists every
+ * namespace's); a dump that spans a group made or freed is marked
+ * NLM_F_DUMP_INTR.
  */
 static int smc_gnl_dump_lgr_smcd(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb };
+	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb,
+				     .net = sock_net(skb->sk) };
 	unsigned long pos = cb->args[0];
 	int rc;
 

@@ -13,11 +13,13 @@ int smcr_gnl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb);
 int smcr_gnl_dump_links(struct sk_buff *skb, struct netlink_callback *cb);
 /*
  * The usable links (active or activating) on each port (index port - 1)
- * of ibdev, for DEV_SMCR. Takes smcr_lgr_lock: the caller may hold
- * smcr_ib_mutex (that order), nothing of smcr_lgr.c.
+ * of ibdev in groups of the netns net_cookie names, for DEV_SMCR. Takes
+ * smcr_lgr_lock: the caller may hold smcr_ib_mutex (that order), nothing
+ * of smcr_lgr.c.
  */
 struct ib_device;
-void smcr_gnl_dev_links(const struct ib_device *ibdev, u32 *links);
+void smcr_gnl_dev_links(const struct ib_device *ibdev, u64 net_cookie,
+			u32 *links);
 
 int smc_gnl_init(void);
 void smc_gnl_exit(void);

@@ -10,7 +10,8 @@
  * softirq: a peer without the option means plain TCP at once; otherwise
  * the CLC exchange runs in a work item on smc_hs_wq, so no thread that
  * asked not to block ever waits for it, and every wait in it is bounded
- * (SMC_CLC_WAIT_TIME per message).
+ * (SMC_CLC_WAIT_TIME per message). The wait for the server's answer to
+ * our Proposal holds no worker (smc_hs_park(), below).
  *
  * The user sees TCP's semantics throughout: the socket is "connecting"
  * until the handshake is decided (connect() gives EALREADY, poll() no
@@ -39,10 +40,150 @@
 
 static void smc_connect_work(struct work_struct *work);
 
+/*
+ * Waiting for the peer's next CLC message without a worker ("parked"):
+ * a server's child for the client's Proposal (smc_listen.c), a client
+ * for the server's Accept. Every handshake on the host shares the
+ * workers of smc_hs_wq, so a peer that stays silent must not hold one
+ * for the whole CLC wait. The clcsock's callbacks queue a short look
+ * (smc_hs_wake_work(), on smc_accept_wq) at every event; the look, or
+ * smc_hs_abort_wait(), unparks once the whole message is in, the stream
+ * ended or failed, the socket is being closed, or hs_deadline is past;
+ * hs_work then runs and reads without waiting (smc_hs_time_left()).
+ *
+ * SMC_F_HS_PARKED is set and cleared under the clcsock's sk_callback_lock
+ * (write), which the callbacks hold (read) to test it: once cleared, no
+ * callback queues the look. hs_work is queued exactly once per park, by
+ * whoever clears the flag, and its first act is smc_hs_unparked(), which
+ * stops the timer and the look; nothing else refers to the sock after.
+ */
+
+static void smc_hs_wake_work(struct work_struct *work);
+static void smc_hs_timeout(struct timer_list *t);
+
+/*
+ * Park smc's handshake, which holds a reference for hs_work, until the
+ * peer's next message: true, or false when the socket is being closed
+ * already (smc_hs_abort_wait() ran): then nobody would unpark it, and the
+ * caller goes on (its read fails at once). Process context.
+ */
+bool smc_hs_park(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	bool parked;
+
+	smc->hs_deadline = jiffies + SMC_CLC_WAIT_TIME;
+	write_lock_bh(&clcsk->sk_callback_lock);
+	parked = !test_bit(SMC_F_HS_ABORT, &smc->flags);
+	if (parked) {
+		set_bit(SMC_F_HS_PARKED, &smc->flags);
+		/*
+		 * Armed under the lock, so an unpark, which needs it, comes
+		 * after; and one look now, for what came before the flag.
+		 */
+		mod_timer(&smc->hs_timer, smc->hs_deadline);
+		queue_work(smc_accept_wq, &smc->hs_wake_work);
+	}
+	write_unlock_bh(&clcsk->sk_callback_lock);
+	return parked;
+}
+
+/* End smc's parked wait and queue hs_work; only the first call does. */
+void smc_hs_unpark(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	bool go;
+
+	write_lock_bh(&clcsk->sk_callback_lock);
+	go = test_and_clear_bit(SMC_F_HS_PARKED, &smc->flags);
+	write_unlock_bh(&clcsk->sk_callback_lock);
+	if (go)
+		queue_work(smc_hs_wq, &smc->hs_work);
+}
+
+/*
+ * First thing of hs_work after a park (or of its cancellation): the
+ * timer could still queue the look, so it goes first.
+ */
+void smc_hs_unparked(struct smc_sock *smc)
+{
+	del_timer_sync(&smc->hs_timer);
+	cancel_work_sync(&smc->hs_wake_work);
+}
+
+/* What is left of the CLC wait that the last park began. */
+long smc_hs_time_left(const struct smc_sock *smc)
+{
+	return max_t(long, 0, (long)(smc->hs_deadline - jiffies));
+}
+
+/*
+ * Whether the handshake can read its next message without waiting: it is
+ * all in the clcsock, or the stream says something smc_clc_recv()
+ * reports at once (an error, the end, bytes that are no CLC header), or
+ * we are closing.
+ */
+static bool smc_hs_msg_in(struct smc_sock *smc)
+{
+	struct sock *clcsk = smc->clcsock->sk;
+	struct msghdr mh = { .msg_flags = MSG_DONTWAIT | MSG_PEEK };
+	u8 buf[SMC_CLC_HDR_LEN];
+	struct kvec vec = { buf, sizeof(buf) };
+	struct smc_clc_hdr hdr;
+	int avail, rc;
+
+	if (test_bit(SMC_F_HS_ABORT, &smc->flags) || READ_ONCE(clcsk->sk_err) ||
+	    (READ_ONCE(clcsk->sk_shutdown) & RCV_SHUTDOWN) ||
+	    inet_sk_state_load(clcsk) == TCP_CLOSE)
+		return true;
+	rc = kernel_recvmsg(smc->clcsock, &mh, &vec, 1, sizeof(buf),
+			    MSG_DONTWAIT | MSG_PEEK);
+	if (rc < 0)
+		return rc != -EAGAIN;
+	if ((size_t)rc < sizeof(buf))
+		return !rc;	/* 0: the end of the stream */
+	if (smc_clc_decode_hdr(buf, sizeof(buf), &hdr) ||
+	    hdr.length > SMC_CLC_MAX_MSG_LEN)
+		return true;
+	lock_sock(clcsk);
+	avail = tcp_inq(clcsk);
+	release_sock(clcsk);
+	return avail >= hdr.length;
+}
+
+/* An event on a parked handshake's clcsock, or its time is up. */
+static void smc_hs_wake_work(struct work_struct *work)
+{
+	struct smc_sock *smc = container_of(work, struct smc_sock,
+					    hs_wake_work);
+
+	/*
+	 * Parked, smc cannot go: its hs_work holds the reference, and runs
+	 * only after the unpark, and waits for us first.
+	 */
+	if (test_bit(SMC_F_HS_PARKED, &smc->flags) &&
+	    (time_after_eq(jiffies, smc->hs_deadline) || smc_hs_msg_in(smc)))
+		smc_hs_unpark(smc);
+}
+
+/*
+ * hs_deadline. The look decides, in process context: the callback lock
+ * is taken for writing there only.
+ */
+static void smc_hs_timeout(struct timer_list *t)
+{
+	struct smc_sock *smc = from_timer(smc, t, hs_timer);
+
+	queue_work(smc_accept_wq, &smc->hs_wake_work);
+}
+
 void smc_hs_init(struct smc_sock *smc)
 {
 	smc->hs_state = SMC_HS_NONE;
 	INIT_WORK(&smc->hs_work, smc_connect_work);
+	INIT_WORK(&smc->hs_wake_work, smc_hs_wake_work);
+	timer_setup(&smc->hs_timer, smc_hs_timeout, 0);
+	smc->hs_ctx = NULL;
 	INIT_LIST_HEAD(&smc->child_entry);
 }
 
@@ -203,45 +344,74 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 }
 
 /*
- * The client's CLC exchange. Its Proposal offers what this host has for
- * the connection: SMC-Dv2 over an ISM device (smc_offer.c), SMC-R when it
- * is on and an RDMA port serves the route (smcr_hs.c), or both in one
- * Proposal, as Linux's client does; the server's Accept says which. With
- * nothing to offer it declines "no SMC device" instead. 0 when decided
- * (the decision is in smc), or a negative errno to abort the connection.
+ * What a client's handshake keeps from its Proposal to the server's
+ * answer, while it waits without a worker: the message (the Proposal,
+ * then the answer), the ISM device and the RDMA port offered (references).
  */
-static int smc_connect_clc(struct smc_sock *smc)
+struct smc_connect_ctx {
+	struct smc_clc_msg	msg;
+	struct smc_ism_dev	*ism;
+	struct smcr_path	path;
+	bool			smcr, smcr_v2;
+};
+
+static void smc_connect_ctx_free(struct smc_sock *smc)
 {
-	struct smc_ism_dev *ism;
-	struct smcr_path path = {};
-	struct smc_clc_msg *msg;
-	bool smcr = false, smcr_v2 = false;
+	struct smc_connect_ctx *c = smc->hs_ctx;
+
+	if (!c)
+		return;
+	smc->hs_ctx = NULL;
+	smc_ism_put(c->ism);
+	smcr_path_put(&c->path);
+	kfree(c);
+}
+
+/*
+ * The client's Proposal. It offers what this host has for the
+ * connection: SMC-Dv2 over an ISM device (smc_offer.c), SMC-R when it is
+ * on and an RDMA port serves the route (smcr_hs.c), or both in one
+ * Proposal, as Linux's client does; the server's Accept says which. With
+ * nothing to offer it declines "no SMC device" instead. 0 when the
+ * Proposal is out and the answer is to come, 1 when decided (the
+ * decision is in smc), or a negative errno to abort the connection.
+ */
+static int smc_connect_propose(struct smc_sock *smc, struct smc_connect_ctx *c)
+{
 	u32 code;
 	int rc;
 
-	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	code = smc_offer_propose(smc, &msg->proposal, &ism);
+	code = smc_offer_propose(smc, &c->msg.proposal, &c->ism);
 	if (smcr_hs_enabled()) {
-		smcr = !smcr_hs_propose(smc, &msg->proposal, &path);
-		smcr_v2 = smcr && smcr_hs_proposed_v2(&msg->proposal);
-		if (smcr)
+		c->smcr = !smcr_hs_propose(smc, &c->msg.proposal, &c->path);
+		c->smcr_v2 = c->smcr && smcr_hs_proposed_v2(&c->msg.proposal);
+		if (c->smcr)
 			code = 0;
 	}
 	if (code) {
 		/* The peer waits for a Proposal; tell it why none comes. */
 		rc = smc_connect_decline(smc, code, smcr_hs_enabled() ?
 					 SMC_CLC_V1 : SMC_CLC_V2);
-		goto out;
+		return rc ?: 1;
 	}
-	rc = smc_clc_send(smc, msg);
-	if (!rc)
-		rc = smc_clc_recv(smc, msg, SMC_CLC_WAIT_TIME);
-	if (rc) {
-		smc_ism_put(ism);
-		goto out;
-	}
+	return smc_clc_send(smc, &c->msg);
+}
+
+/*
+ * The server's answer to our Proposal, and what follows it. 0 when
+ * decided, or a negative errno to abort the connection.
+ */
+static int smc_connect_answer(struct smc_sock *smc, struct smc_connect_ctx *c)
+{
+	struct smc_clc_msg *msg = &c->msg;
+	struct smc_ism_dev *ism;
+	int rc;
+
+	rc = smc_clc_recv(smc, msg, smc_hs_time_left(smc));
+	if (rc)
+		return rc;
+	ism = c->ism;		/* ours to put or pass on from here */
+	c->ism = NULL;
 	switch (msg->hdr.type) {
 	case SMC_CLC_DECLINE:
 		smc_ism_put(ism);
@@ -250,9 +420,9 @@ static int smc_connect_clc(struct smc_sock *smc)
 		break;
 	case SMC_CLC_ACCEPT:
 		/* Each transport checks the Accept against what it offered. */
-		if (smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
+		if (c->smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
 			smc_ism_put(ism);
-			rc = smcr_hs_connect(smc, &path, msg, smcr_v2);
+			rc = smcr_hs_connect(smc, &c->path, msg, c->smcr_v2);
 		} else {
 			rc = smc_connect_smcd(smc, ism, msg);
 		}
@@ -261,18 +431,40 @@ static int smc_connect_clc(struct smc_sock *smc)
 		smc_ism_put(ism);
 		rc = -EPROTO;	/* nothing else answers a Proposal */
 	}
-out:
-	smcr_path_put(&path);
-	kfree(msg);
 	return rc;
 }
 
+/*
+ * The client's CLC exchange, in two runs: the Proposal, a park until the
+ * server's answer is in (no worker meanwhile), then the rest. The
+ * reference smc_hs_tcp_progress() took stays with the handshake until it
+ * is decided here, or until smc_hs_cancel() cancels a run not begun.
+ */
 static void smc_connect_work(struct work_struct *work)
 {
 	struct smc_sock *smc = container_of(work, struct smc_sock, hs_work);
+	struct smc_connect_ctx *c = smc->hs_ctx;
 	int rc;
 
-	rc = smc_connect_clc(smc);
+	if (c) {
+		smc_hs_unparked(smc);
+	} else {
+		rc = -ENOMEM;
+		c = kzalloc(sizeof(*c), GFP_KERNEL);
+		if (!c)
+			goto done;
+		smc->hs_ctx = c;
+		rc = smc_connect_propose(smc, c);
+		if (rc)
+			goto done;
+		if (smc_hs_park(smc))
+			return;		/* the next run is the answer's */
+	}
+	rc = smc_connect_answer(smc, c);
+done:
+	if (rc > 0)
+		rc = 0;		/* decided without an answer to wait for */
+	smc_connect_ctx_free(smc);
 	smc_stats_hs_done(smc, false, rc);
 	if (rc)
 		smc_hs_fail(smc, -rc);
@@ -382,15 +574,23 @@ wait:
 
 /*
  * Release of a socket whose handshake may be running: end its CLC waits
- * and wait for the work, which then no longer touches the clcsock. The
- * clcsock's callbacks are detached first, so no new work can be queued.
+ * (and its park) and wait for the work, which then no longer touches the
+ * clcsock. The clcsock's callbacks are detached first, so no new work can
+ * be queued; after the abort no park begins.
  */
 void smc_hs_cancel(struct smc_sock *smc)
 {
 	smc_hs_abort_wait(smc);
 	smc_clcsock_detach(smc);
-	if (cancel_work_sync(&smc->hs_work))
+	if (cancel_work_sync(&smc->hs_work)) {
+		/*
+		 * A run that never began: the first, or the one after a park
+		 * (which the abort ended): undo what the handshake holds.
+		 */
+		smc_hs_unparked(smc);
+		smc_connect_ctx_free(smc);
 		sock_put(&smc->sk);	/* the reference of the queued work */
+	}
 }
 
 /* Make a CLC wait of smc's handshake end now. */
@@ -404,4 +604,6 @@ void smc_hs_abort_wait(struct smc_sock *smc)
 	wake_up_interruptible_all(sk_sleep(smc->clcsock->sk));
 	/* An SMC-R probe link's LLC waits are not on that queue. */
 	smcr_hs_abort(smc);
+	/* A parked handshake waits on nothing: its work runs now. */
+	smc_hs_unpark(smc);
 }

@@ -134,12 +134,6 @@ bool smc_ism_available(void);
  */
 int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
 		 void *arg);
-/* Connections using dev now (each holds a reference). */
-static inline unsigned int smc_ism_use_count(struct smc_ism_dev *dev)
-{
-	return refcount_read(&dev->ref) - 1;
-}
-
 /* smc_loopback.c */
 int smc_loopback_init(void);
 void smc_loopback_exit(void);

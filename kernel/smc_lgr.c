@@ -42,6 +42,7 @@ struct smc_lgr {
 	u32			id;
 	enum smc_lgr_role	role;
 	struct smc_ism_dev	*ism;		/* with a reference */
+	u64			net_cookie;	/* its connections' netns */
 	u64			peer_gid;
 	u16			vlan_id;
 	struct list_head	conns;		/* smc_conn.lgr_entry */
@@ -116,19 +117,28 @@ again:
 
 static void smc_lgr_free_work(struct work_struct *work);
 
-static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 peer_gid,
-				    u16 vlan_id, enum smc_lgr_role role)
+/*
+ * The namespace is part of the key: on the loopback device every
+ * connection of the host has the same peer GID, so without it the
+ * connections of all namespaces would share one group per role, and so
+ * its DMB pool and the peer's self-description (hole 7).
+ */
+static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 net_cookie,
+				    u64 peer_gid, u16 vlan_id,
+				    enum smc_lgr_role role)
 {
 	struct smc_lgr *lgr;
 
 	list_for_each_entry(lgr, &smc_lgrs, list)
-		if (lgr->ism == ism && lgr->peer_gid == peer_gid &&
-		    lgr->vlan_id == vlan_id && lgr->role == role)
+		if (lgr->ism == ism && lgr->net_cookie == net_cookie &&
+		    lgr->peer_gid == peer_gid && lgr->vlan_id == vlan_id &&
+		    lgr->role == role)
 			return lgr;
 	return NULL;
 }
 
-static struct smc_lgr *smc_lgr_create(struct smc_ism_dev *ism, u64 peer_gid,
+static struct smc_lgr *smc_lgr_create(struct smc_ism_dev *ism,
+				      u64 net_cookie, u64 peer_gid,
 				      u16 vlan_id, enum smc_lgr_role role)
 {
 	struct smc_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
@@ -140,6 +150,7 @@ static struct smc_lgr *smc_lgr_create(struct smc_ism_dev *ism, u64 peer_gid,
 	lgr->role = role;
 	refcount_inc(&ism->ref);	/* the caller holds one: cannot be 0 */
 	lgr->ism = ism;
+	lgr->net_cookie = net_cookie;
 	lgr->peer_gid = peer_gid;
 	lgr->vlan_id = vlan_id;
 	INIT_LIST_HEAD(&lgr->conns);
@@ -204,9 +215,9 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 }
 
 int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
-		     u64 peer_gid, u16 vlan_id, enum smc_lgr_role role,
-		     u8 class, smc_dmb_signal_t handler, void *owner,
-		     const struct smc_dmb_tuple *tuple)
+		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
+		     enum smc_lgr_role role, u8 class, smc_dmb_signal_t handler,
+		     void *owner, const struct smc_dmb_tuple *tuple)
 {
 	struct smc_pool_dmb *p;
 	struct smc_lgr *lgr;
@@ -216,9 +227,9 @@ int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 	if (class > SMC_DMB_MAX_CLASS)
 		return -EINVAL;
 	mutex_lock(&smc_lgr_lock);
-	lgr = smc_lgr_find(ism, peer_gid, vlan_id, role);
+	lgr = smc_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
 	if (!lgr) {
-		lgr = smc_lgr_create(ism, peer_gid, vlan_id, role);
+		lgr = smc_lgr_create(ism, net_cookie, peer_gid, vlan_id, role);
 		if (!lgr) {
 			mutex_unlock(&smc_lgr_lock);
 			return -ENOMEM;
@@ -359,6 +370,7 @@ static void smc_lgr_fill_info(const struct smc_lgr *lgr,
 {
 	*info = lgr->peer;
 	info->id = lgr->id;
+	info->net_cookie = lgr->net_cookie;
 	info->role = lgr->role;
 	info->gid = lgr->ism->gid;
 	info->peer_gid = lgr->peer_gid;
@@ -413,6 +425,19 @@ int smc_lgr_for_each(unsigned long *pos,
 unsigned int smc_lgr_seq(void)
 {
 	return READ_ONCE(smc_lgr_seqno);
+}
+
+unsigned int smc_lgr_dev_conns(const struct smc_ism_dev *ism, u64 net_cookie)
+{
+	unsigned int n = 0;
+	struct smc_lgr *lgr;
+
+	mutex_lock(&smc_lgr_lock);
+	list_for_each_entry(lgr, &smc_lgrs, list)
+		if (lgr->ism == ism && lgr->net_cookie == net_cookie)
+			n += lgr->conns_num;
+	mutex_unlock(&smc_lgr_lock);
+	return n;
 }
 
 int smc_lgr_init(void)

@@ -3,7 +3,10 @@
  * af_smc: SMC-D link groups.
  *
  * A link group holds the SMC-D connections of one role (client or
- * server) between one ISM device of ours and one peer GID on one VLAN.
+ * server) between one ISM device of ours and one peer GID on one VLAN,
+ * in one network namespace: groups of two namespaces share nothing (not
+ * their DMB pools, not what the peer said about itself), and a
+ * namespace's dumps list only its own.
  * It is made by the first connection that needs it (the CLC "first
  * contact"), keeps a pool of freed DMBs for the next connections, and
  * lingers for smc_lgr_linger seconds after its last connection left
@@ -43,6 +46,7 @@ enum smc_lgr_role {
  */
 struct smc_lgr_info {
 	u32		id;		/* SMC_NLA_LGR_D_ID; never 0 */
+	u64		net_cookie;	/* the netns of its connections */
 	u8		role;		/* enum smc_lgr_role */
 	u64		gid;		/* our device's GID */
 	u64		peer_gid;
@@ -76,20 +80,28 @@ int smc_lgr_for_each(unsigned long *pos,
 		     void *arg);
 /* Changes with every group made or freed. */
 unsigned int smc_lgr_seq(void);
+/*
+ * The connections on ism of the groups of the netns net_cookie names:
+ * the netlink device dump's USE_CNT, which may say nothing of other
+ * namespaces. Takes the lock; the device dump calls it under the ISM
+ * registry's mutex, which is never taken under the lock.
+ */
+unsigned int smc_lgr_dev_conns(const struct smc_ism_dev *ism, u64 net_cookie);
 /* The snapshot of conn's group; false if conn has none. */
 bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info);
 
 /*
- * Put conn into the group for (ism, peer_gid, vlan_id, role), made for it
- * if there is none (then conn->first_contact is set), and give it a DMB
+ * Put conn into the group for (ism, peer_gid, vlan_id, role) of the
+ * network namespace net_cookie names (the socket's), made for it if there
+ * is none (then conn->first_contact is set), and give it a DMB
  * of 16 KiB << class from the group's pool or the device, with signals to
  * handler(owner), which only the other end of the TCP connection tuple
  * may write into. 0, or -ENOMEM and conn is in no group.
  */
 int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
-		     u64 peer_gid, u16 vlan_id, enum smc_lgr_role role,
-		     u8 class, smc_dmb_signal_t handler, void *owner,
-		     const struct smc_dmb_tuple *tuple);
+		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
+		     enum smc_lgr_role role, u8 class, smc_dmb_signal_t handler,
+		     void *owner, const struct smc_dmb_tuple *tuple);
 /*
  * conn leaves its group; its DMB goes to the group's pool or back to the
  * device. The group lingers if this was its last connection.

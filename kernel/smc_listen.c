@@ -15,13 +15,29 @@
  * moves it to "ready" or destroys it; a ready child belongs to the
  * listener until accept() grafts it onto a struct socket. Every child
  * holds a reference on its listener until then. Both lists and "pending"
- * are under the listener's socket lock.
+ * are under the listener's socket lock ("pending" and "hs_count" are
+ * written with WRITE_ONCE for smc_listen_congested()'s lockless look).
  *
  * Backlog: a connection taken off the clcsock stays counted in the
  * clcsock's accept queue (smc_listen_count()) until accept() returns it
  * or it is dropped. TCP admits a SYN only while that queue is within the
  * backlog, so the listener as a whole completes as many connections
  * nobody accepted as a TCP listener would (backlog + 1).
+ *
+ * Workers: a child waits for its client's Proposal "parked", holding no
+ * worker of smc_hs_wq (smc_hs_park() in smc_handshake.c): its clcsock's
+ * callbacks queue a look whenever something arrives, and only once the
+ * whole message is there (or the stream ended, or SMC_CLC_WAIT_TIME from
+ * the child's start ran out, or the listener closes) does its handshake
+ * work run, reading the Proposal without waiting. So clients that offer
+ * SMC and never send a Proposal cost what TCP connections nobody
+ * accepted cost, and delay no other handshake. From the Proposal on a
+ * child holds a worker; smc_hs_limit.c bounds how many do per listener
+ * and per client address.
+ *
+ * net.smc.limit_smc_hs (as in Linux): a listener made while it is 1
+ * leaves the SMC option out of its SYN-ACKs while it is congested
+ * (smc_listen_congested()), so new clients go on over TCP at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,18 +52,61 @@
 #include "smc_ism.h"
 #include "smc_lgr.h"
 #include "smc_mem.h"
+#include "smc_netns.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
 
+/*
+ * A limiting listener is congested from this many children in their
+ * handshake (parked or not), or while every worker of smc_hs_wq is busy.
+ */
+#define SMC_HS_CONGESTED	64
+
 static void smc_listen_accept_work(struct work_struct *work);
 
+/* Every smc sock: the parts of a listener, and of a child. */
 void smc_listen_init(struct smc_sock *smc)
 {
+	smc->limit_hs = READ_ONCE(smc_net(sock_net(&smc->sk))->sysctl_limit_smc_hs);
+	smc->hs_peer = NULL;
 	INIT_WORK(&smc->ls.accept_work, smc_listen_accept_work);
 	INIT_LIST_HEAD(&smc->ls.hs_children);
 	INIT_LIST_HEAD(&smc->ls.ready);
 	smc->ls.pending = 0;
+	smc->ls.hs_count = 0;
+	atomic_set(&smc->ls.hs_working, 0);
+}
+
+/*
+ * TCP asks this (tcp_sock.smc_hs_congested) when a SYN with the SMC
+ * option reaches a listening clcsock of a limiting listener: true leaves
+ * the option out of the SYN-ACK, and the connection is TCP from the
+ * start on both ends. Softirq, inside the RCU read section of TCP's
+ * listener lookup; the smc sock is freed only after a grace period once
+ * it set this (SOCK_RCU_FREE), so what sk_user_data names stays readable.
+ */
+static bool smc_listen_congested(const struct sock *clcsk)
+{
+	struct smc_sock *lsmc;
+	int queued;
+
+	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
+							 SK_USER_DATA_NOCOPY);
+	/* Closing, or listening as TCP now: nothing of ours to protect. */
+	if (!lsmc || !smc_is_smc_listener(lsmc) || !READ_ONCE(lsmc->limit_hs))
+		return false;
+	/*
+	 * Connections TCP completed that the accept work has not taken
+	 * yet: the clcsock's queue less our children, which stay counted in
+	 * it (smc_listen_count()). They will be handshakes soon, so a burst
+	 * of SYNs counts before the accept work catches up. Lockless
+	 * snapshots: an estimate, which is all congestion needs.
+	 */
+	queued = (int)READ_ONCE(clcsk->sk_ack_backlog) -
+		 (int)READ_ONCE(lsmc->ls.pending);
+	return READ_ONCE(lsmc->ls.hs_count) + max(queued, 0) >= SMC_HS_CONGESTED ||
+	       workqueue_congested(WORK_CPU_UNBOUND, smc_hs_wq);
 }
 
 /*
@@ -175,7 +234,11 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
+	/*
+	 * Unparked: the message is in, or the stream ended, or the child's
+	 * time is up, in which case an incomplete message times out now.
+	 */
+	rc = smc_clc_recv(nsmc, msg, smc_hs_time_left(nsmc));
 	if (rc)
 		goto out;
 	switch (msg->hdr.type) {
@@ -185,6 +248,14 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_PROPOSAL:
+		if (!smc_hs_admit(nsmc)) {
+			/* Bounds of smc_hs_limit.c: TCP, as with no device. */
+			code = SMC_CLC_DECL_HSLIMIT;
+			rc = smc_clc_send_decline(nsmc, code, msg->hdr.version);
+			if (!rc)
+				smc_hs_set_fallback(nsmc, code, 0);
+			break;
+		}
 		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid,
 					eid);
 		if (!code) {
@@ -215,11 +286,13 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 	struct sock *lsk = &lsmc->sk;
 	bool keep;
 
+	smc_hs_release(nsmc);
 	smc_stats_hs_done(nsmc, true, rc);
 	if (!rc)
 		smc_hs_finish(nsmc);
 	lock_sock(lsk);
 	list_del_init(&nsmc->child_entry);
+	WRITE_ONCE(lsmc->ls.hs_count, lsmc->ls.hs_count - 1);
 	keep = !rc && smc_is_smc_listener(lsmc);
 	if (keep) {
 		list_add_tail(&nsmc->child_entry, &lsmc->ls.ready);
@@ -237,7 +310,7 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 		release_sock(lsk);
 		return;
 	}
-	lsmc->ls.pending--;
+	WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending - 1);
 	if (smc_is_smc_listener(lsmc))
 		smc_listen_count(lsmc, nsmc, false);
 	release_sock(lsk);
@@ -256,6 +329,7 @@ static void smc_listen_child_work(struct work_struct *work)
 {
 	struct smc_sock *nsmc = container_of(work, struct smc_sock, hs_work);
 
+	smc_hs_unparked(nsmc);
 	smc_listen_child_done(nsmc, smc_listen_clc(nsmc));
 }
 
@@ -289,10 +363,12 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	smc_mem_sock_init(nsmc, lsmc);
 	nsk->sk_uid = lsk->sk_uid;
 	smc_sockopts_inherit(nsk, nclc->sk);
+	/* TCP copied the listener's; the child never listens for us. */
+	tcp_sk(nclc->sk)->smc_hs_congested = NULL;
 	smc_clcsock_attach(nsmc, nclc, &lsmc->clcsk_cb);
 	sock_hold(lsk);
 	nsmc->listener = lsmc;
-	lsmc->ls.pending++;
+	WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending + 1);
 	smc_listen_count(lsmc, nsmc, true);
 
 	if (!READ_ONCE(tcp_sk(nclc->sk)->syn_smc)) {
@@ -310,7 +386,10 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	smc_clcsock_sync(nsmc);
 	INIT_WORK(&nsmc->hs_work, smc_listen_child_work);
 	list_add_tail(&nsmc->child_entry, &lsmc->ls.hs_children);
-	queue_work(smc_hs_wq, &nsmc->hs_work);
+	WRITE_ONCE(lsmc->ls.hs_count, lsmc->ls.hs_count + 1);
+	/* Until the Proposal is in: no worker (nothing aborts it yet). */
+	if (!smc_hs_park(nsmc))
+		queue_work(smc_hs_wq, &nsmc->hs_work);
 	return 0;
 }
 
@@ -347,6 +426,12 @@ int smc_listen_start(struct smc_sock *smc, struct socket *sock, int backlog)
 	if (!rc && smc_ok) {
 		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		set_bit(SMC_F_LISTENER, &smc->flags);
+		if (smc->limit_hs) {
+			/* smc_listen_congested() reads us under RCU only. */
+			sock_set_flag(sk, SOCK_RCU_FREE);
+			WRITE_ONCE(tcp_sk(clcsk)->smc_hs_congested,
+				   smc_listen_congested);
+		}
 		/* Connections TCP queued before we listened as SMC. */
 		smc_listen_kick(smc);
 	}
@@ -375,7 +460,7 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 						struct smc_sock, child_entry);
 		if (nsmc) {
 			list_del_init(&nsmc->child_entry);
-			lsmc->ls.pending--;
+			WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending - 1);
 			smc_listen_count(lsmc, nsmc, false);
 			break;
 		}
@@ -432,13 +517,19 @@ void smc_listen_stop(struct smc_sock *lsmc)
 	 */
 	list_for_each_entry_safe(nsmc, tmp, &lsmc->ls.ready, child_entry) {
 		list_move_tail(&nsmc->child_entry, &ready);
-		lsmc->ls.pending--;
+		WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending - 1);
 		smc_listen_count(lsmc, nsmc, false);
 	}
 	list_for_each_entry(nsmc, &lsmc->ls.hs_children, child_entry) {
 		smc_listen_count(lsmc, nsmc, false);
-		smc_hs_abort_wait(nsmc);
+		smc_hs_abort_wait(nsmc);	/* parked: its work runs now */
 	}
+	/*
+	 * A SYN may still be asking the function (it finds us no longer
+	 * listening); this module stays loaded until we are freed, after
+	 * a grace period.
+	 */
+	WRITE_ONCE(tcp_sk(lsmc->clcsock->sk)->smc_hs_congested, NULL);
 	release_sock(lsk);
 	lsk->sk_state_change(lsk);	/* accept() waiters: EINVAL */
 

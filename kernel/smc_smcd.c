@@ -116,7 +116,8 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 		return rc;
 	/* The handshake runs on a connected clcsock: its ends are final. */
 	smc_dmb_tuple_of(smc->clcsock->sk, &conn->tuple);
-	rc = smc_lgr_conn_add(conn, ism, peer_gid, smc_clcsock_vlan(smc),
+	rc = smc_lgr_conn_add(conn, ism, sock_net(&smc->sk)->net_cookie,
+			      peer_gid, smc_clcsock_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
 			      class, smc_smcd_cdc_rx, smc, &conn->tuple);
 	if (rc) {

@@ -10,7 +10,9 @@
  * a reader knows which group a link belongs to. A group and its link go
  * into the same part of a split dump (trimmed off together when they do
  * not fit); the walker resumes at that group, and a dump that spans a
- * group made or freed is marked NLM_F_DUMP_INTR.
+ * group made or freed is marked NLM_F_DUMP_INTR. Only the groups of the
+ * requesting socket's namespace are listed (a group's key has its netns):
+ * Linux lists every namespace's, with their net cookies.
  *
  * What our groups cannot say as Linux does:
  *   - SMC_NLA_LINK_UID and SMC_NLA_LINK_PEER_UID: a link has one link_uid,
@@ -23,6 +25,7 @@
 
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include <linux/smc.h>
 
@@ -40,6 +43,7 @@
 struct smcr_gnl_ctx {
 	struct sk_buff		*skb;
 	struct netlink_callback	*cb;
+	u64			net_cookie;	/* the requester's netns */
 	bool			links;
 };
 
@@ -183,6 +187,8 @@ static int smcr_gnl_put_group(const struct smcr_lgr *lgr, void *arg)
 	struct smcr_gnl_ctx *c = arg;
 	unsigned int start = c->skb->len;
 
+	if (lgr->key.net_cookie != c->net_cookie)
+		return 0;	/* another namespace's */
 	if (smcr_gnl_put_lgr(c, lgr) ||
 	    (c->links && smcr_gnl_put_link(c, lgr))) {
 		/* The group's messages go together, or into the next part. */
@@ -195,7 +201,8 @@ static int smcr_gnl_put_group(const struct smcr_lgr *lgr, void *arg)
 static int smcr_gnl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 			 bool links)
 {
-	struct smcr_gnl_ctx c = { .skb = skb, .cb = cb, .links = links };
+	struct smcr_gnl_ctx c = { .skb = skb, .cb = cb, .links = links,
+				  .net_cookie = sock_net(skb->sk)->net_cookie };
 	unsigned long pos = cb->args[0];
 	int rc;
 
@@ -210,6 +217,7 @@ static int smcr_gnl_dump(struct sk_buff *skb, struct netlink_callback *cb,
 
 struct smcr_gnl_dev_count {
 	const struct ib_device	*ibdev;
+	u64			net_cookie;
 	u32			*links;
 };
 
@@ -219,15 +227,19 @@ static int smcr_gnl_count_link(const struct smcr_lgr *lgr, void *arg)
 	u8 port = lgr->key.port;
 
 	/* Pointers compared only: the device may be going, it is not read. */
-	if (lgr->key.dev->ibdev == c->ibdev && port >= 1 &&
+	if (lgr->key.dev->ibdev == c->ibdev &&
+	    lgr->key.net_cookie == c->net_cookie && port >= 1 &&
 	    port <= SMCR_MAX_PORTS && smcr_gnl_link_state(lgr->link))
 		c->links[port - 1]++;
 	return 0;
 }
 
-void smcr_gnl_dev_links(const struct ib_device *ibdev, u32 *links)
+void smcr_gnl_dev_links(const struct ib_device *ibdev, u64 net_cookie,
+			u32 *links)
 {
-	struct smcr_gnl_dev_count c = { .ibdev = ibdev, .links = links };
+	struct smcr_gnl_dev_count c = { .ibdev = ibdev,
+					.net_cookie = net_cookie,
+					.links = links };
 	unsigned long pos = 0;
 
 	memset(links, 0, SMCR_MAX_PORTS * sizeof(*links));

@@ -225,18 +225,25 @@ static bool smcr_gid_is(const struct smcr_gid *g, __be32 saddr)
 /*
  * Under dev->lock: the GID of port p to use for ndev, or NULL. With
  * any_gid (a PNET match) a GID on another netdev of the port will do when
- * none is on ndev itself.
+ * none is on ndev itself, but only one in ndev's namespace: RoCE from a
+ * GID of another namespace's netdev would leave through that namespace's
+ * interface, with its addresses (hole 7).
  */
 static const struct smcr_gid *smcr_port_gid(const struct smcr_port *p,
 					    const struct net_device *ndev,
 					    __be32 saddr, bool any_gid)
 {
-	const struct smcr_gid *on_ndev = NULL;
+	u64 net_cookie = dev_net(ndev)->net_cookie;
+	const struct smcr_gid *on_ndev = NULL, *in_net = NULL;
 	int i;
 
 	for (i = 0; i < p->ngids; i++) {
 		const struct smcr_gid *g = &p->gids[i];
 
+		if (g->net_cookie != net_cookie)
+			continue;
+		if (!in_net)
+			in_net = g;
 		if (!smcr_gid_on(g, ndev))
 			continue;
 		if (saddr && smcr_gid_is(g, saddr))
@@ -244,8 +251,8 @@ static const struct smcr_gid *smcr_port_gid(const struct smcr_port *p,
 		if (!on_ndev)
 			on_ndev = g;
 	}
-	if (!on_ndev && any_gid && p->ngids)
-		on_ndev = &p->gids[0];
+	if (!on_ndev && any_gid)
+		on_ndev = in_net;
 	return on_ndev;
 }
 
@@ -260,6 +267,9 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 	memset(path, 0, sizeof(*path));
 	mutex_lock(&smcr_ib_mutex);
 	list_for_each_entry(dev, &smcr_devs, list) {
+		/* Listed, so not removed yet: ibdev is live. */
+		if (!rdma_dev_access_netns(dev->ibdev, dev_net(ndev)))
+			continue;
 		for (p = 0; p < dev->nports && rc; p++) {
 			const struct smcr_gid *g;
 			bool port_has = !smc_pnetid_by_ibdev(dev->name, p + 1,

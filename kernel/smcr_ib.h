@@ -16,7 +16,12 @@
  *     whose netdev is this netdev (same namespace, same ifindex).
  * In both cases the GID used is one of that port's RoCEv2 IPv4 GIDs on
  * the netdev, the one equal to the connection's source address if there
- * is one.
+ * is one; with a PNET ID, failing that, one on another netdev of the
+ * netdev's namespace. A GID whose netdev is in another namespace is never
+ * used, and a device ib_core keeps from the netdev's namespace
+ * (rdma_dev_access_netns(), exclusive netns mode) is never looked at:
+ * a PNET ID, which a namespace's admin sets for its own netdevs, must not
+ * reach another namespace's RoCE (Documentation/security.md, hole 7).
  */
 #ifndef _SMCR_IB_H
 #define _SMCR_IB_H

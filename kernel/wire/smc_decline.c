@@ -5,11 +5,12 @@
 #include "smc_decline.h"
 
 #define DECL(c, t)	{ SMC_CLC_DECL_##c, #c, t, true }
-#define DECL21(c, t)	{ SMC_CLC_DECL_##c, #c, t, false }
+#define DECL21(c, t)	{ SMC_CLC_DECL_##c, #c, t, false }	/* or af_smc's own */
 
 /* Sorted by code; smc_clc_decline_lookup() relies on it. */
 static const struct smc_clc_decline_info smc_clc_decl_table[] = {
 	DECL(MEM,	 "not enough memory for SMC buffers or link group"),
+	DECL21(HSLIMIT,	 "the server has too many SMC handshakes in flight (listener or client address)"),
 	DECL(TIMEOUT_CL, "timed out waiting for the LLC CONFIRM LINK exchange"),
 	DECL(TIMEOUT_AL, "timed out waiting for the LLC ADD LINK exchange"),
 	DECL(CNFERR,	 "configuration error"),

@@ -17,6 +17,11 @@ extern "C" {
 #endif
 
 #define SMC_CLC_DECL_MEM	0x01010000 /* insufficient memory resources */
+/*
+ * af_smc's own, not Linux's: the server has as many handshakes in flight
+ * as it allows for the listener or the client's address and declines.
+ */
+#define SMC_CLC_DECL_HSLIMIT	0x01020000 /* too many handshakes in flight */
 #define SMC_CLC_DECL_TIMEOUT_CL	0x02010000 /* timeout waiting for CONFIRM LINK */
 #define SMC_CLC_DECL_TIMEOUT_AL	0x02020000 /* timeout waiting for ADD LINK */
 #define SMC_CLC_DECL_CNFERR	0x03000000 /* configuration error */
@@ -60,7 +65,7 @@ struct smc_clc_decline_info {
 	uint32_t code;
 	const char *name;	/* the suffix of the macro above, e.g. "PEERNOSMC" */
 	const char *text;	/* one line of English */
-	bool linux61;		/* defined by Linux 6.1 (false: SMC v2.1 codes) */
+	bool linux61;		/* defined by Linux 6.1 (false: SMC v2.1 codes, HSLIMIT) */
 };
 
 /*

@@ -123,24 +123,6 @@ static int cmd_msg(uint8_t cmd, int atype, const void *d, size_t l, int err, con
 
 /* ---- attribute walking ---- */
 
-static const struct nlattr *nest_get(const struct nlattr *nest, int type)
-{
-	const struct nlattr *a;
-	int rem;
-
-	if (!nest)
-		return NULL;
-	a = (const void *)((const char *)nest + NLA_HDRLEN);
-	rem = nest->nla_len - NLA_HDRLEN;
-	while (rem >= (int)NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= rem) {
-		if ((a->nla_type & NLA_TYPE_MASK) == type)
-			return a;
-		rem -= NLA_ALIGN(a->nla_len);
-		a = (const void *)((const char *)a + NLA_ALIGN(a->nla_len));
-	}
-	return NULL;
-}
-
 static uint64_t attr_uint(const struct nlattr *a)
 {
 	uint64_t v = 0;
@@ -221,23 +203,23 @@ static void sys_info(const void *arg)
 	m = genl_next_msg(&res, NULL);
 	s = genl_attr(m, 0, SMC_GEN_SYS_INFO);
 	ASSERT(s != NULL);
-	EXPECT_EQ(attr_uint(nest_get(s, SMC_NLA_SYS_VER)), 2);
-	EXPECT_EQ(attr_uint(nest_get(s, SMC_NLA_SYS_REL)), 0);
+	EXPECT_EQ(attr_uint(genl_nest(s, SMC_NLA_SYS_VER)), 2);
+	EXPECT_EQ(attr_uint(genl_nest(s, SMC_NLA_SYS_REL)), 0);
 	uname(&u);
 	memset(host, ' ', SMC_MAX_HOSTNAME_LEN);
 	memcpy(host, u.nodename, strnlen(u.nodename, SMC_MAX_HOSTNAME_LEN));
 	host[SMC_MAX_HOSTNAME_LEN] = 0;
-	a = nest_get(s, SMC_NLA_SYS_LOCAL_HOST);
+	a = genl_nest(s, SMC_NLA_SYS_LOCAL_HOST);
 	ASSERT(a != NULL);
 	if (strcmp(genl_attr_str(a), host))
 		tap_fail("host \"%s\", want \"%s\"", genl_attr_str(a), host);
 	/* SMC-R v2 is there in Linux, not yet in ours. */
-	EXPECT_EQ(attr_uint(nest_get(s, SMC_NLA_SYS_IS_SMCR_V2)), mod == SMC_MODULE_INTREE);
-	ism_v2 = attr_uint(nest_get(s, SMC_NLA_SYS_IS_ISM_V2));
+	EXPECT_EQ(attr_uint(genl_nest(s, SMC_NLA_SYS_IS_SMCR_V2)), mod == SMC_MODULE_INTREE);
+	ism_v2 = attr_uint(genl_nest(s, SMC_NLA_SYS_IS_ISM_V2));
 	tap_diag("ISM v2: %d", ism_v2);
 	/* SMC-Dv2 iff there is an ISM device; then the SEID is shown. */
 	EXPECT_EQ(ism_v2, count_msgs(SMC_NETLINK_GET_DEV_SMCD) > 0);
-	a = nest_get(s, SMC_NLA_SYS_SEID);
+	a = genl_nest(s, SMC_NLA_SYS_SEID);
 	EXPECT_EQ(a != NULL, ism_v2);
 	if (a)
 		EXPECT_EQ(strlen(genl_attr_str(a)), SMC_MAX_EID_LEN);
@@ -260,17 +242,17 @@ static void dev_smcr(const void *arg)
 		const struct nlattr *d = genl_attr(m, 0, SMC_GEN_DEV_SMCR);
 		const struct nlattr *p;
 
-		if (!d || strcmp(genl_attr_str(nest_get(d, SMC_NLA_DEV_IB_NAME)), "smcgnlrxe"))
+		if (!d || strcmp(genl_attr_str(genl_nest(d, SMC_NLA_DEV_IB_NAME)), "smcgnlrxe"))
 			continue;
 		n++;
-		EXPECT_EQ(attr_uint(nest_get(d, SMC_NLA_DEV_IS_CRIT)), 0);
-		p = nest_get(d, SMC_NLA_DEV_PORT);
+		EXPECT_EQ(attr_uint(genl_nest(d, SMC_NLA_DEV_IS_CRIT)), 0);
+		p = genl_nest(d, SMC_NLA_DEV_PORT);
 		ASSERT(p != NULL);
-		EXPECT(nest_get(d, SMC_NLA_DEV_PORT2) == NULL);	/* rxe: one port */
-		EXPECT_EQ(attr_uint(nest_get(p, SMC_NLA_DEV_PORT_PNET_USR)), 0);
-		EXPECT_EQ(strlen(genl_attr_str(nest_get(p, SMC_NLA_DEV_PORT_PNETID))), 0);
-		EXPECT_EQ(attr_uint(nest_get(p, SMC_NLA_DEV_PORT_VALID)), 1);
-		EXPECT_EQ(attr_uint(nest_get(p, SMC_NLA_DEV_PORT_LNK_CNT)), 0);
+		EXPECT(genl_nest(d, SMC_NLA_DEV_PORT2) == NULL);	/* rxe: one port */
+		EXPECT_EQ(attr_uint(genl_nest(p, SMC_NLA_DEV_PORT_PNET_USR)), 0);
+		EXPECT_EQ(strlen(genl_attr_str(genl_nest(p, SMC_NLA_DEV_PORT_PNETID))), 0);
+		EXPECT_EQ(attr_uint(genl_nest(p, SMC_NLA_DEV_PORT_VALID)), 1);
+		EXPECT_EQ(attr_uint(genl_nest(p, SMC_NLA_DEV_PORT_LNK_CNT)), 0);
 	}
 	EXPECT_EQ(n, 1);
 	genl_result_free(&res);
@@ -283,13 +265,13 @@ static void dev_smcr(const void *arg)
 	while ((m = genl_next_msg(&res, m))) {
 		const struct nlattr *d = genl_attr(m, 0, SMC_GEN_DEV_SMCR), *p;
 
-		if (!d || strcmp(genl_attr_str(nest_get(d, SMC_NLA_DEV_IB_NAME)), "smcgnlrxe"))
+		if (!d || strcmp(genl_attr_str(genl_nest(d, SMC_NLA_DEV_IB_NAME)), "smcgnlrxe"))
 			continue;
 		n++;
-		p = nest_get(d, SMC_NLA_DEV_PORT);
-		EXPECT_EQ(attr_uint(nest_get(p, SMC_NLA_DEV_PORT_PNET_USR)), 1);
-		if (strcmp(genl_attr_str(nest_get(p, SMC_NLA_DEV_PORT_PNETID)), "SMCGNL"))
-			tap_fail("pnetid \"%s\"", genl_attr_str(nest_get(p, SMC_NLA_DEV_PORT_PNETID)));
+		p = genl_nest(d, SMC_NLA_DEV_PORT);
+		EXPECT_EQ(attr_uint(genl_nest(p, SMC_NLA_DEV_PORT_PNET_USR)), 1);
+		if (strcmp(genl_attr_str(genl_nest(p, SMC_NLA_DEV_PORT_PNETID)), "SMCGNL"))
+			tap_fail("pnetid \"%s\"", genl_attr_str(genl_nest(p, SMC_NLA_DEV_PORT_PNETID)));
 	}
 	EXPECT_EQ(n, 1);
 	genl_result_free(&res);
@@ -298,7 +280,7 @@ static void dev_smcr(const void *arg)
 		tap_fail("cleaning up the rxe device failed");
 	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_DEV_SMCR), 0);
 	for (m = NULL; (m = genl_next_msg(&res, m));)
-		if (!strcmp(genl_attr_str(nest_get(genl_attr(m, 0, SMC_GEN_DEV_SMCR),
+		if (!strcmp(genl_attr_str(genl_nest(genl_attr(m, 0, SMC_GEN_DEV_SMCR),
 						   SMC_NLA_DEV_IB_NAME)), "smcgnlrxe"))
 			tap_fail("a removed device is still listed");
 	genl_result_free(&res);
@@ -530,26 +512,26 @@ static void get_stats(struct stats *st)
 	s = genl_attr(genl_next_msg(&res, NULL), 0, SMC_GEN_STATS);
 	ASSERT(s != NULL);
 	for (int tech = 0; tech < 2; tech++) {
-		const struct nlattr *t = nest_get(s, tech ? SMC_NLA_STATS_SMCR_TECH : SMC_NLA_STATS_SMCD_TECH);
+		const struct nlattr *t = genl_nest(s, tech ? SMC_NLA_STATS_SMCR_TECH : SMC_NLA_STATS_SMCD_TECH);
 
 		ASSERT(t != NULL);
 		for (int a = SMC_NLA_STATS_T_CLNT_V1_SUCC; a <= SMC_NLA_STATS_T_TX_CNT; a++) {
-			ASSERT(nest_get(t, a) != NULL);
-			st->t[tech][a] = attr_uint(nest_get(t, a));
+			ASSERT(genl_nest(t, a) != NULL);
+			st->t[tech][a] = attr_uint(genl_nest(t, a));
 		}
 		for (int a = SMC_NLA_STATS_T_TX_RMB_SIZE; a <= SMC_NLA_STATS_T_RX_RMB_STATS; a++) {
-			const struct nlattr *n = nest_get(t, a);
+			const struct nlattr *n = genl_nest(t, a);
 			int max = a >= SMC_NLA_STATS_T_TX_RMB_STATS ? SMC_NLA_STATS_RMB_MAX : SMC_NLA_STATS_PLOAD_MAX;
 
 			ASSERT(n != NULL);
 			for (int b = 1; b <= max; b++) {
-				ASSERT(nest_get(n, b) != NULL);
-				st->buf[tech][a][b] = attr_uint(nest_get(n, b));
+				ASSERT(genl_nest(n, b) != NULL);
+				st->buf[tech][a][b] = attr_uint(genl_nest(n, b));
 			}
 		}
 	}
-	st->clnt_hs_err = attr_uint(nest_get(s, SMC_NLA_STATS_CLNT_HS_ERR_CNT));
-	st->srv_hs_err = attr_uint(nest_get(s, SMC_NLA_STATS_SRV_HS_ERR_CNT));
+	st->clnt_hs_err = attr_uint(genl_nest(s, SMC_NLA_STATS_CLNT_HS_ERR_CNT));
+	st->srv_hs_err = attr_uint(genl_nest(s, SMC_NLA_STATS_SRV_HS_ERR_CNT));
 	genl_result_free(&res);
 
 	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_FBACK_STATS), 0);
@@ -558,17 +540,17 @@ static void get_stats(struct stats *st)
 
 		ASSERT(f != NULL);
 		/* The totals come with the first message only. */
-		if (nest_get(f, SMC_NLA_FBACK_STATS_SRV_CNT) || nest_get(f, SMC_NLA_FBACK_STATS_CLNT_CNT)) {
+		if (genl_nest(f, SMC_NLA_FBACK_STATS_SRV_CNT) || genl_nest(f, SMC_NLA_FBACK_STATS_CLNT_CNT)) {
 			if (st->n_rsn)
 				tap_fail("fallback totals in message %u", st->n_rsn + 1);
-			st->fb_srv = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_SRV_CNT));
-			st->fb_clnt = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_CLNT_CNT));
+			st->fb_srv = attr_uint(genl_nest(f, SMC_NLA_FBACK_STATS_SRV_CNT));
+			st->fb_clnt = attr_uint(genl_nest(f, SMC_NLA_FBACK_STATS_CLNT_CNT));
 		} else if (!st->n_rsn) {
 			tap_fail("no fallback totals in the first message");
 		}
-		st->rsn[st->n_rsn].server = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_TYPE));
-		st->rsn[st->n_rsn].code = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_RSN_CODE));
-		st->rsn[st->n_rsn].cnt = attr_uint(nest_get(f, SMC_NLA_FBACK_STATS_RSN_CNT));
+		st->rsn[st->n_rsn].server = attr_uint(genl_nest(f, SMC_NLA_FBACK_STATS_TYPE));
+		st->rsn[st->n_rsn].code = attr_uint(genl_nest(f, SMC_NLA_FBACK_STATS_RSN_CODE));
+		st->rsn[st->n_rsn].cnt = attr_uint(genl_nest(f, SMC_NLA_FBACK_STATS_RSN_CNT));
 		tap_diag("fallback %s 0x%08x x%u", st->rsn[st->n_rsn].server ? "server" : "client",
 			 st->rsn[st->n_rsn].code, st->rsn[st->n_rsn].cnt);
 		st->n_rsn++;
@@ -828,10 +810,10 @@ static unsigned int smcd_use_count(void)
 	while ((m = genl_next_msg(&res, m))) {
 		const struct nlattr *d = genl_attr(m, 0, SMC_GEN_DEV_SMCD);
 
-		n += attr_uint(nest_get(d, SMC_NLA_DEV_USE_CNT));
-		EXPECT_EQ(attr_uint(nest_get(d, SMC_NLA_DEV_PCI_CHID)), 0xffff);
-		EXPECT_EQ(attr_uint(nest_get(d, SMC_NLA_DEV_IS_CRIT)),
-			  attr_uint(nest_get(d, SMC_NLA_DEV_USE_CNT)) > 0);
+		n += attr_uint(genl_nest(d, SMC_NLA_DEV_USE_CNT));
+		EXPECT_EQ(attr_uint(genl_nest(d, SMC_NLA_DEV_PCI_CHID)), 0xffff);
+		EXPECT_EQ(attr_uint(genl_nest(d, SMC_NLA_DEV_IS_CRIT)),
+			  attr_uint(genl_nest(d, SMC_NLA_DEV_USE_CNT)) > 0);
 	}
 	genl_result_free(&res);
 	return n;
@@ -1049,7 +1031,7 @@ static void smcd_lgr(const void *arg)
 
 	(void)arg;
 	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_SYS_INFO), 0);
-	snprintf(seid, sizeof(seid), "%s", genl_attr_str(nest_get(genl_attr(genl_next_msg(&res, NULL), 0,
+	snprintf(seid, sizeof(seid), "%s", genl_attr_str(genl_nest(genl_attr(genl_next_msg(&res, NULL), 0,
 				SMC_GEN_SYS_INFO), SMC_NLA_SYS_SEID)));
 	genl_result_free(&res);
 	/* The EID in a group is shown without its blank padding. */
@@ -1062,25 +1044,25 @@ static void smcd_lgr(const void *arg)
 	ASSERT_EQ(dump(&res, SMC_NETLINK_GET_LGR_SMCD), 0);
 	while ((m = genl_next_msg(&res, m))) {
 		const struct nlattr *g = genl_attr(m, 0, SMC_GEN_LGR_SMCD), *v2;
-		unsigned int n = attr_uint(nest_get(g, SMC_NLA_LGR_D_CONNS_NUM));
+		unsigned int n = attr_uint(genl_nest(g, SMC_NLA_LGR_D_CONNS_NUM));
 
 		ASSERT(g != NULL);
-		tap_diag("group %u: %u connections", (unsigned int)attr_uint(nest_get(g, SMC_NLA_LGR_D_ID)), n);
+		tap_diag("group %u: %u connections", (unsigned int)attr_uint(genl_nest(g, SMC_NLA_LGR_D_ID)), n);
 		if (!n)
 			continue;	/* lingering after an earlier case */
 		groups++;
 		conns += n;
-		EXPECT(attr_uint(nest_get(g, SMC_NLA_LGR_D_ID)) != 0);
-		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_GID)), cd.dmb.my_gid);
-		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_PEER_GID)), cd.dmb.peer_gid);
-		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_CHID)), 0xffff);
-		EXPECT_EQ(attr_uint(nest_get(g, SMC_NLA_LGR_D_VLAN_ID)), 0);
-		EXPECT(attr_uint(nest_get(g, SMC_NLA_LGR_D_DMB_ALLOC)) > 0);
-		v2 = nest_get(g, SMC_NLA_LGR_D_V2_COMMON);
+		EXPECT(attr_uint(genl_nest(g, SMC_NLA_LGR_D_ID)) != 0);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_GID)), cd.dmb.my_gid);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_PEER_GID)), cd.dmb.peer_gid);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_CHID)), 0xffff);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_VLAN_ID)), 0);
+		EXPECT(attr_uint(genl_nest(g, SMC_NLA_LGR_D_DMB_ALLOC)) > 0);
+		v2 = genl_nest(g, SMC_NLA_LGR_D_V2_COMMON);
 		ASSERT(v2 != NULL);
-		EXPECT_EQ(attr_uint(nest_get(v2, SMC_NLA_LGR_V2_VER)), 2);
-		EXPECT_STR(genl_attr_str(nest_get(v2, SMC_NLA_LGR_V2_NEG_EID)), seid);
-		EXPECT_STR(genl_attr_str(nest_get(v2, SMC_NLA_LGR_V2_PEER_HOST)), u.nodename);
+		EXPECT_EQ(attr_uint(genl_nest(v2, SMC_NLA_LGR_V2_VER)), 2);
+		EXPECT_STR(genl_attr_str(genl_nest(v2, SMC_NLA_LGR_V2_NEG_EID)), seid);
+		EXPECT_STR(genl_attr_str(genl_nest(v2, SMC_NLA_LGR_V2_PEER_HOST)), u.nodename);
 	}
 	genl_result_free(&res);
 	EXPECT_EQ(groups, 2);

@@ -16,9 +16,14 @@
  *                peer's CLC wait)
  *   4 truncated  the first 20 bytes of a 28-byte Decline, then nothing
  *   5 reset      resets the connection at once
- * Client: writing "MODE PORT" to /sys/module/smc_badpeer/parameters/connect
- * connects to 127.0.0.1:PORT with the SMC option and behaves as MODE
- * (garbage, silent or close only).
+ *   6 keep       reads the client's Proposal, keeps it as the template
+ *                (below), then nothing
+ * Client: writing "MODE PORT [SRC]" to /sys/module/smc_badpeer/parameters/connect
+ * connects to 127.0.0.1:PORT with the SMC option, from the IPv4 address
+ * SRC (a loopback one) if given, and behaves as MODE
+ * (garbage, silent or close), or as "propose": sends the template, a
+ * Proposal a genuine client made, and then nothing (never a Confirm);
+ * ENOENT while there is no template.
  * Forger: writing "PID PORT TOKEN CLASS" to
  * /sys/module/smc_badpeer/parameters/forge listens once on 127.0.0.1:PORT
  * in the network namespace of process PID (an attacker's container),
@@ -52,6 +57,7 @@
 
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/inet.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/net.h>
@@ -70,7 +76,9 @@
 #include "../../kernel/wire/smc_clc.c"
 
 enum bp_mode {
-	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_NR
+	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_KEEP,
+	BP_NR,
+	BP_PROPOSE = BP_NR,	/* a client's only */
 };
 
 static int base_port = 7700;
@@ -94,6 +102,9 @@ struct bp_held {
 };
 
 static struct workqueue_struct *bp_wq;
+
+/* The last genuine Proposal seen (forger, keep); result_lock guards the pointer. */
+static struct smc_clc_proposal *bp_template;
 
 /* A v1 CLC Decline (28 bytes), diagnosis 0x03030000, as RFC 7609 lays it out. */
 static const u8 bp_decline[28] = {
@@ -132,6 +143,9 @@ static void bp_reset(struct socket *sock)
 	sock_release(sock);
 }
 
+static void bp_keep_proposal(struct socket *sock);
+static void bp_propose(struct socket *sock);
+
 /* Misbehave on an established connection; takes ownership of sock. */
 static void bp_act(struct socket *sock, enum bp_mode mode)
 {
@@ -156,6 +170,14 @@ static void bp_act(struct socket *sock, enum bp_mode mode)
 		break;
 	case BP_RESET:
 		bp_reset(sock);
+		break;
+	case BP_KEEP:
+		bp_keep_proposal(sock);
+		bp_hold(sock);
+		break;
+	case BP_PROPOSE:
+		bp_propose(sock);
+		bp_hold(sock);
 		break;
 	default:
 		bp_hold(sock);
@@ -201,7 +223,7 @@ static int bp_server_start(struct bp_server *srv, enum bp_mode mode)
 	sock_set_reuseaddr(srv->listener->sk);
 	rc = kernel_bind(srv->listener, (struct sockaddr *)&sin, sizeof(sin));
 	if (!rc)
-		rc = kernel_listen(srv->listener, 16);
+		rc = kernel_listen(srv->listener, 512);	/* hsflood: 300 at once */
 	if (!rc) {
 		srv->thread = kthread_run(bp_server_thread, srv, "smc_badpeer/%d", mode);
 		if (IS_ERR(srv->thread))
@@ -228,6 +250,7 @@ struct bp_client {
 	struct work_struct work;
 	enum bp_mode mode;
 	int port;
+	__be32 src;		/* 0: the kernel picks */
 };
 
 static void bp_client_work(struct work_struct *work)
@@ -238,10 +261,12 @@ static void bp_client_work(struct work_struct *work)
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 		.sin_port = htons(c->port),
 	};
+	struct sockaddr_in src = { .sin_family = AF_INET, .sin_addr.s_addr = c->src };
 	struct socket *sock;
 
 	if (!bp_tcp_socket(&sock)) {
-		if (kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0))
+		if ((c->src && kernel_bind(sock, (struct sockaddr *)&src, sizeof(src))) ||
+		    kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0))
 			sock_release(sock);
 		else
 			bp_act(sock, c->mode);
@@ -252,30 +277,40 @@ static void bp_client_work(struct work_struct *work)
 static int bp_connect_set(const char *val, const struct kernel_param *kp)
 {
 	static const char *const names[] = { "garbage", "silent", "close" };
-	char mode[16];
+	char mode[16], srcstr[16] = "";
 	struct bp_client *c;
+	__be32 src = 0;
 	int port, i;
 
-	if (sscanf(val, "%15s %d", mode, &port) != 2 || port <= 0 || port > 65535)
+	if (sscanf(val, "%15s %d %15s", mode, &port, srcstr) < 2 || port <= 0 ||
+	    port > 65535)
+		return -EINVAL;
+	if (srcstr[0] && !in4_pton(srcstr, -1, (u8 *)&src, -1, NULL))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(mode, names[i]))
 			break;
-	if (i == ARRAY_SIZE(names))
+	if (!strcmp(mode, "propose")) {
+		if (!READ_ONCE(bp_template))
+			return -ENOENT;
+		i = BP_PROPOSE;
+	} else if (i == ARRAY_SIZE(names)) {
 		return -EINVAL;
+	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
 	INIT_WORK(&c->work, bp_client_work);
 	c->mode = i;
 	c->port = port;
+	c->src = src;
 	queue_work(bp_wq, &c->work);
 	return 0;
 }
 
 static const struct kernel_param_ops bp_connect_ops = { .set = bp_connect_set };
 module_param_cb(connect, &bp_connect_ops, NULL, 0200);
-MODULE_PARM_DESC(connect, "\"MODE PORT\": connect to 127.0.0.1:PORT and misbehave");
+MODULE_PARM_DESC(connect, "\"MODE PORT [SRC]\": connect to 127.0.0.1:PORT (from SRC) and misbehave");
 
 /* ---- the forger ---- */
 
@@ -287,9 +322,6 @@ struct bp_forge {
 	u64 token;
 	u8 class;
 };
-
-/* The last genuine Proposal the forger saw; result_lock guards the pointer. */
-static struct smc_clc_proposal *bp_template;
 
 /*
  * Lock order: the sysfs parameter lock, forge_lock (the slot), then
@@ -405,6 +437,41 @@ static int bp_send_clc(struct socket *sock, const struct smc_clc_msg *msg, u8 *b
 		return -EINVAL;
 	bp_send(sock, buf, len);
 	return 0;
+}
+
+/* Server "keep": the client's Proposal becomes the template. */
+static void bp_keep_proposal(struct socket *sock)
+{
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	int rc = -ENOMEM;
+
+	if (msg && buf) {
+		sock->sk->sk_rcvtimeo = 2 * HZ;
+		rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
+	}
+	if (rc > 0 && !smc_clc_decode(buf, rc, msg))
+		bp_keep_template(&msg->proposal);
+	kfree(buf);
+	kfree(msg);
+}
+
+/* Client "propose": the template, then silence (no Confirm ever). */
+static void bp_propose(struct socket *sock)
+{
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+
+	if (msg && buf) {
+		spin_lock(&result_lock);
+		if (bp_template)
+			msg->proposal = *bp_template;
+		spin_unlock(&result_lock);
+		if (msg->hdr.type == SMC_CLC_PROPOSAL)
+			bp_send_clc(sock, msg, buf);
+	}
+	kfree(buf);
+	kfree(msg);
 }
 
 /* The forging client: Proposal, Accept, forged Confirm, then the answer. */

@@ -261,11 +261,12 @@ int genl_attr_u8(const struct nlattr *a, uint8_t *v)
 	return 0;
 }
 
-/* The member "type" of the nest a, or NULL. */
-static const struct nlattr *nest_find(const struct nlattr *a, uint16_t type)
+const struct nlattr *genl_nest(const struct nlattr *nest, uint16_t type)
 {
-	return attr_find((const unsigned char *)a + NLA_HDRLEN,
-			 (const unsigned char *)a + a->nla_len, type);
+	if (!nest)
+		return NULL;
+	return attr_find((const unsigned char *)nest + NLA_HDRLEN,
+			 (const unsigned char *)nest + nest->nla_len, type);
 }
 
 static int get_family(int fd, const char *name, struct genl_result *res)
@@ -339,8 +340,8 @@ int genl_op_flags(int fd, const char *name, unsigned int cmd, unsigned int *flag
 
 			if (op->nla_len < NLA_HDRLEN || p + op->nla_len > end)
 				break;
-			if (attr_u32_or(nest_find(op, CTRL_ATTR_OP_ID), ~0u) == cmd) {
-				*flags = attr_u32_or(nest_find(op, CTRL_ATTR_OP_FLAGS), 0);
+			if (attr_u32_or(genl_nest(op, CTRL_ATTR_OP_ID), ~0u) == cmd) {
+				*flags = attr_u32_or(genl_nest(op, CTRL_ATTR_OP_FLAGS), 0);
 				genl_result_free(&res);
 				return 0;
 			}

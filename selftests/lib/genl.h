@@ -77,6 +77,8 @@ const struct nlmsghdr *genl_next_msg(const struct genl_result *res,
 const struct nlattr *genl_attr(const struct nlmsghdr *nlh, size_t hdrsize,
 			       uint16_t type);
 /* The attribute as a string, or "" when it is not NUL-terminated. */
+/* The member "type" of a nest, or NULL (also when nest is NULL). */
+const struct nlattr *genl_nest(const struct nlattr *nest, uint16_t type);
 const char *genl_attr_str(const struct nlattr *a);
 int genl_attr_u8(const struct nlattr *a, uint8_t *v);
 

@@ -7,7 +7,9 @@
 #   - both devices are listed, port 1 ACTIVE, with the RoCEv2 GID of the
 #     veth end's IPv4 address and that netdev's ifindex and MAC;
 #   - matching a netdev to a port (rdma_match): by the GID's netdev without
-#     PNET IDs; by PNET ID when the netdev has one (and then only by it);
+#     PNET IDs; by PNET ID when the netdev has one (and then only by it),
+#     but never to a port whose GIDs are all on netdevs of another
+#     namespace (security.md, hole 7);
 #   - a port whose netdev goes down is DOWN and matches nothing; up again,
 #     it is ACTIVE again;
 #   - rdma link del removes the device's rows; a device added later appears;
@@ -76,17 +78,31 @@ by_pnetid() {
 	got=$(match smc-ns1 veth1)
 	tap_diag "$got"
 	[ "$got" = "veth1 none" ] || tap_fail "PNET ID without a port: '$got'"
-	# rxe2 port 1 gets NETA: veth1 now maps to it, by PNET ID alone.
+	# rxe2 port 1 gets NETA: its one GID is on veth2, in smc-ns2, so a
+	# connection in smc-ns1 must not use it (hole 7), PNET ID or not.
 	tap_assert "rxe2 port 1 gets PNET ID NETA" smc_pnet -a NETA -D rxe2 -P 1
 	got=$(match smc-ns1 veth1)
 	tap_diag "$got"
-	[ "$got" = "veth1 rxe2 1 ::ffff:10.43.1.2 NETA" ] || tap_fail "by PNET ID: '$got'"
+	[ "$got" = "veth1 none" ] || tap_fail "by PNET ID, a port of another namespace: '$got'"
 	grep -qx "rxe2 port 1 ACTIVE pnetid NETA gids [1-9]" "$reg" || tap_fail "rxe2 does not show NETA"
 	# veth2 has no PNET ID, and rxe2 has one now: no match for veth2.
 	got=$(match smc-ns2 veth2)
 	[ "$got" = "veth2 none" ] || tap_fail "veth2 against a port with a PNET ID: '$got'"
+	# By PNET ID alone in one namespace: smcp1 (a second veth pair inside
+	# smc-ns1, no address, no RDMA device) with NETB maps to rxe1 port 1
+	# with NETB, whose GID is on veth1.
+	tap_assert "a veth pair smcp1/smcp2 in smc-ns1" \
+		ip -n smc-ns1 link add smcp1 type veth peer name smcp2
+	tap_assert "smcp1 gets PNET ID NETB" ip netns exec smc-ns1 smc_pnet -a NETB -I smcp1
+	tap_assert "rxe1 port 1 gets PNET ID NETB" smc_pnet -a NETB -D rxe1 -P 1
+	got=$(match smc-ns1 smcp1)
+	tap_diag "$got"
+	[ "$got" = "smcp1 rxe1 1 ::ffff:10.43.1.1 NETB" ] || tap_fail "by PNET ID: '$got'"
 	smc_pnet -d NETA
+	smc_pnet -d NETB
 	ip netns exec smc-ns1 smc_pnet -d NETA
+	ip netns exec smc-ns1 smc_pnet -d NETB
+	ip -n smc-ns1 link del smcp1
 	got=$(match smc-ns1 veth1)
 	[ "$got" = "veth1 rxe1 1 ::ffff:10.43.1.1 -" ] || tap_fail "after removing the PNET IDs: '$got'"
 	return 0

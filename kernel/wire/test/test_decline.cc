@@ -12,6 +12,7 @@ TEST(Decline, LinuxValues)
 {
 	// spot checks of the numbers Linux 6.1 puts on the wire
 	EXPECT_EQ(SMC_CLC_DECL_MEM, 0x01010000u);
+	EXPECT_EQ(SMC_CLC_DECL_HSLIMIT, 0x01020000u);  // af_smc's own
 	EXPECT_EQ(SMC_CLC_DECL_PEERNOSMC, 0x03010000u);
 	EXPECT_EQ(SMC_CLC_DECL_IPSEC, 0x03020000u);
 	EXPECT_EQ(SMC_CLC_DECL_NOSMCDEV, 0x03030000u);
@@ -41,7 +42,7 @@ TEST(Decline, TableIsSortedUniqueAndComplete)
 		linux61 += t[i].linux61;
 	}
 	EXPECT_EQ(linux61, 33u);  // every SMC_CLC_DECL_* of Linux 6.1
-	EXPECT_EQ(n, 36u);        // plus the three SMC v2.1 codes
+	EXPECT_EQ(n, 37u);        // plus the three SMC v2.1 codes and af_smc's HSLIMIT
 }
 
 TEST(Decline, UnknownCodesNameTheirClass)
