@@ -29,6 +29,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+struct mem_cgroup;
+
 #include "smc_ism.h"
 #include "wire/smc_cdc.h"
 
@@ -94,6 +96,13 @@ struct smc_conn {
 	u8			*sndbuf;
 	u32			sndbuf_size;
 	bool			sndbuf_ours;	/* smc_tx.c allocated it */
+	/*
+	 * The memcg the buffers are charged to (a reference, from the
+	 * sock's creation to its end) and the bytes of net.smc.mem_limit
+	 * the connection holds (smc_mem.h).
+	 */
+	struct mem_cgroup	*memcg;
+	u64			mem_reserved;
 	/*
 	 * Writers into the peer's ring (sendmsg's nocopy copy, pushes of
 	 * the send buffer) and the teardown of the rings and the send

@@ -16,6 +16,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_mem.h"
 #include "smc_stats.h"
 
 int smc_fb_connect(struct smc_sock *smc, struct socket *sock,
@@ -72,6 +73,7 @@ int smc_fb_accept(struct smc_sock *lsmc, struct socket *sock,
 
 	nsmc = smc_sk(nsk);
 	smc_sock_init(newsock, nsk, protocol);
+	smc_mem_sock_init(nsmc, lsmc);
 	/* A TCP-only listener's children are TCP, for the listener's reason. */
 	smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?: SMC_CLC_DECL_PEERNOSMC,
 			    0);

@@ -22,6 +22,7 @@
 
 #include "smc_conn.h"
 #include "smc_lgr.h"
+#include "smc_mem.h"
 
 unsigned int smc_lgr_linger = 10;
 module_param_named(lgr_linger, smc_lgr_linger, uint, 0644);
@@ -59,6 +60,12 @@ struct smc_lgr {
 struct smc_pool_dmb {
 	struct list_head	entry;
 	struct smc_dmb		dmb;
+	/*
+	 * The memcg its pages are charged to (smc_mem_id()): only a
+	 * connection of that memcg gets it again, so no container uses
+	 * memory another one pays for.
+	 */
+	u64			memcg_id;
 };
 
 static DEFINE_MUTEX(smc_lgr_lock);
@@ -70,14 +77,19 @@ static struct workqueue_struct *smc_lgr_wq;
 
 atomic_t smc_obj_conns, smc_obj_dmbs, smc_obj_pool, smc_obj_lgrs;
 
-static int smc_dmb_register(struct smc_ism_dev *ism, struct smc_dmb *dmb,
-			    u8 class, smc_dmb_signal_t handler, void *owner,
+static int smc_dmb_register(struct smc_conn *conn, struct smc_ism_dev *ism,
+			    struct smc_dmb *dmb, u8 class,
+			    smc_dmb_signal_t handler, void *owner,
 			    const struct smc_dmb_tuple *tuple)
 {
+	struct mem_cgroup *old;
 	int rc;
 
 	dmb->len = SMC_DMB_MIN_SIZE << class;
+	/* The device charges the DMB to the active memcg: conn's. */
+	old = smc_mem_enter(conn);
 	rc = ism->ops->register_dmb(ism, dmb, handler, owner, tuple);
+	smc_mem_leave(old);
 	if (!rc)
 		atomic_inc(&smc_obj_dmbs);
 	return rc;
@@ -170,6 +182,7 @@ static void smc_pool_drop(struct smc_lgr *lgr, struct smc_pool_dmb *p)
  * is none. Lock held.
  */
 static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
+					  u64 memcg_id,
 					  smc_dmb_signal_t handler,
 					  void *owner,
 					  const struct smc_dmb_tuple *tuple)
@@ -178,6 +191,8 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 	struct smc_pool_dmb *p;
 
 	list_for_each_entry(p, &lgr->pool[class], entry) {
+		if (p->memcg_id != memcg_id)
+			continue;
 		/* A peer still attached could write into the new ring. */
 		if (ops->dmb_busy(lgr->ism, &p->dmb))
 			continue;
@@ -221,13 +236,14 @@ int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 		}
 		first = true;
 	}
-	p = smc_pool_take(lgr, class, handler, owner, tuple);
+	p = smc_pool_take(lgr, class, smc_mem_id(conn), handler, owner,
+			  tuple);
 	if (p) {
 		conn->rmb = p->dmb;
 		kfree(p);
 	} else {
-		rc = smc_dmb_register(ism, &conn->rmb, class, handler, owner,
-				      tuple);
+		rc = smc_dmb_register(conn, ism, &conn->rmb, class, handler,
+				      owner, tuple);
 		if (rc) {
 			/* A new group stays empty: it lingers and goes. */
 			if (!lgr->conns_num)
@@ -272,6 +288,7 @@ void smc_lgr_conn_del(struct smc_conn *conn)
 			ism->ops->set_dmb_owner(ism, &conn->rmb, NULL, NULL,
 						NULL);
 			p->dmb = conn->rmb;
+			p->memcg_id = smc_mem_id(conn);
 			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
 							     SMC_DMB_MIN_SIZE)]);
 			lgr->pool_bytes += p->dmb.len;

@@ -51,6 +51,7 @@
 #include "smc_clc_io.h"
 #include "smc_ism.h"
 #include "smc_lgr.h"
+#include "smc_mem.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
@@ -358,6 +359,8 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	}
 	nsmc = smc_sk(nsk);
 	smc_sock_init(NULL, nsk, lsk->sk_protocol);
+	/* Buffers of a child are charged to the listener's memcg. */
+	smc_mem_sock_init(nsmc, lsmc);
 	nsk->sk_uid = lsk->sk_uid;
 	smc_sockopts_inherit(nsk, nclc->sk);
 	/* TCP copied the listener's; the child never listens for us. */

@@ -31,6 +31,7 @@
 #include <linux/spinlock.h>
 
 #include "smc_ism.h"
+#include "smc_mem.h"
 
 /*
  * On by default: every AF_SMC connection inside this kernel becomes SMC-D.
@@ -114,7 +115,11 @@ static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	d->mem = kvzalloc(dmb->len, GFP_KERNEL);
+	/*
+	 * The memory of the DMB, charged to the active memcg (the owner's,
+	 * smc_mem.h): a memcg at its limit fails it, never OOM-kills.
+	 */
+	d->mem = kvzalloc(dmb->len, SMC_MEM_GFP);
 	if (!d->mem) {
 		kfree(d);
 		return -ENOMEM;

@@ -52,6 +52,9 @@ struct smc_net {
 	int		sysctl_limit_smc_hs;		/* 0 or 1 */
 	int		sysctl_smcr_max_links_per_lgr;
 	int		sysctl_smcr_max_conns_per_lgr;
+	unsigned long	sysctl_mem_limit;		/* bytes */
+	/* Bytes of buffers this namespace's connections hold (smc_mem.c). */
+	atomic_long_t	mem_used;
 
 	struct ctl_table_header	*sysctl_hdr;
 	struct ctl_table	*sysctl_table;

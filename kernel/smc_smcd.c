@@ -20,6 +20,7 @@
 #include "smc.h"
 #include "smc_conn.h"
 #include "smc_lgr.h"
+#include "smc_mem.h"
 
 void smc_conn_init(struct smc_conn *conn)
 {
@@ -86,6 +87,8 @@ static void smc_smcd_destroy(struct smc_conn *conn)
 	conn->rx_ring = NULL;
 	conn->ism = NULL;
 	smc_ism_put(ism);
+	/* smc_tx_destroy() freed the send buffer before us. */
+	smc_mem_unreserve(container_of(conn, struct smc_sock, conn));
 }
 
 static const struct smc_conn_ops smc_smcd_ops = {
@@ -98,18 +101,29 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 		    u64 peer_gid, bool server)
 {
 	static atomic_t diag_tokens = ATOMIC_INIT(0);
+	u8 class = smc_buf_class(smc_rx_rmb_size_for(&smc->sk));
+	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
 	struct smc_conn *conn = &smc->conn;
 	int rc;
 
+	/*
+	 * Both buffers count against net.smc.mem_limit from here on, the
+	 * send buffer too, which nocopy may never allocate: the connection
+	 * can need it at any time, and then must not be refused.
+	 */
+	rc = smc_mem_reserve(smc, (SMC_DMB_MIN_SIZE << class) + sndbuf_size);
+	if (rc)
+		return rc;
 	/* The handshake runs on a connected clcsock: its ends are final. */
 	smc_dmb_tuple_of(smc->clcsock->sk, &conn->tuple);
 	rc = smc_lgr_conn_add(conn, ism, sock_net(&smc->sk)->net_cookie,
 			      peer_gid, smc_clcsock_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
-			      smc_buf_class(smc_rx_rmb_size_for(&smc->sk)), smc_smcd_cdc_rx,
-			      smc, &conn->tuple);
-	if (rc)
+			      class, smc_smcd_cdc_rx, smc, &conn->tuple);
+	if (rc) {
+		smc_mem_unreserve(smc);
 		return rc;
+	}
 	/*
 	 * sock_diag shows this id to anyone (as Linux its alert token); it
 	 * says nothing of the DMB token, which only CAP_NET_ADMIN sees.
@@ -119,7 +133,7 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 	} while (!conn->diag_token);
 	conn->rx_ring = conn->rmb.cpu_addr + SMC_CDC_D_LEN;
 	conn->rmb_size = conn->rmb.len - SMC_CDC_D_LEN;
-	conn->sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
+	conn->sndbuf_size = sndbuf_size;
 	conn->peer_gid = peer_gid;
 	conn->ism = ism;	/* the caller's reference is ours now */
 	conn->ops = &smc_smcd_ops;

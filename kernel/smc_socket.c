@@ -21,6 +21,7 @@
 #include "smc.h"
 #include "smc_stats.h"
 #include "smc_clc_io.h"
+#include "smc_mem.h"
 
 /*
  * Both protos pin the module from sk_alloc() to the final sk_free(), so
@@ -69,6 +70,7 @@ void smc_sock_list_del(struct sock *sk)
 static void smc_sk_destruct(struct sock *sk)
 {
 	WARN_ON_ONCE(smc_sk(sk)->clcsock);
+	smc_mem_sock_destruct(smc_sk(sk));
 	/* The netns is still pinned here: __sk_destruct() drops it after us. */
 	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 	atomic_dec(&smc_live_socks);
@@ -129,6 +131,7 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 	sock->ops = &smc_ops;
 	sock->state = SS_UNCONNECTED;
 	smc_sock_init(sock, sk, protocol);
+	smc_mem_sock_init(smc_sk(sk), NULL);	/* the creator's memcg */
 	smc_sockopts_inherit(sk, clcsock->sk);
 	smc_clcsock_attach(smc_sk(sk), clcsock, NULL);
 	return 0;

@@ -15,6 +15,7 @@
 #include <linux/sysctl.h>
 #include <net/net_namespace.h>
 
+#include "smc_mem.h"
 #include "smc_netns.h"
 
 /* Smallest send and receive buffer SMC uses (Linux's SMC_BUF_MIN_SIZE). */
@@ -113,6 +114,19 @@ static const struct ctl_table smc_sysctl_template[] = {
 		.extra1		= &smc_conns_min,
 		.extra2		= &smc_conns_max,
 	},
+	{
+		/*
+		 * Ours (Linux has no such cap): bytes of SMC buffers the
+		 * namespace's connections may hold; past it a new connection
+		 * falls back to TCP (smc_mem.h). Unsigned long, so that
+		 * more than 4 GiB can be given; 0 lets no connection have
+		 * buffers.
+		 */
+		.procname	= "mem_limit",
+		.maxlen		= sizeof(unsigned long),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
 	{ }	/* 6.1 still ends a table with an empty entry */
 };
 
@@ -126,6 +140,7 @@ static const size_t smc_sysctl_fields[] = {
 	offsetof(struct smc_net, sysctl_limit_smc_hs),
 	offsetof(struct smc_net, sysctl_smcr_max_links_per_lgr),
 	offsetof(struct smc_net, sysctl_smcr_max_conns_per_lgr),
+	offsetof(struct smc_net, sysctl_mem_limit),
 };
 
 static_assert(ARRAY_SIZE(smc_sysctl_fields) == ARRAY_SIZE(smc_sysctl_template) - 1);
@@ -144,6 +159,7 @@ void smc_sysctl_defaults(struct smc_net *sn)
 	sn->sysctl_limit_smc_hs = 0;
 	sn->sysctl_smcr_max_links_per_lgr = SMC_SYSCTL_LINKS_MAX;
 	sn->sysctl_smcr_max_conns_per_lgr = SMC_SYSCTL_CONNS_MAX;
+	sn->sysctl_mem_limit = smc_mem_limit_default();
 }
 
 int smc_sysctl_net_init(struct net *net, struct smc_net *sn)

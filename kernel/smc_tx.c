@@ -52,6 +52,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_mem.h"
 #include "smc_netns.h"
 
 /* TCP_CORK's documented ceiling: corked bytes wait at most 200 ms. */
@@ -227,11 +228,15 @@ void smc_tx_destroy(struct smc_sock *smc)
 /* The send buffer, allocated the first time it is needed. */
 static int smc_tx_sndbuf_get(struct smc_conn *conn)
 {
+	struct mem_cgroup *old;
 	u8 *buf;
 
 	if (conn->sndbuf)
 		return 0;
-	buf = kvmalloc(conn->sndbuf_size, GFP_KERNEL);
+	/* The sock's memcg pays, whichever task sends (smc_mem.h). */
+	old = smc_mem_enter(conn);
+	buf = kvmalloc(conn->sndbuf_size, SMC_MEM_GFP);
+	smc_mem_leave(old);
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&conn->tx_mutex);

@@ -28,6 +28,7 @@
 
 #include <linux/slab.h>
 
+#include "smc_mem.h"
 #include "smcr_link.h"
 
 atomic_t smcr_bufs_freed_posted, smcr_bufs_deferred;
@@ -230,7 +231,11 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 	INIT_LIST_HEAD(&b->pool);
 	b->size = size;
 	b->remote = remote;
-	b->cpu = (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+	/*
+	 * The pages go to the active memcg: the connection's, which
+	 * smcr_hs_bufs() makes active; failing at its limit, not OOM-killing.
+	 */
+	b->cpu = (void *)__get_free_pages(SMC_MEM_GFP | __GFP_ZERO,
 					  get_order(size));
 	if (!b->cpu) {
 		kfree(b);

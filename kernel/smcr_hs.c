@@ -54,6 +54,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_eid.h"
+#include "smc_mem.h"
 #include "smc_netns.h"
 #include "smc_prefix.h"
 #include "smcr_hs.h"
@@ -331,20 +332,35 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 /* The connection's buffers, in its group (the RMB maybe from the pool). */
 static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 {
-	struct sock *sk = &smc->sk;
-	struct smcr_buf *b;
-
-	b = smcr_lgr_rmb_get(sc, smc_rx_rmb_size_for(sk));
-	if (IS_ERR(b))
-		return PTR_ERR(b);
-	sc->rmb = b;
+	u32 rmb_size = smc_rx_rmb_size_for(&smc->sk);
 	/* The send buffer: the connection layer's size (SO_SNDBUF, wmem). */
-	b = smcr_buf_alloc(sc->lgr->link, smc_tx_sndbuf_size_for(sk), false);
-	if (IS_ERR(b))
-		return PTR_ERR(b);
+	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
+	struct mem_cgroup *old;
+	struct smcr_buf *b;
+	int rc;
+
+	/* Before anything is allocated; smcr_lgr_leave() gives it back. */
+	rc = smc_mem_reserve(smc, rmb_size + sndbuf_size);
+	if (rc)
+		return rc;
+	/* In the handshake's kworker: the sock's memcg pays (smc_mem.h). */
+	old = smc_mem_enter(&smc->conn);
+	b = smcr_lgr_rmb_get(sc, rmb_size);
+	if (IS_ERR(b)) {
+		rc = PTR_ERR(b);
+		goto out;
+	}
+	sc->rmb = b;
+	b = smcr_buf_alloc(sc->lgr->link, sndbuf_size, false);
+	if (IS_ERR(b)) {
+		rc = PTR_ERR(b);
+		goto out;
+	}
 	atomic_inc(&smc_obj_smcr_bufs);
 	sc->sndbuf = b;
-	return 0;
+out:
+	smc_mem_leave(old);
+	return rc;
 }
 
 /*

@@ -35,6 +35,7 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
+#include "smc_mem.h"
 #include "smcr_lgr.h"
 #include "wire/smc_cdc.h"
 
@@ -355,9 +356,13 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *b;
 
+	u64 memcg_id = smc_mem_id(&sc->smc->conn);
+
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(b, &lgr->pool, pool) {
-		if (b->size == size && b->registered) {
+		/* Only to the memcg its pages are charged to (smc_mem.h). */
+		if (b->size == size && b->registered &&
+		    b->memcg_id == memcg_id) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
 			b->rekey = true;
@@ -367,8 +372,10 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 	}
 	mutex_unlock(&smcr_lgr_lock);
 	b = smcr_buf_alloc(lgr->link, size, true);
-	if (!IS_ERR(b))
+	if (!IS_ERR(b)) {
+		b->memcg_id = memcg_id;
 		atomic_inc(&smc_obj_smcr_bufs);
+	}
 	return b;
 }
 
@@ -383,6 +390,8 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *rmb = sc->rmb;
 
+	/* The bytes smcr_hs_bufs() took, whatever came of the buffers. */
+	smc_mem_unreserve(sc->smc);
 	if (!lgr)
 		return;
 	/* After this the CDC handler cannot reach sc. */

@@ -107,6 +107,8 @@ struct smcr_buf {
 	 */
 	unsigned int		posted;
 	bool			orphan;		/* its owner freed it; under lock */
+	/* An RMB: the memcg its pages are charged to (smc_mem_id()). */
+	u64			memcg_id;
 };
 
 /* A REG_MR or RDMA WRITE in flight: where its completion lands. */

@@ -3,7 +3,8 @@
  * config/sysctl: the net.smc.* sysctls.
  *
  *   - every name exists with Linux's default (with the kernel's own smc.ko,
- *     the names Linux 6.1 lacks must be absent);
+ *     the names Linux 6.1 lacks must be absent), mem_limit (ours alone)
+ *     with half of the RAM;
  *   - values in range are taken and read back; out-of-range and malformed
  *     writes fail with EINVAL and leave the value as it was;
  *   - a new network namespace starts from the defaults, whatever the
@@ -43,7 +44,7 @@ struct sysctl_def {
  * kept in jiffies; Linux takes any value that fits in jiffies, negative
  * ones too, so "-1" is valid and 2^31-1 s is not.
  */
-static const struct sysctl_def defs[] = {
+static struct sysctl_def defs[] = {
 	{ "autocorking_size", "65536", 1,
 	  { "0", "1", "4294967295", "65536" },
 	  { "-1", "4294967296", "abc" }, "4096" },
@@ -68,10 +69,37 @@ static const struct sysctl_def defs[] = {
 	{ "smcr_max_conns_per_lgr", "255", 0,
 	  { "16", "255", "100" },
 	  { "15", "256", "0", "abc" }, "64" },
+	/*
+	 * Ours alone (Linux has no cap on SMC buffers): bytes, half of the
+	 * RAM by default (mem_limit_default() fills it in), any unsigned long.
+	 */
+	{ "mem_limit", NULL, 0,
+	  { "0", "1", "18446744073709551615", "1310720" },
+	  { "-1", "18446744073709551616", "abc" }, "1048576" },
 };
 #define N_DEFS (sizeof(defs) / sizeof(defs[0]))
 
 static enum smc_module module;
+
+/* net.smc.mem_limit's default: (RAM pages / 2) pages, as smc_mem.c has it. */
+static void mem_limit_default(void)
+{
+	static char dflt[32];
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	snprintf(dflt, sizeof(dflt), "%llu",
+		 kb / (sysconf(_SC_PAGESIZE) / 1024) / 2 * sysconf(_SC_PAGESIZE));
+	for (size_t i = 0; i < N_DEFS; i++)
+		if (!defs[i].dflt)
+			defs[i].dflt = dflt;
+}
 
 static int present(const struct sysctl_def *d)
 {
@@ -289,6 +317,7 @@ static const struct tap_case cases[] = {
 int main(void)
 {
 	module = smc_module_or_skip();
+	mem_limit_default();
 	tap_add_table(cases, sizeof(cases) / sizeof(cases[0]));
 	return tap_run();
 }
