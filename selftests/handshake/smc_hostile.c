@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smc_hostile: a randomized hostile network between two af_smc endpoints,
- * for the selftest handshake/hostile. Test-only; never part of af_smc.
+ * smc_hostile: a randomized hostile network (and peer) between two af_smc
+ * endpoints, for the selftest handshake/hostile. Test-only; never part of
+ * af_smc.
  *
  * A netfilter hook at IPv4 PRE_ROUTING on the loopback device watches the
  * TCP connections to and from 127.0.0.1:port (the test's AF_SMC listener)
@@ -47,13 +48,20 @@
  *
  * Writing a client port to the "report" parameter selects it; reading
  * "report" then says what was done to that connection. "stats" counts
- * connections, CLC messages, mutations and drops since load.
+ * connections, CLC messages, mutations and drops since load, and the
+ * CDCs seen and mutated.
+ *
+ * CDC messages of SMC-D never touch TCP: a kprobe on af_smc's
+ * smc_cdc_decode_d() changes them (cdc_permille of them) in the receiver's
+ * DMB header, where the peer wrote them, just before they are decoded.
+ * "clc" 0 leaves the CLC messages of new connections alone meanwhile.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <asm/unaligned.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
@@ -72,6 +80,12 @@ MODULE_PARM_DESC(port, "the test listener's TCP port; connections to and from it
 static ulong seed = 1;
 module_param(seed, ulong, 0644);
 MODULE_PARM_DESC(seed, "the run's seed; with a client port it fixes a connection's mutations");
+static bool clc = true;
+module_param(clc, bool, 0644);
+MODULE_PARM_DESC(clc, "mutate CLC messages (new connections from now on)");
+static uint cdc_permille;
+module_param(cdc_permille, uint, 0644);
+MODULE_PARM_DESC(cdc_permille, "mutate this many of every 1000 SMC-D CDC messages af_smc receives");
 
 enum hp_kind {
 	HP_NONE, HP_FLIP, HP_BYTE, HP_LENGTH, HP_TYPE, HP_FLAGS, HP_WORD,
@@ -84,6 +98,7 @@ static const char *const hp_names[HP_NR] = {
 };
 
 #define HP_MAX_MUT	2
+#define SMC_HOSTILE_CDC_LEN	32	/* an SMC-D CDC message */
 #define HP_MAX_LEN	2048	/* CLC messages are far shorter (at most 1 KiB) */
 
 struct hp_mut {
@@ -338,6 +353,10 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 
 	spin_lock(&hp_lock);
 	if (dir == 0 && th->syn && !th->ack) {
+		if (!READ_ONCE(clc)) {
+			c->used = 0;
+			goto out;
+		}
 		hp_plan(c, cport);
 		st_conns++;
 		if (c->nmut && c->mut[0].kind == HP_NOSMC &&
@@ -397,6 +416,97 @@ static const struct nf_hook_ops hp_ops = {
 	.pf = NFPROTO_IPV4,
 	.hooknum = NF_INET_PRE_ROUTING,
 	.priority = NF_IP_PRI_FIRST,
+};
+
+/*
+ * CDC: af_smc decodes an SMC-D CDC message from the header of its own DMB,
+ * where the peer wrote it (smc_smcd_cdc_rx() calls smc_cdc_decode_d()).
+ * A kprobe there changes those bytes first, as a hostile peer could have
+ * written them: cursors (wrap and count of the producer and consumer, at
+ * bounds, one wrap off, or random), the flags (urgent data, write
+ * blocked, done writing, closed, abort), the type, or random bits. Which
+ * CDCs and how follow from one generator seeded with the seed; what the
+ * receiver then does with its data is the peer's business, what it does
+ * with the kernel's is the test's.
+ */
+static DEFINE_SPINLOCK(cdc_lock);
+static u64 cdc_rng;
+static unsigned long st_cdc, st_cdc_mutated;
+
+static void hp_put_be(u8 *p, unsigned int n, u32 v)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v >> (8 * (n - 1 - i));
+}
+
+static u32 hp_get_be(const u8 *p, unsigned int n)
+{
+	u32 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* SMC-D CDC layout: type, 7 reserved, prod (wrap 2, count 4, 2 flag bytes), cons (same). */
+static void hp_cdc_mutate(u8 *b)
+{
+	static const u32 counts[] = { 0, 1, 0x3fff, 0x4000, 0xffff, 0x10000,
+				      0x7fffffff, 0xffffffff };
+	u64 r = hp_next(&cdc_rng);
+	unsigned int at = (r >> 8) % 2 ? 8 : 16;	/* prod or cons */
+
+	switch (r % 7) {
+	case 0:		/* a count at a bound */
+		hp_put_be(b + at + 2, 4, counts[(r >> 16) % ARRAY_SIZE(counts)]);
+		break;
+	case 1:		/* a count off by a little */
+		hp_put_be(b + at + 2, 4, hp_get_be(b + at + 2, 4) + (u32)((r >> 16) % 64) - 32);
+		break;
+	case 2:		/* a wrap one off, or anything */
+		hp_put_be(b + at, 2, (r >> 16) % 2 ? hp_get_be(b + at, 2) + ((r >> 17) % 2 ? 1 : -1) :
+			  (u32)(r >> 24));
+		break;
+	case 3:		/* the producer flags of the consumer cursor */
+		b[22] = r >> 16;
+		break;
+	case 4:		/* the connection state flags: done writing, closed, abort */
+		b[23] = r >> 16;
+		break;
+	case 5:		/* the type */
+		b[0] = r >> 16;
+		break;
+	default:	/* a random bit of the header */
+		b[(r >> 16) % SMC_HOSTILE_CDC_LEN] ^= 1 << ((r >> 24) % 8);
+		break;
+	}
+}
+
+static int hp_cdc_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	u8 *buf = (u8 *)regs_get_kernel_argument(regs, 0);
+	size_t len = regs_get_kernel_argument(regs, 1);
+	unsigned int permille = READ_ONCE(cdc_permille);
+	unsigned long flags;
+
+	if (!permille || !buf || len < SMC_HOSTILE_CDC_LEN)
+		return 0;
+	spin_lock_irqsave(&cdc_lock, flags);
+	st_cdc++;
+	if (hp_next(&cdc_rng) % 1000 < permille) {
+		hp_cdc_mutate(buf);
+		st_cdc_mutated++;
+	}
+	spin_unlock_irqrestore(&cdc_lock, flags);
+	return 0;
+}
+
+static struct kprobe hp_cdc_probe = {
+	.symbol_name = "smc_cdc_decode_d",
+	.pre_handler = hp_cdc_pre,
 };
 
 static int hp_report_set(const char *val, const struct kernel_param *kp)
@@ -463,9 +573,13 @@ static int hp_stats_get(char *buf, const struct kernel_param *kp)
 	int n;
 
 	spin_lock_bh(&hp_lock);
-	n = scnprintf(buf, PAGE_SIZE, "conns %lu msgs %lu mutated %lu dropped %lu\n",
+	n = scnprintf(buf, PAGE_SIZE, "conns %lu msgs %lu mutated %lu dropped %lu",
 		      st_conns, st_msgs, st_mutated, st_dropped);
 	spin_unlock_bh(&hp_lock);
+	spin_lock_irq(&cdc_lock);
+	n += scnprintf(buf + n, PAGE_SIZE - n, " cdcs %lu cdc_mutated %lu\n",
+		       st_cdc, st_cdc_mutated);
+	spin_unlock_irq(&cdc_lock);
 	return n;
 }
 
@@ -480,9 +594,19 @@ static int __init hp_init(void)
 	conns = vzalloc(sizeof(*conns) * 65536);
 	if (!conns)
 		return -ENOMEM;
-	rc = nf_register_net_hook(&init_net, &hp_ops);
-	if (rc)
+	cdc_rng = seed ^ 0xcdcull;
+	/* af_smc's symbol: load af_smc first (hostile.sh does). */
+	rc = register_kprobe(&hp_cdc_probe);
+	if (rc) {
+		pr_err("cannot probe af_smc's smc_cdc_decode_d: %d\n", rc);
 		vfree(conns);
+		return rc;
+	}
+	rc = nf_register_net_hook(&init_net, &hp_ops);
+	if (rc) {
+		unregister_kprobe(&hp_cdc_probe);
+		vfree(conns);
+	}
 	return rc;
 }
 
@@ -490,6 +614,8 @@ static void __exit hp_exit(void)
 {
 	/* Returns after every hook in flight has finished (synchronize_net). */
 	nf_unregister_net_hook(&init_net, &hp_ops);
+	/* Likewise for the probe's handlers. */
+	unregister_kprobe(&hp_cdc_probe);
 	vfree(conns);
 }
 
