@@ -89,6 +89,7 @@ static int counts[O_NR];
 static int errnos[256];
 static int failures;
 static int untouched;	/* handshakes the network left alone */
+static int slow_server;	/* of those: no answer within the CLC wait */
 
 static long now_ms(void)
 {
@@ -336,8 +337,20 @@ static void record(int port, enum outcome o, int err, const char *why)
 	pthread_mutex_lock(&lock);
 	report(port, rep, sizeof(rep));
 	untouched += !touched(rep);
-	/* An untouched handshake is an honest one: it must be SMC-D. */
-	if (o != O_FAIL && o != O_SMCD && !touched(rep)) {
+	/*
+	 * An untouched handshake is an honest one: it must be SMC-D. With
+	 * one exception, counted and bounded in run(): the server's answer
+	 * never came (only the Proposal passed) and the client's CLC wait
+	 * ran out, ETIMEDOUT. That is a server slower than 2 s, which under
+	 * TCG with 48 handshakes in flight happened once in 10,000 (seed
+	 * 2343765487, port 13812), not the network.
+	 */
+	if (o == O_CONNECT_ERR && err == ETIMEDOUT && !touched(rep) &&
+	    strstr(rep, ": 1 clc messages;")) {
+		slow_server++;
+		tap_diag("seed %llu port %d: left alone, but no answer to the Proposal "
+			 "within the CLC wait: %s", seed, port, rep);
+	} else if (o != O_FAIL && o != O_SMCD && !touched(rep)) {
 		tap_fail("seed %llu port %d: untouched by the network, yet %s (%s): %s",
 			 seed, port, outcome_names[o], tap_errno_name(err), rep);
 		o = O_FAIL;
@@ -562,7 +575,8 @@ static void run(const void *arg)
 		 counts[O_CONNECT_ERR] + counts[O_ECHO_ERR] + counts[O_FAIL], t1 - t0, stats);
 	for (i = 0; i < O_NR; i++)
 		tap_diag("  %-26s %d", outcome_names[i], counts[i]);
-	tap_diag("  left alone by the network  %d (each must be SMC-D)", untouched);
+	tap_diag("  left alone by the network  %d (each must be SMC-D), of which %d got no "
+		 "answer to their Proposal in time", untouched, slow_server);
 	for (i = 1; i < 256; i++)
 		if (errnos[i])
 			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
@@ -577,6 +591,8 @@ static void run(const void *arg)
 	/* The run tested something: each way out was taken. */
 	if (!only_port) {
 		EXPECT(untouched > 0);
+		/* A slow server now and then, not as a rule. */
+		EXPECT(slow_server <= untouched / 100);
 		EXPECT(counts[O_SMCD] > 0);
 		EXPECT(counts[O_FALLBACK] > 0);
 		EXPECT(counts[O_CONNECT_ERR] > 0);
