@@ -122,8 +122,9 @@ static bool smc_clcsk_idle(const struct smc_sock *smc)
  * keeps the connection: bytes there are its Decline of our Confirm (it
  * dropped the connection that we already took as up, see
  * Documentation/security.md, "A randomized hostile peer"), and a reset is
- * its drop of the TCP connection. Either way the peer is gone, as a reset
- * says on TCP; without this our socket would wait forever for a peer that
+ * its drop of the TCP connection, or its abort (over SMC-R the RST of an
+ * aborting peer may come before its abort CDC). Either way it is a reset,
+ * as on TCP; without this our socket would wait forever for a peer that
  * never had the connection. A FIN means nothing here: over SMC-R it may
  * overtake the close CDC it follows. In the clcsock's callbacks.
  */
@@ -133,7 +134,7 @@ static void smc_clcsk_idle_event(struct smc_sock *smc, struct sock *clcsk,
 	if (!READ_ONCE(smc->conn.ops))
 		return;		/* no SMC connection (yet, or any more) */
 	if (data ? tcp_inq(clcsk) > 0 : READ_ONCE(clcsk->sk_err) != 0)
-		smc_close_peer_gone(smc);
+		smc_close_peer_reset(smc);
 }
 
 /*
