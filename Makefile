@@ -30,7 +30,7 @@ kernel: deps
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
 	cp vm/selftest/warn_module/warn_on_load.ko vm/selftest/warn_module/corrupt_on_load.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake modules
-	cp selftests/handshake/smc_badpeer.ko $(BUILD)/kernel/
+	cp selftests/handshake/smc_badpeer.ko selftests/handshake/smc_hostile.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/security modules
 	cp selftests/security/smc_window.ko $(BUILD)/kernel/
 	@scripts/check-vermagic $(BUILD)/kernel/af_smc.ko $(IMAGE)

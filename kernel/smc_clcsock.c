@@ -27,6 +27,7 @@
 #include <net/tcp_states.h>
 
 #include "smc.h"
+#include "smc_conn.h"
 
 /*
  * A user's AF_SMC socket gets its clcsock made the way a user's TCP socket
@@ -117,6 +118,26 @@ static bool smc_clcsk_idle(const struct smc_sock *smc)
 }
 
 /*
+ * Over SMC the peer neither writes to the clcsock nor resets it while it
+ * keeps the connection: bytes there are its Decline of our Confirm (it
+ * dropped the connection that we already took as up, see
+ * Documentation/security.md, "A randomized hostile peer"), and a reset is
+ * its drop of the TCP connection, or its abort (over SMC-R the RST of an
+ * aborting peer may come before its abort CDC). Either way it is a reset,
+ * as on TCP; without this our socket would wait forever for a peer that
+ * never had the connection. A FIN means nothing here: over SMC-R it may
+ * overtake the close CDC it follows. In the clcsock's callbacks.
+ */
+static void smc_clcsk_idle_event(struct smc_sock *smc, struct sock *clcsk,
+				 bool data)
+{
+	if (!READ_ONCE(smc->conn.ops))
+		return;		/* no SMC connection (yet, or any more) */
+	if (data ? tcp_inq(clcsk) > 0 : READ_ONCE(clcsk->sk_err) != 0)
+		smc_close_peer_reset(smc);
+}
+
+/*
  * A wrapper that finds no owner drops the event. For an unaccepted child
  * that is what TCP's own callback would do: it has no socket and no wait
  * queue yet. For a clcsock being detached, nobody waits on it: release
@@ -131,6 +152,7 @@ static void smc_clcsk_data_ready(struct sock *clcsk)
 	smc = smc_clcsk_owner(clcsk);
 	if (smc && smc_clcsk_idle(smc)) {
 		smc->clcsk_cb.data_ready(clcsk);
+		smc_clcsk_idle_event(smc, clcsk, true);
 	} else if (smc) {
 		smc->clcsk_cb.data_ready(clcsk);
 		/*
@@ -203,6 +225,7 @@ static void smc_clcsk_error_report(struct sock *clcsk)
 	smc = smc_clcsk_owner(clcsk);
 	if (smc && smc_clcsk_idle(smc)) {
 		smc->clcsk_cb.error_report(clcsk);
+		smc_clcsk_idle_event(smc, clcsk, false);
 	} else if (smc) {
 		smc_hs_event(smc);
 		smc_mirror(smc, clcsk);

@@ -240,6 +240,27 @@ void smc_close_peer_gone(struct smc_sock *smc)
 	smc_close_notify(smc, ev);
 }
 
+/*
+ * The peer reset the TCP connection under us, or declined on it after the
+ * handshake (smc_clcsock.c): the same as its abort flag. Unlike a vanished
+ * peer (smc_close_peer_gone()), our close then still answers with an
+ * abort: a peer that aborted waits in PEERABORTWAIT for it, and over SMC-R
+ * its RST may come before its abort CDC.
+ */
+void smc_close_peer_reset(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	unsigned int ev = 0;
+
+	spin_lock_bh(&conn->lock);
+	if (!conn->peer_gone && !conn->peer_abort) {
+		conn->peer_abort = true;
+		ev = smc_close_reset(smc);
+	}
+	spin_unlock_bh(&conn->lock);
+	smc_close_notify(smc, ev);
+}
+
 int smc_close_shutdown(struct smc_sock *smc, int how)
 {
 	struct smc_conn *conn = &smc->conn;

@@ -254,6 +254,7 @@ unsigned int smc_close_rx(struct smc_sock *smc, const struct smc_cdc_msg *m,
 void smc_close_notify(struct smc_sock *smc, unsigned int ev);
 /* A CDC found the peer's DMB gone: the connection is reset. */
 void smc_close_peer_gone(struct smc_sock *smc);
+void smc_close_peer_reset(struct smc_sock *smc);
 /* Whether the connection is over as TCP_CLOSE is. Conn lock held. */
 bool smc_close_ended(const struct smc_conn *conn);
 int smc_close_shutdown(struct smc_sock *smc, int how);

@@ -1,0 +1,938 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * handshake/hostile: thousands of AF_SMC handshakes between two af_smc
+ * ends through a network that mutates their CLC messages at random
+ * (smc_hostile.ko, see smc_hostile.c for what it does to them). Every
+ * handshake must end in one of three ways, within a bound:
+ *   - a working connection: connect() succeeds and a random block of data
+ *     comes back from the echoing server byte-exact (over SMC-D, or over
+ *     TCP after a fallback: both are counted);
+ *   - a clean error: connect() fails, or the echo fails, with one of the
+ *     errnos af_smc gives a handshake that cannot end (EPROTO, ETIMEDOUT,
+ *     ECONNRESET, Documentation/decisions.md) or TCP's own for a dead
+ *     connection (EPIPE, ECONNABORTED, ECONNREFUSED);
+ *   - and a handshake the network left alone (no mutation drawn, or none
+ *     whose message came) must be a working SMC-D connection.
+ * Anything else fails: a connect or an echo still pending after its bound
+ * (a hang), other errnos, wrong or missing bytes, or an end of stream
+ * before the echo was complete. The server side is held to the same: an
+ * accepted connection must end (end of stream or a clean error) once its
+ * client closed.
+ *
+ * Then 2,000 SMC-D connections with honest CLC messages, of whose CDC
+ * messages the module mutates 2% (smc_hostile.c says how): each echoes
+ * 32-64 KiB, so its ring wraps. A peer's CDCs speak for the peer's data and
+ * cursors, so the echo may differ, end early, or stall (a TCP peer may
+ * send other bytes, a FIN, or a zero window); what must hold is that the
+ * connection was SMC-D, an error is a clean one, close() returns at once
+ * in whatever state the connection is, and nothing is left afterwards.
+ *
+ * Afterwards no AF_SMC socket, connection, DMB or link group is left, and
+ * af_smc's slab caches are back where they started; hostile.sh then
+ * unloads both modules.
+ *
+ * Each client binds a port of its own, CLIENT_PORT0 + its number, which
+ * with the run's seed fixes what the network does to it. A failure prints
+ * the seed, the port and the module's account of the mutation; the run
+ * is replayed with SMC_HOSTILE_SEED=SEED (hostile.sh) and the one
+ * handshake alone with `hostile PORT`.
+ *
+ * Usage: hostile [PORT]; SMC_HOSTILE_N handshakes (default 10000),
+ * SMC_HOSTILE_CDC_N CDC connections (default 2000, 0 for none),
+ * SMC_HOSTILE_SEED the seed the module was loaded with (hostile.sh).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "../smcd/objects.h"
+#include "family.h"
+#include "smcdiag.h"
+#include "tap.h"
+
+#define LISTEN_PORT	7760		/* smc_hostile's port parameter */
+#define CLIENT_PORT0	10000		/* below the ephemeral range */
+#define MAX_N		20000	/* and the CDC connections' ports after them */
+#define WORKERS		48		/* handshakes in flight */
+#define MAX_DATA	8192
+#define PARAM		"/sys/module/smc_hostile/parameters/"
+
+enum outcome { O_SMCD, O_FALLBACK, O_CONNECT_ERR, O_ECHO_ERR, O_FAIL, O_NR };
+static const char *const outcome_names[O_NR] = {
+	"working SMC-D", "working TCP fallback", "clean error in connect",
+	"clean error in the echo", "FAILED",
+};
+
+static unsigned long long seed;
+static int total, only_port;
+static double tscale = 1.0;
+static int next_k;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+static int counts[O_NR];
+static int errnos[256];
+static int failures;
+static int untouched;	/* handshakes the network left alone */
+static int slow_server;	/* of those: no answer within the CLC wait */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void param_write(const char *name, const char *val)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), PARAM "%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, val, strlen(val)) < 0) {
+			/* the report says "no connection" then */
+		}
+		close(fd);
+	}
+}
+
+static void param_read(const char *name, char *buf, size_t size)
+{
+	char path[128];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), PARAM "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, size - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = 0;
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+/* What the network did to the connection from port; lock held. */
+static void report(int port, char *buf, size_t size)
+{
+	char p[16];
+
+	snprintf(p, sizeof(p), "%d", port);
+	param_write("report", p);
+	param_read("report", buf, size);
+}
+
+/*
+ * Whether the network changed or dropped anything of this connection: a
+ * mutation that came (its bytes "before -> after"), a drop, or the SYN's
+ * option removed.
+ */
+static int touched(const char *rep)
+{
+	const char *d = strstr(rep, "dropped ");
+
+	return strstr(rep, " -> ") || (d && atoi(d + 8) > 0) || strstr(rep, "nosmc done");
+}
+
+static int clean_errno(int err)
+{
+	return err == EPROTO || err == ETIMEDOUT || err == ECONNRESET ||
+	       err == EPIPE || err == ECONNABORTED || err == ECONNREFUSED;
+}
+
+/* Wait for events on fd until deadline; 0 when they came, -1 at the deadline. */
+static int wait_fd(int fd, short events, long deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	long left;
+
+	for (;;) {
+		left = deadline - now_ms();
+		if (left <= 0)
+			return -1;
+		if (poll(&pfd, 1, (int)left) > 0)
+			return 0;
+	}
+}
+
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A client's own port, on one of 16 loopback addresses (127.0.1.1-16): a
+ * server may bound the handshakes in flight per client address (issue 17,
+ * hole 4: 16), and 48 from one address would then fall back for that
+ * reason, not the network's. 3 per address stay well below.
+ */
+static int client_bind(int fd, int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	sin.sin_addr.s_addr = htonl(0x7f000101 + port % 16);
+	sin.sin_port = htons(port);
+	return bind(fd, (struct sockaddr *)&sin, sizeof(sin));
+}
+
+/*
+ * The data of handshake port: never starting with an SMC eyecatcher byte
+ * (0xe2), which the network would take for a CLC message.
+ */
+static size_t fill(int port, unsigned char *buf)
+{
+	uint64_t r = mix(seed ^ (uint64_t)port << 32);
+	size_t len = 1 + r % MAX_DATA, i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)mix(r + i);
+	buf[0] = 'H';
+	return len;
+}
+
+/*
+ * One handshake from port; its outcome, with what went wrong in why. The
+ * bounds: the CLC wait (2 s) on each side, the 4 drops of a stall (3 s),
+ * and TCG's slowness, times SMC_TIMEOUT_SCALE.
+ */
+static enum outcome handshake(int port, char *why, size_t size, int *err_out)
+{
+	unsigned char out[MAX_DATA], in[MAX_DATA];
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	size_t len = fill(port, out), sent = 0, got = 0;
+	long t0 = now_ms(), deadline;
+	enum outcome o = O_FAIL;
+	struct sd_sock sd;
+	socklen_t sl;
+	int fd, err = 0, one = 1, rc;
+	ssize_t n;
+
+	*err_out = 0;
+	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	if (fd < 0) {
+		snprintf(why, size, "socket: %s", tap_errno_name(errno));
+		return O_FAIL;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (client_bind(fd, port)) {
+		snprintf(why, size, "bind: %s", tap_errno_name(errno));
+		goto out;
+	}
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons(LISTEN_PORT);
+	deadline = t0 + (long)(15000 * tscale);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS) {
+		err = errno;
+	} else {
+		if (wait_fd(fd, POLLOUT, deadline)) {
+			snprintf(why, size, "connect still pending after %ld ms",
+				 now_ms() - t0);
+			goto out;
+		}
+		sl = sizeof(err);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &sl)) {
+			snprintf(why, size, "SO_ERROR: %s", tap_errno_name(errno));
+			goto out;
+		}
+	}
+	if (err) {
+		*err_out = err;
+		if (clean_errno(err))
+			o = O_CONNECT_ERR;
+		else
+			snprintf(why, size, "connect failed with %s", tap_errno_name(err));
+		goto out;
+	}
+	/*
+	 * The mode before the data: a connection that dies later has no
+	 * entry. sd_find_fd() dumps into a buffer of its own: one at a time.
+	 */
+	pthread_mutex_lock(&diag_lock);
+	rc = sd_find_fd(fd, &sd);
+	pthread_mutex_unlock(&diag_lock);
+	if (rc) {
+		snprintf(why, size, "connected, but not in sock_diag");
+		goto out;
+	}
+	deadline = now_ms() + (long)(10000 * tscale);
+	while (got < len) {
+		short ev = POLLIN | (sent < len ? POLLOUT : 0);
+		struct pollfd pfd = { .fd = fd, .events = ev };
+		long left = deadline - now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			snprintf(why, size, "echo stuck after %ld ms: %zu of %zu sent, %zu back",
+				 now_ms() - t0, sent, len, got);
+			goto out;
+		}
+		if (sent < len && (pfd.revents & POLLOUT)) {
+			n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
+			if (n < 0 && errno != EAGAIN)
+				goto echo_err;
+			sent += n > 0 ? n : 0;
+		}
+		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
+			n = recv(fd, in + got, len - got, 0);
+			if (n < 0 && errno != EAGAIN)
+				goto echo_err;
+			if (!n) {
+				snprintf(why, size, "end of stream after %zu of %zu bytes back",
+					 got, len);
+				goto out;
+			}
+			got += n > 0 ? n : 0;
+		}
+	}
+	if (memcmp(in, out, len)) {
+		size_t i = 0;
+
+		while (in[i] == out[i])
+			i++;
+		snprintf(why, size, "echo differs at byte %zu of %zu (mode %u)", i, len, sd.mode);
+		goto out;
+	}
+	if (sd.mode == SMC_DIAG_MODE_SMCD)
+		o = O_SMCD;
+	else if (sd.mode == SMC_DIAG_MODE_FALLBACK_TCP)
+		o = O_FALLBACK;
+	else
+		snprintf(why, size, "echo passed in mode %u", sd.mode);
+	goto out;
+echo_err:
+	*err_out = errno;
+	if (clean_errno(errno))
+		o = O_ECHO_ERR;
+	else
+		snprintf(why, size, "echo failed with %s", tap_errno_name(errno));
+out:
+	close(fd);
+	return o;
+}
+
+static void record(int port, enum outcome o, int err, const char *why)
+{
+	char rep[512];
+
+	pthread_mutex_lock(&lock);
+	report(port, rep, sizeof(rep));
+	untouched += !touched(rep);
+	/*
+	 * An untouched handshake is an honest one: it must be SMC-D. With
+	 * one exception, counted and bounded in run(): the server's answer
+	 * never came (only the Proposal passed) and the client's CLC wait
+	 * ran out, ETIMEDOUT. That is a server slower than 2 s, which under
+	 * TCG with 48 handshakes in flight happened once in 10,000 (seed
+	 * 2343765487, port 13812), not the network.
+	 */
+	if (o == O_CONNECT_ERR && err == ETIMEDOUT && !touched(rep) &&
+	    strstr(rep, ": 1 clc messages;")) {
+		slow_server++;
+		tap_diag("seed %llu port %d: left alone, but no answer to the Proposal "
+			 "within the CLC wait: %s", seed, port, rep);
+	} else if (o != O_FAIL && o != O_SMCD && !touched(rep)) {
+		tap_fail("seed %llu port %d: untouched by the network, yet %s (%s): %s",
+			 seed, port, outcome_names[o], tap_errno_name(err), rep);
+		o = O_FAIL;
+	} else if (o == O_FAIL) {
+		tap_fail("seed %llu port %d: %s: %s", seed, port, why, rep);
+	}
+	if (o == O_FAIL)
+		failures++;
+	counts[o]++;
+	if (err > 0 && err < 256)
+		errnos[err]++;
+	pthread_mutex_unlock(&lock);
+}
+
+static void *worker(void *arg)
+{
+	char why[256];
+	enum outcome o;
+	int k, err;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&lock);
+		k = next_k++;
+		pthread_mutex_unlock(&lock);
+		if (k >= total || failures >= 20)
+			return NULL;
+		why[0] = 0;
+		o = handshake(CLIENT_PORT0 + k, why, sizeof(why), &err);
+		record(CLIENT_PORT0 + k, o, err, why);
+	}
+}
+
+/* ---- the echo server: every accepted connection, until it ends ---- */
+
+struct conn {
+	struct conn *prev, *next;	/* srv_conns, under lock */
+	int fd;
+	size_t have, off;
+	unsigned char buf[MAX_DATA];
+};
+
+static struct conn srv_conns = { .prev = &srv_conns, .next = &srv_conns };
+
+static int listen_fd, srv_epoll, srv_stop;
+static long srv_accepted, srv_eof, srv_err, srv_open;
+static int srv_errnos[256];
+
+static void srv_close(struct conn *c, int err)
+{
+	epoll_ctl(srv_epoll, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	pthread_mutex_lock(&lock);
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+	srv_open--;
+	if (err) {
+		srv_err++;
+		if (err > 0 && err < 256)
+			srv_errnos[err]++;
+	} else {
+		srv_eof++;
+	}
+	pthread_mutex_unlock(&lock);
+	free(c);
+}
+
+/* Echo what there is; 1 when the connection ended (and was closed). */
+static int srv_io(struct conn *c)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (c->off < c->have) {
+			n = send(c->fd, c->buf + c->off, c->have - c->off, MSG_NOSIGNAL);
+			if (n < 0 && errno == EAGAIN)
+				return 0;	/* EPOLLOUT brings us back */
+			if (n < 0)
+				break;
+			c->off += n;
+			continue;
+		}
+		c->have = c->off = 0;
+		n = recv(c->fd, c->buf, sizeof(c->buf), 0);
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0)
+			break;
+		c->have = n;
+	}
+	if (n < 0 && !clean_errno(errno)) {
+		pthread_mutex_lock(&lock);
+		tap_fail("seed %llu: an accepted connection failed with %s", seed,
+			 tap_errno_name(errno));
+		failures++;
+		pthread_mutex_unlock(&lock);
+	}
+	srv_close(c, n < 0 ? errno : 0);
+	return 1;
+}
+
+static void *server(void *arg)
+{
+	struct epoll_event ev[64];
+	int i, n;
+
+	(void)arg;
+	while (!__atomic_load_n(&srv_stop, __ATOMIC_ACQUIRE)) {
+		n = epoll_wait(srv_epoll, ev, 64, 100);
+		for (i = 0; i < n; i++) {
+			struct conn *c = ev[i].data.ptr;
+			int fd;
+
+			if (c) {
+				srv_io(c);
+				continue;
+			}
+			while ((fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+				struct epoll_event e = { .events = EPOLLIN | EPOLLOUT | EPOLLET };
+
+				c = calloc(1, sizeof(*c));
+				if (!c) {
+					close(fd);
+					continue;
+				}
+				c->fd = fd;
+				e.data.ptr = c;
+				pthread_mutex_lock(&lock);
+				c->next = &srv_conns;
+				c->prev = srv_conns.prev;
+				c->prev->next = c;
+				srv_conns.prev = c;
+				srv_accepted++;
+				srv_open++;
+				pthread_mutex_unlock(&lock);
+				epoll_ctl(srv_epoll, EPOLL_CTL_ADD, fd, &e);
+				srv_io(c);
+			}
+		}
+	}
+	return NULL;
+}
+
+static pthread_t srv_thread;
+
+static void server_start(void)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct epoll_event e = { .events = EPOLLIN };
+	int one = 1;
+
+	sf_require(f);
+	listen_fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
+	ASSERT_SYS(setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)));
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons(LISTEN_PORT);
+	ASSERT_SYS(bind(listen_fd, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_SYS(listen(listen_fd, 1024));
+	srv_epoll = ASSERT_SYS(epoll_create1(EPOLL_CLOEXEC));
+	ASSERT_SYS(epoll_ctl(srv_epoll, EPOLL_CTL_ADD, listen_fd, &e));
+	ASSERT_EQ(pthread_create(&srv_thread, NULL, server, NULL), 0);
+}
+
+/*
+ * Give the accepted connections wait_ms to end, stop the server, and
+ * close what is left; returns how many were.
+ */
+static int server_stop(long wait_ms)
+{
+	long t0 = now_ms();
+	int left = 0;
+
+	while (__atomic_load_n(&srv_open, __ATOMIC_ACQUIRE) && now_ms() - t0 < wait_ms)
+		usleep(50 * 1000);
+	__atomic_store_n(&srv_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(srv_thread, NULL);
+	while (srv_conns.next != &srv_conns) {
+		struct conn *c = srv_conns.next;
+
+		c->prev->next = c->next;
+		c->next->prev = c->prev;
+		close(c->fd);
+		free(c);
+		left++;
+	}
+	close(listen_fd);
+	close(srv_epoll);
+	return left;
+}
+
+static void run(const void *arg)
+{
+	pthread_t threads[WORKERS];
+	char stats[160];
+	long t0, t1;
+	int i, workers = only_port ? 1 : WORKERS;
+
+	(void)arg;
+	server_start();
+
+	tap_diag("seed %llu: %d handshakes, %d in flight", seed, total, workers);
+	t0 = now_ms();
+	if (only_port) {
+		char why[256] = "";
+		int err = 0;
+
+		total = 1;
+		record(only_port, handshake(only_port, why, sizeof(why), &err), err, why);
+	} else {
+		for (i = 0; i < workers; i++)
+			ASSERT_EQ(pthread_create(&threads[i], NULL, worker, NULL), 0);
+		for (i = 0; i < workers; i++)
+			pthread_join(threads[i], NULL);
+	}
+	t1 = now_ms();
+	/* Every client has closed: every accepted connection must end soon. */
+	server_stop((long)(10000 * tscale));
+
+	param_read("stats", stats, sizeof(stats));
+	tap_diag("%d handshakes in %ld ms; network: %s", counts[O_SMCD] + counts[O_FALLBACK] +
+		 counts[O_CONNECT_ERR] + counts[O_ECHO_ERR] + counts[O_FAIL], t1 - t0, stats);
+	for (i = 0; i < O_NR; i++)
+		tap_diag("  %-26s %d", outcome_names[i], counts[i]);
+	tap_diag("  left alone by the network  %d (each must be SMC-D), of which %d got no "
+		 "answer to their Proposal in time", untouched, slow_server);
+	for (i = 1; i < 256; i++)
+		if (errnos[i])
+			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
+	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %ld still open",
+		 srv_accepted, srv_eof, srv_err, srv_open);
+	for (i = 1; i < 256; i++)
+		if (srv_errnos[i])
+			tap_diag("  server errno %-12s %d", tap_errno_name(i), srv_errnos[i]);
+	EXPECT_EQ(counts[O_SMCD] + counts[O_FALLBACK] + counts[O_CONNECT_ERR] +
+		  counts[O_ECHO_ERR], total);
+	EXPECT_EQ(srv_open, 0);
+	/* The run tested something: each way out was taken. */
+	if (!only_port) {
+		EXPECT(untouched > 0);
+		/* A slow server now and then, not as a rule. */
+		EXPECT(slow_server <= untouched / 100);
+		EXPECT(counts[O_SMCD] > 0);
+		EXPECT(counts[O_FALLBACK] > 0);
+		EXPECT(counts[O_CONNECT_ERR] > 0);
+	}
+}
+
+/* ---- CDC: the same, with the CDC messages mutated instead ---- */
+
+#define CDC_DATA	(64 * 1024)	/* the ring wraps: many CDCs each way */
+
+enum cdc_outcome { C_EXACT, C_DIFFER, C_EOF, C_STALL, C_ERR, C_FAIL, C_NR };
+static const char *const cdc_names[C_NR] = {
+	"echo byte-exact", "echo differs (peer's bytes)", "end of stream",
+	"stalled, then closed", "clean error", "FAILED",
+};
+static int cdc_counts[C_NR], cdc_total, cdc_port0;
+static long cdc_close_max;
+
+/*
+ * One SMC-D connection whose peer's CDCs may lie. What it says about its
+ * own data and cursors is the peer's business: the echo may differ, end
+ * early or stall (as a TCP peer may send other bytes, FIN, or a zero
+ * window). What must hold is the kernel's part: the connection is SMC-D
+ * (the CLC is left alone), an error is a clean one, and close() returns
+ * at once whatever state the connection is in.
+ */
+static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
+{
+	static __thread unsigned char out[CDC_DATA], in[CDC_DATA];
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	size_t len, sent = 0, got = 0, i;
+	enum cdc_outcome o = C_FAIL;
+	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
+	long deadline, t;
+	struct sd_sock sd;
+	int fd, err = 0, one = 1, rc;
+	ssize_t n;
+
+	*err_out = 0;
+	len = CDC_DATA / 2 + r % (CDC_DATA / 2);
+	for (i = 0; i < len; i++)
+		out[i] = (unsigned char)mix(r + i);
+	out[0] = 'C';
+	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	if (fd < 0) {
+		snprintf(why, size, "socket: %s", tap_errno_name(errno));
+		return C_FAIL;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (client_bind(fd, port)) {
+		snprintf(why, size, "bind: %s", tap_errno_name(errno));
+		goto out;
+	}
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons(LISTEN_PORT);
+	deadline = now_ms() + (long)(15000 * tscale);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
+		err = errno;
+	else if (wait_fd(fd, POLLOUT, deadline))
+		err = -1;
+	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
+		err = errno;
+	if (err) {
+		snprintf(why, size, "connect with honest CLC: %s",
+			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
+		goto out;
+	}
+	pthread_mutex_lock(&diag_lock);
+	rc = sd_find_fd(fd, &sd);
+	pthread_mutex_unlock(&diag_lock);
+	if (rc || sd.mode != SMC_DIAG_MODE_SMCD) {
+		snprintf(why, size, "honest CLC, yet not SMC-D (%s, mode %u)",
+			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode);
+		goto out;
+	}
+	deadline = now_ms() + (long)(3000 * tscale);
+	while (got < len) {
+		short ev = POLLIN | (sent < len ? POLLOUT : 0);
+		struct pollfd pfd = { .fd = fd, .events = ev };
+		long left = deadline - now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+			o = C_STALL;
+			goto out;
+		}
+		if (sent < len && (pfd.revents & POLLOUT)) {
+			n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
+			if (n < 0 && errno != EAGAIN)
+				goto err;
+			sent += n > 0 ? n : 0;
+		}
+		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
+			n = recv(fd, in + got, len - got, 0);
+			if (n < 0 && errno != EAGAIN)
+				goto err;
+			if (!n) {
+				o = C_EOF;
+				goto out;
+			}
+			got += n > 0 ? n : 0;
+		}
+	}
+	o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
+	goto out;
+err:
+	*err_out = errno;
+	if (clean_errno(errno))
+		o = C_ERR;
+	else
+		snprintf(why, size, "echo failed with %s", tap_errno_name(errno));
+out:
+	t = now_ms();
+	close(fd);
+	t = now_ms() - t;
+	pthread_mutex_lock(&lock);
+	if (t > cdc_close_max)
+		cdc_close_max = t;
+	pthread_mutex_unlock(&lock);
+	/*
+	 * close() never waits for the peer here (no SO_LINGER): what it
+	 * takes is CPU time, which under TCG on a busy host reached 1.3 s.
+	 * A close that waited for a silent peer would take until the orphan
+	 * timeout or for ever.
+	 */
+	if (t > (long)(3000 * tscale) && o != C_FAIL) {
+		snprintf(why, size, "close() took %ld ms", t);
+		o = C_FAIL;
+	}
+	return o;
+}
+
+static void *cdc_worker(void *arg)
+{
+	char why[256];
+	enum cdc_outcome o;
+	int k, err;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&lock);
+		k = next_k++;
+		pthread_mutex_unlock(&lock);
+		if (k >= cdc_total || failures >= 20)
+			return NULL;
+		why[0] = 0;
+		o = cdc_one(cdc_port0 + k, why, sizeof(why), &err);
+		pthread_mutex_lock(&lock);
+		if (o == C_FAIL) {
+			tap_fail("seed %llu port %d (CDC): %s", seed, cdc_port0 + k, why);
+			failures++;
+		}
+		cdc_counts[o]++;
+		if (err > 0 && err < 256)
+			errnos[err]++;
+		pthread_mutex_unlock(&lock);
+	}
+}
+
+static void run_cdc(const void *arg)
+{
+	pthread_t threads[WORKERS];
+	char stats[160];
+	long t0, t1;
+	int i, left, sum = 0;
+
+	(void)arg;
+	param_write("clc", "0");
+	param_write("cdc_permille", "20");
+	server_start();
+	tap_diag("seed %llu: %d connections, 2%% of the CDCs af_smc receives mutated",
+		 seed, cdc_total);
+	t0 = now_ms();
+	for (i = 0; i < WORKERS; i++)
+		ASSERT_EQ(pthread_create(&threads[i], NULL, cdc_worker, NULL), 0);
+	for (i = 0; i < WORKERS; i++)
+		pthread_join(threads[i], NULL);
+	t1 = now_ms();
+	/* The server's ends may stall as the clients' did: closed at the end. */
+	left = server_stop((long)(3000 * tscale));
+	param_write("cdc_permille", "0");
+	param_write("clc", "1");
+	param_read("stats", stats, sizeof(stats));
+	tap_diag("%d connections in %ld ms; %s", cdc_total, t1 - t0, stats);
+	for (i = 0; i < C_NR; i++) {
+		tap_diag("  %-28s %d", cdc_names[i], cdc_counts[i]);
+		sum += cdc_counts[i];
+	}
+	for (i = 1; i < 256; i++)
+		if (errnos[i])
+			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
+	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %d closed by the test",
+		 srv_accepted, srv_eof, srv_err, left);
+	tap_diag("longest close(): %ld ms", cdc_close_max);
+	EXPECT_EQ(sum, cdc_total);
+	EXPECT_EQ(cdc_counts[C_FAIL], 0);
+	/* It tested something: mutated CDCs, and connections that still worked. */
+	EXPECT(strstr(stats, "cdc_mutated 0") == NULL);
+	EXPECT(cdc_counts[C_EXACT] > 0);
+}
+
+/* Kernel worker threads: each has a few kmalloc objects of its own. */
+static int kworkers(void)
+{
+	char path[300], comm[64];
+	struct dirent *e;
+	int n = 0;
+	DIR *d = opendir("/proc");
+	FILE *f;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kworker", 7))
+			n++;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * The caches that grew since the run began beyond slab_grown()'s
+ * tolerance (64 objects) plus, for the kmalloc caches, 4 objects for each
+ * kernel worker thread the run left behind. The run's handshake, close
+ * and TCP work leaves up to a hundred new idle kworkers, and the caches
+ * grew with them: one object each in five kmalloc caches, about four in
+ * kmalloc-96 (measured: 66 new kworkers, +67 to +70 in five caches, +253
+ * in kmalloc-96, the same after 3,000 handshakes as after 10,000); the
+ * kernel reaps idle kworkers only after five minutes. A leak of one object in every 25 of the
+ * 10,000 handshakes still shows (83 new kworkers: 396 allowed); af_smc's
+ * own caches (SMC, TCP, the socket inodes) get no allowance.
+ */
+static int slab_grown_kw(const struct slab_snap *base, const struct slab_snap *now,
+			 int new_kworkers, int verbose)
+{
+	int i, j, bad = 0;
+
+	for (i = 0; i < now->n; i++) {
+		long was = 0, d, allow = 64;
+
+		for (j = 0; j < base->n; j++)
+			if (!strcmp(base->c[j].name, now->c[i].name))
+				was = base->c[j].active;
+		d = now->c[i].active - was;
+		if (!strncmp(now->c[i].name, "kmalloc", 7) && new_kworkers > 0)
+			allow += 4L * new_kworkers;
+		if (d > allow && verbose) {
+			tap_diag("slab %s: %ld -> %ld active objects (+%ld, allowed %ld)",
+				 now->c[i].name, was, now->c[i].active, d, allow);
+		}
+		if (d > allow)
+			bad++;
+		else if (d > 64 && verbose)
+			tap_diag("slab %s: +%ld, within the %ld allowed", now->c[i].name, d, allow);
+	}
+	return bad;
+}
+
+/* Nothing of the run is left once the link groups stopped lingering. */
+static struct slab_snap slab_before;
+static int kworkers_before;
+
+static void no_leak(const void *arg)
+{
+	struct smc_objects o;
+	struct slab_snap now;
+	int i, kw = 0;
+	long prev = 0;
+
+	(void)arg;
+	if (objects_wait_zero(&o, (int)(20 * tscale))) {
+		tap_fail("left: %ld socks, %ld conns, %ld dmbs, %ld pool dmbs, %ld lgrs",
+			 o.socks, o.conns, o.dmbs, o.pool_dmbs, o.lgrs);
+		return;
+	}
+	/*
+	 * Loopback DMB descriptors are freed after an RCU grace period
+	 * (kfree_rcu), which may come seconds after the counters said 0:
+	 * wait until the caches stop shrinking (for up to 15 s), so objects
+	 * on their way out do not use up the allowance. A leak never goes.
+	 */
+	for (i = 0; i <= (int)(15 * tscale); i++) {
+		long sum = 0;
+		int c;
+
+		kw = kworkers() - kworkers_before;
+		ASSERT_EQ(slab_snapshot(&now), 0);
+		for (c = 0; c < now.n; c++)
+			sum += now.c[c].active;
+		if (i && sum >= prev && !slab_grown_kw(&slab_before, &now, kw, 0))
+			break;
+		prev = sum;
+		sleep(1);
+	}
+	tap_diag("slab caches checked after %d s; %d new kworkers", i, kw);
+	EXPECT_EQ(slab_grown_kw(&slab_before, &now, kw, 1), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *s = getenv("SMC_HOSTILE_SEED"), *n = getenv("SMC_HOSTILE_N");
+	const char *ts = getenv("SMC_TIMEOUT_SCALE");
+	char cur[32];
+
+	param_read("seed", cur, sizeof(cur));
+	seed = strtoull(cur, NULL, 0);
+	if (s && strtoull(s, NULL, 0) != seed) {
+		printf("Bail out! SMC_HOSTILE_SEED %s, but smc_hostile has seed %s\n", s, cur);
+		return 1;
+	}
+	total = n ? atoi(n) : 10000;
+	if (total < 1 || total > MAX_N)
+		total = 10000;
+	if (ts && atof(ts) > 0)
+		tscale = atof(ts);
+	if (argc > 1)
+		only_port = atoi(argv[1]);
+	n = getenv("SMC_HOSTILE_CDC_N");
+	cdc_total = n ? atoi(n) : 2000;
+	if (cdc_total < 0 || cdc_total > 2000)
+		cdc_total = 2000;
+	cdc_port0 = CLIENT_PORT0 + total;
+	kworkers_before = kworkers();
+	if (slab_snapshot(&slab_before))
+		memset(&slab_before, 0, sizeof(slab_before));
+	tap_add(run, NULL, (unsigned int)(1500 * tscale),
+		"%d handshakes through a network that mutates their CLC messages "
+		"(seed %llu): each works, falls back or fails cleanly", only_port ? 1 : total,
+		seed);
+	if (!only_port && cdc_total)
+		tap_add(run_cdc, NULL, (unsigned int)(600 * tscale),
+			"%d SMC-D connections whose peers' CDC messages are mutated (seed %llu): "
+			"no crash, a clean error or the peer's bytes, close() within 3 s",
+			cdc_total, seed);
+	tap_add(no_leak, NULL, (unsigned int)(60 * tscale),
+		"afterwards: no socket, connection, DMB or link group left, slab caches back");
+	return tap_run();
+}
