@@ -555,16 +555,20 @@ out:
 static void bp_forge_work(struct work_struct *work)
 {
 	struct bp_forge *f = container_of(work, struct bp_forge, work);
-	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
-	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
-	struct socket *conn = NULL;
 	char res[sizeof(forge_result)];
+	struct socket *conn = NULL;
+	struct smc_clc_msg *msg;
+	u8 *buf;
 	int rc;
 
 	if (f->client) {
 		bp_forge_confirm(f);
 		return;
 	}
+	/* Only now: the client's branch above needs neither (kmemleak on
+	 * the debug kernel found both leaked there, once per forged Confirm). */
+	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	rc = msg && buf ? kernel_accept(f->sock, &conn, 0) : -ENOMEM;
 	if (rc)
 		goto out;
