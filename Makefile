@@ -5,16 +5,24 @@
 #   make vm-test T='socket/*'   only the VM selftests whose names match
 #   make demo       boot a VM and move data over AF_SMC with a real program
 #   make install    the tools, the preload library and the man pages
+#   make check-debug  the VM suites on a KASAN/KFENCE/lockdep/kmemleak kernel
 
 BUILD ?= $(CURDIR)/build
 export BUILD
 KVER = $(shell scripts/kernel-version)
 KDIR = /usr/src/linux-headers-$(KVER)
+# SMC_KERNEL=debug in the environment (not on make's command line: $(shell)
+# does not see those): build against the debug kernel scripts/debug-kernel
+# made (make check-debug sets it; see Documentation/vm-harness.md).
+DEBUG_KERNEL_DIR = $(or $(SMC_DEBUG_KERNEL_DIR),$(CURDIR)/build/debug-kernel)
+ifeq ($(SMC_KERNEL),debug)
+KDIR = $(DEBUG_KERNEL_DIR)/src
+endif
 IMAGE = $(BUILD)/kernel-image/$(KVER)/root
 CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
-.PHONY: all deps kernel userspace guest check vm-test demo bench install clean
+.PHONY: all deps kernel userspace guest check check-debug vm-test demo bench install clean
 
 all: kernel userspace guest
 
@@ -28,7 +36,8 @@ kernel: deps
 	@mkdir -p $(BUILD)/kernel
 	cp kernel/af_smc.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/vm/selftest/warn_module modules
-	cp vm/selftest/warn_module/warn_on_load.ko vm/selftest/warn_module/corrupt_on_load.ko $(BUILD)/kernel/
+	cp vm/selftest/warn_module/warn_on_load.ko vm/selftest/warn_module/corrupt_on_load.ko \
+		vm/selftest/warn_module/debug_on_load.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/handshake modules
 	cp selftests/handshake/smc_badpeer.ko selftests/handshake/smc_hostile.ko $(BUILD)/kernel/
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/security modules
@@ -46,6 +55,23 @@ guest: userspace
 
 check: all
 	scripts/check
+
+# The VM suites on the debug kernel. The kernel is built once into
+# build/debug-kernel (kept across runs); the module, the initramfs and the
+# logs go to build/debug, which shares the userspace build with build/.
+# The debug kernel runs the guests about DEBUG_SCALE times slower, so every
+# time limit is scaled by it. First the harness's own check that each
+# detector's report fails a run (vm/selftest/run), then the VM suites.
+# T='AREA/NAME' picks entries as in vm-test (and leaves the harness check out).
+DEBUG_SCALE ?= 4
+check-debug: userspace guest
+	@mkdir -p $(BUILD)/debug
+	@ln -sfn $(CMAKE_BUILD) $(BUILD)/debug/cmake
+	@ln -sfn $(BUILD)/guest $(BUILD)/debug/guest
+	SMC_KERNEL=debug $(MAKE) BUILD=$(BUILD)/debug kernel
+	$(if $(T),,SMC_KERNEL=debug BUILD=$(BUILD)/debug vm/selftest/run)
+	SMC_KERNEL=debug BUILD=$(BUILD)/debug SMC_TIMEOUT_SCALE=$(DEBUG_SCALE) \
+		SMC_VM_TIMEOUT=$$((2400 * $(DEBUG_SCALE))) scripts/check --vm-only $(if $(T),'$(T)')
 
 vm-test: all
 	scripts/check --vm-only $(if $(T),'$(T)')
