@@ -14,14 +14,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -35,6 +33,7 @@
 
 #include "genl.h"
 #include "smc_module.h"
+#include "stream.h"
 #include "tap.h"
 
 #ifndef AF_SMC
@@ -568,15 +567,8 @@ static int stats_all_zero(const struct stats *st)
 /* A fresh network namespace with lo up: its counters start at zero. */
 static void fresh_netns(void)
 {
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int s;
-
 	ASSERT_SYS(unshare(CLONE_NEWNET));
-	s = ASSERT_SYS(socket(AF_INET, SOCK_DGRAM, 0));
-	ASSERT_SYS(ioctl(s, SIOCGIFFLAGS, &ifr));
-	ifr.ifr_flags |= IFF_UP;
-	ASSERT_SYS(ioctl(s, SIOCSIFFLAGS, &ifr));
-	close(s);
+	ASSERT_SYS(sf_lo_up());
 	/* A netlink socket is of the namespace it was opened in. */
 	gfd_reset();
 }

@@ -23,7 +23,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
@@ -31,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -109,22 +107,6 @@ struct attack_report {
 	int found;
 };
 
-static int lo_up(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = ioctl(fd, SIOCGIFFLAGS, &ifr);
-	if (!rc) {
-		ifr.ifr_flags |= IFF_UP;
-		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
-	}
-	close(fd);
-	return rc;
-}
-
 /*
  * The attacker: unprivileged, in namespaces of its own. Tells the case it
  * is ready, waits for the forger to listen, connects (or, if serve, has
@@ -148,7 +130,7 @@ static void attacker(int ready, int go, int report, int serve)
 	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 		goto fail;
 	r.stage = 1;
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) || lo_up())
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) || sf_lo_up())
 		goto fail;
 	r.stage = 2;
 	if (serve) {

@@ -5,8 +5,11 @@
 
 #include <endian.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 /* One 64-bit output per 8-byte block: a counter run through a mixer. */
@@ -159,4 +162,22 @@ long long parse_size(const char *s)
 	if (*end == 'i' && end[1] == 'B')
 		end += 2;
 	return *end ? -1 : v;
+}
+
+int sf_lo_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc, err;
+
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, SIOCGIFFLAGS, &ifr);
+	if (!rc) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
 }

@@ -40,6 +40,12 @@ void stream_sum_add(struct stream_sum *s, const void *buf, size_t len);
 /* The checksum of everything added so far (the state is left usable). */
 uint64_t stream_sum_value(const struct stream_sum *s);
 
+/*
+ * Bring lo up in the calling thread's network namespace (a new one, just
+ * unshared, has it down): 0, or -1 with errno.
+ */
+int sf_lo_up(void);
+
 /* Parse "64M", "16K", "1G", "1000": bytes, or -1 when malformed. */
 long long parse_size(const char *s);
 

@@ -29,14 +29,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -52,6 +50,7 @@
 #include "family.h"
 #include "genl.h"
 #include "smcdiag.h"
+#include "stream.h"
 #include "tap.h"
 
 #define DECL_MEM	0x01010000u	/* SMC_CLC_DECL_MEM */
@@ -149,15 +148,8 @@ static void sysctl_set(const char *name, const char *value)
 /* A network namespace of our own with lo up: limits and counters are ours. */
 static void own_netns(void)
 {
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int s;
-
 	ASSERT_SYS(unshare(CLONE_NEWNET));
-	s = ASSERT_SYS(socket(AF_INET, SOCK_DGRAM, 0));
-	ASSERT_SYS(ioctl(s, SIOCGIFFLAGS, &ifr));
-	ifr.ifr_flags |= IFF_UP;
-	ASSERT_SYS(ioctl(s, SIOCSIFFLAGS, &ifr));
-	close(s);
+	ASSERT_SYS(sf_lo_up());
 }
 
 static int smc_listener(struct sockaddr_in *a, const char *addr)
