@@ -365,6 +365,21 @@ static void record(int port, enum outcome o, int err, const char *why)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * The next connection a worker runs, of limit in all: its index, or -1
+ * when all are taken or 20 have failed (enough to report; the rest would
+ * only repeat them).
+ */
+static int take_next(int limit)
+{
+	int k;
+
+	pthread_mutex_lock(&lock);
+	k = next_k < limit && failures < 20 ? next_k++ : -1;
+	pthread_mutex_unlock(&lock);
+	return k;
+}
+
 static void *worker(void *arg)
 {
 	char why[256];
@@ -372,16 +387,12 @@ static void *worker(void *arg)
 	int k, err;
 
 	(void)arg;
-	for (;;) {
-		pthread_mutex_lock(&lock);
-		k = next_k++;
-		pthread_mutex_unlock(&lock);
-		if (k >= total || failures >= 20)
-			return NULL;
+	while ((k = take_next(total)) >= 0) {
 		why[0] = 0;
 		o = handshake(CLIENT_PORT0 + k, why, sizeof(why), &err);
 		record(CLIENT_PORT0 + k, o, err, why);
 	}
+	return NULL;
 }
 
 /* ---- the echo server: every accepted connection, until it ends ---- */
@@ -731,12 +742,7 @@ static void *cdc_worker(void *arg)
 	int k, err;
 
 	(void)arg;
-	for (;;) {
-		pthread_mutex_lock(&lock);
-		k = next_k++;
-		pthread_mutex_unlock(&lock);
-		if (k >= cdc_total || failures >= 20)
-			return NULL;
+	while ((k = take_next(cdc_total)) >= 0) {
 		why[0] = 0;
 		o = cdc_one(cdc_port0 + k, why, sizeof(why), &err);
 		pthread_mutex_lock(&lock);
@@ -749,6 +755,7 @@ static void *cdc_worker(void *arg)
 			errnos[err]++;
 		pthread_mutex_unlock(&lock);
 	}
+	return NULL;
 }
 
 static void run_cdc(const void *arg)
