@@ -301,6 +301,11 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 		*slot = -ENOLINK;
 		return 1;
 	}
+	/* A REG_MR or LOCAL_INV has the queue to itself (smcr_post_wr()). */
+	if (l->sq_local_op) {
+		spin_unlock_bh(&l->lock);
+		return 0;
+	}
 	s = find_first_bit(&l->send_free, SMCR_SEND_SLOTS);
 	if (s < SMCR_SEND_SLOTS)
 		__clear_bit(s, &l->send_free);
@@ -864,6 +869,7 @@ struct smcr_link *smcr_link_create(struct smcr_path *path)
 	l->link_num = 1;
 	get_random_bytes(l->link_uid, sizeof(l->link_uid));
 	init_rwsem(&l->verbs_sem);
+	mutex_init(&l->local_op_mutex);
 	spin_lock_init(&l->lock);
 	init_waitqueue_head(&l->wait);
 	INIT_WORK(&l->rx_work, smcr_rx_work);
