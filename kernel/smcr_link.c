@@ -650,8 +650,8 @@ void smcr_link_abort_waits(struct smcr_link *l)
  * destroying the CQ does not kill that tasklet: a CQ freed while it is
  * still pending leaves freed memory on a CPU's tasklet list, and the next
  * softirq there follows it (a general protection fault on 0x6b6b... in
- * tasklet_action_common(), which handshake/hostile_smcr hit; Linux 6.4
- * dropped the tasklet for that reason). It is scheduled when a completion
+ * tasklet_action_common(), which handshake/hostile_smcr hit; later
+ * kernels call the handler directly). It is scheduled when a completion
  * is posted (a flush, after the link failed) and runs at the next softirq
  * of that CPU, which under load is ksoftirqd's turn, so it can outlive
  * our QP destroy. After ib_destroy_qp() nothing posts to the CQ any more,
