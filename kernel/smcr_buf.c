@@ -71,7 +71,7 @@ void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
  * The wait condition of smcr_link_post_wr: a request taken (*ctx >= 0)
  * or the link unusable (*ctx = -ENOLINK). Takes l->lock.
  */
-static int smcr_wr_get(struct smcr_link *l, int *ctx)
+static int smcr_wr_get(struct smcr_link *l, int *ctx, bool local_op)
 {
 	int c;
 
@@ -80,6 +80,11 @@ static int smcr_wr_get(struct smcr_link *l, int *ctx)
 		spin_unlock_bh(&l->lock);
 		*ctx = -ENOLINK;
 		return 1;
+	}
+	/* A REG_MR or LOCAL_INV has the queue to itself: only it goes on. */
+	if (l->sq_local_op && !local_op) {
+		spin_unlock_bh(&l->lock);
+		return 0;
 	}
 	c = find_first_bit(&l->wr_free, SMCR_WR_CTX);
 	if (c < SMCR_WR_CTX) {
@@ -120,14 +125,15 @@ typedef int (*smcr_wr_prep_t)(struct smcr_link *l, struct ib_send_wr *wr,
  * file), and a wait that times out takes the link down: its QP goes to
  * the error state, which completes the request with a flush error.
  */
-static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-			struct smcr_buf *b, smcr_wr_prep_t prep, bool wait)
+static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+			  struct smcr_buf *b, smcr_wr_prep_t prep, bool wait,
+			  bool local_op)
 {
 	struct smcr_wr_ctx *c;
 	int i, rc;
 
 	/* Every request in flight for the whole bound: none is acknowledged. */
-	if (!wait_event_timeout(l->wait, smcr_wr_get(l, &i), SMCR_SLOT_WAIT)) {
+	if (!wait_event_timeout(l->wait, smcr_wr_get(l, &i, local_op), SMCR_SLOT_WAIT)) {
 		smcr_link_timed_out(l);
 		return -ETIMEDOUT;
 	}
@@ -185,6 +191,57 @@ static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		__set_bit(i, &l->wr_free);
 	}
 	spin_unlock_bh(&l->lock);
+	return rc;
+}
+
+static bool smcr_sq_empty(struct smcr_link *l)
+{
+	bool done;
+
+	spin_lock_bh(&l->lock);
+	done = !l->sq_posted || !(l->state == SMCR_LINK_ACTIVE);
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+/*
+ * rxe of Linux 6.1 runs a local operation (REG_MR, LOCAL_INV) again when
+ * an earlier request of the send queue is retried: after an ACK timeout
+ * req_retry() rewinds the requester to the first request not completed
+ * yet, and req_next_wqe() hands it every one from there, the local
+ * operations it already ran included. A second REG_MR finds its MR valid
+ * ("rxe_reg_fast_mr: mr->lkey = ... not free"), fails, and takes the QP,
+ * the link and all its connections with it; handshake/hostile_smcr lost
+ * connections so whenever one joined (REG_MR of its RMB) a link busy with
+ * the others' WRITEs and CDCs. So a local operation has the send queue to
+ * itself: new requests and SENDs wait (sq_local_op), the ones in flight
+ * complete (bounded as every wait), it goes alone and is waited for, and
+ * then the queue is open again. No retry can start before it, nor run it
+ * twice. A local op is always waited for, so the queue is never held
+ * longer than the two bounds.
+ */
+static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
+			struct smcr_buf *b, smcr_wr_prep_t prep, bool wait)
+{
+	int rc;
+
+	if (wr->opcode != IB_WR_REG_MR && wr->opcode != IB_WR_LOCAL_INV)
+		return __smcr_post_wr(l, wr, b, prep, wait, false);
+	mutex_lock(&l->local_op_mutex);
+	spin_lock_bh(&l->lock);
+	l->sq_local_op = true;
+	spin_unlock_bh(&l->lock);
+	if (!wait_event_timeout(l->wait, smcr_sq_empty(l), SMCR_SLOT_WAIT)) {
+		smcr_link_timed_out(l);
+		rc = -ETIMEDOUT;
+	} else {
+		rc = __smcr_post_wr(l, wr, b, prep, true, true);
+	}
+	spin_lock_bh(&l->lock);
+	l->sq_local_op = false;
+	spin_unlock_bh(&l->lock);
+	wake_up_all(&l->wait);
+	mutex_unlock(&l->local_op_mutex);
 	return rc;
 }
 

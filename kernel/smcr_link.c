@@ -13,6 +13,8 @@
  * processing it, and the completions it would have flushed never matter,
  * because the CQ goes next, and ib_free_cq() discards what is left in it
  * without running our handlers (it disables the softirq poller first).
+ * Between the two, a barrier waits out the tasklets every CPU has pending
+ * (smcr_tasklet_barrier()): rxe signals a CQ from a tasklet inside the CQ.
  * Only then are the buffers unmapped and the MR and PD released. Waiters
  * are woken with the state set to GONE and find nothing of the link they
  * need: buffers are touched by handlers only, and those are gone.
@@ -20,6 +22,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
@@ -296,6 +300,11 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 		spin_unlock_bh(&l->lock);
 		*slot = -ENOLINK;
 		return 1;
+	}
+	/* A REG_MR or LOCAL_INV has the queue to itself (smcr_post_wr()). */
+	if (l->sq_local_op) {
+		spin_unlock_bh(&l->lock);
+		return 0;
 	}
 	s = find_first_bit(&l->send_free, SMCR_SEND_SLOTS);
 	if (s < SMCR_SEND_SLOTS)
@@ -635,6 +644,61 @@ void smcr_link_abort_waits(struct smcr_link *l)
 
 /* ---- creation ---- */
 
+/*
+ * rxe of Linux 6.1 calls a CQ's completion handler from a tasklet that is
+ * part of the CQ (rxe_cq.c: rxe_cq_post() schedules cq->comp_task), and
+ * destroying the CQ does not kill that tasklet: a CQ freed while it is
+ * still pending leaves freed memory on a CPU's tasklet list, and the next
+ * softirq there follows it (a general protection fault on 0x6b6b... in
+ * tasklet_action_common(), which handshake/hostile_smcr hit; later
+ * kernels call the handler directly). It is scheduled when a completion
+ * is posted (a flush, after the link failed) and runs at the next softirq
+ * of that CPU, which under load is ksoftirqd's turn, so it can outlive
+ * our QP destroy. After ib_destroy_qp() nothing posts to the CQ any more,
+ * so waiting for every tasklet pending at that point is enough.
+ *
+ * The barrier: on each online CPU a work item schedules a tasklet of ours
+ * and waits until it has run (tasklet_kill()). A CPU runs its tasklets in
+ * the order they were scheduled, so all that were pending there ran
+ * before it, except one that was running on another CPU just then and
+ * went back to the end of the list; the second round waits for that one.
+ */
+struct smcr_tl_barrier {
+	struct work_struct	work;
+	struct tasklet_struct	tasklet;
+};
+
+static DEFINE_PER_CPU(struct smcr_tl_barrier, smcr_tl_barriers);
+static DEFINE_MUTEX(smcr_tl_barrier_lock);
+
+static void smcr_tl_barrier_tasklet(struct tasklet_struct *t)
+{
+}
+
+static void smcr_tl_barrier_work(struct work_struct *work)
+{
+	struct smcr_tl_barrier *b = container_of(work, struct smcr_tl_barrier, work);
+
+	/* A bound worker: this CPU's list, behind what is pending there. */
+	tasklet_schedule(&b->tasklet);
+	/* Returns once it has run, and leaves it unscheduled for next time. */
+	tasklet_kill(&b->tasklet);
+}
+
+static void smcr_tasklet_barrier(void)
+{
+	int round, cpu;
+
+	mutex_lock(&smcr_tl_barrier_lock);
+	for (round = 0; round < 2; round++) {
+		for_each_online_cpu(cpu)
+			queue_work_on(cpu, system_wq, &per_cpu_ptr(&smcr_tl_barriers, cpu)->work);
+		for_each_online_cpu(cpu)
+			flush_work(&per_cpu_ptr(&smcr_tl_barriers, cpu)->work);
+	}
+	mutex_unlock(&smcr_tl_barrier_lock);
+}
+
 static void smcr_link_release_verbs(struct smcr_link *l)
 {
 	struct ib_device *ibdev = l->dev->ibdev;
@@ -653,8 +717,11 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 		ib_destroy_qp(l->qp);
 	l->qp = NULL;
 	/* No handler of ours runs after this. */
-	if (l->cq)
+	if (l->cq) {
+		/* rxe's tasklet in the CQ, if pending, has run (see above). */
+		smcr_tasklet_barrier();
 		ib_free_cq(l->cq);
+	}
 	l->cq = NULL;
 	up_write(&l->verbs_sem);
 	/* Nothing queues it any more; it sees GONE and sends nothing. */
@@ -802,6 +869,7 @@ struct smcr_link *smcr_link_create(struct smcr_path *path)
 	l->link_num = 1;
 	get_random_bytes(l->link_uid, sizeof(l->link_uid));
 	init_rwsem(&l->verbs_sem);
+	mutex_init(&l->local_op_mutex);
 	spin_lock_init(&l->lock);
 	init_waitqueue_head(&l->wait);
 	INIT_WORK(&l->rx_work, smcr_rx_work);
@@ -990,6 +1058,14 @@ void smcr_link_dev_gone(struct smcr_dev *dev)
 
 int smcr_link_init(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct smcr_tl_barrier *b = per_cpu_ptr(&smcr_tl_barriers, cpu);
+
+		INIT_WORK(&b->work, smcr_tl_barrier_work);
+		tasklet_setup(&b->tasklet, smcr_tl_barrier_tasklet);
+	}
 	/* rx_work answers LLC requests, which waits (bounded) for send slots. */
 	smcr_wq = alloc_workqueue("af_smc_llc", WQ_UNBOUND, 0);
 	return smcr_wq ? 0 : -ENOMEM;

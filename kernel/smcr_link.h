@@ -170,6 +170,13 @@ struct smcr_link {
 	unsigned long		wr_free;
 	/* Send queue WRs (SENDs, REG_MR, WRITEs) posted, not completed; lock. */
 	unsigned int		sq_posted;
+	/*
+	 * A REG_MR or LOCAL_INV has the send queue to itself (smcr_buf.c,
+	 * smcr_post_wr()): nothing else is posted meanwhile; under lock.
+	 * local_op_mutex makes them take turns.
+	 */
+	bool			sq_local_op;
+	struct mutex		local_op_mutex;
 	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
 	struct list_head	bufs;
 	/* Frees the orphans nothing names any more (smcr_buf_reap). */

@@ -27,9 +27,19 @@
  * connection was SMC-D, an error is a clean one, close() returns at once
  * in whatever state the connection is, and nothing is left afterwards.
  *
- * Afterwards no AF_SMC socket, connection, DMB or link group is left, and
- * af_smc's slab caches are back where they started; hostile.sh then
- * unloads both modules.
+ * With SMC_HOSTILE_MODE=smcr (hostile.sh smcr, topology 1: between
+ * 10.43.2.1 and 10.43.2.2 over rxe on a veth pair) the same over SMC-R,
+ * with these differences: the handshakes run one at a time (each a first
+ * contact, so one left alone must be SMC-R: with more in flight a stalled
+ * first contact makes the others decline, and a lie about one link is a
+ * lie about its neighbours); an SMC-R connection whose Accept or Confirm
+ * the network changed may echo wrong bytes, end or stall (record() says
+ * why) and must still close at once; and a third part runs connections
+ * in rounds whose links' LLC messages are mutated (run_llc()).
+ *
+ * Afterwards no AF_SMC socket, connection, DMB or link group (SMC-D or
+ * SMC-R) is left, and af_smc's slab caches are back where they started;
+ * hostile.sh then unloads both modules.
  *
  * Each client binds a port of its own, CLIENT_PORT0 + its number, which
  * with the run's seed fixes what the network does to it. A failure prints
@@ -39,7 +49,13 @@
  *
  * Usage: hostile [PORT]; SMC_HOSTILE_N handshakes (default 10000),
  * SMC_HOSTILE_CDC_N CDC connections (default 2000, 0 for none),
- * SMC_HOSTILE_SEED the seed the module was loaded with (hostile.sh).
+ * SMC_HOSTILE_LLC_N LLC connections (default 0: SMC-R only),
+ * SMC_HOSTILE_WORKERS, _CDC_WORKERS, _LLC_WORKERS how many at once (48,
+ * 48, 4), SMC_HOSTILE_CDC_PERMILLE (20) and SMC_HOSTILE_LLC_PERMILLE (400)
+ * how many of those messages are mutated, SMC_HOSTILE_MODE smcd or smcr,
+ * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses (default
+ * 127.0.0.1 and 127.0.1.1-16), SMC_HOSTILE_SEED the seed the module was
+ * loaded with (hostile.sh).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -73,11 +89,21 @@
 #define MAX_DATA	8192
 #define PARAM		"/sys/module/smc_hostile/parameters/"
 
-enum outcome { O_SMCD, O_FALLBACK, O_CONNECT_ERR, O_ECHO_ERR, O_FAIL, O_NR };
+enum outcome { O_SMC, O_FALLBACK, O_CONNECT_ERR, O_ECHO_ERR, O_LIED, O_FAIL, O_NR };
 static const char *const outcome_names[O_NR] = {
-	"working SMC-D", "working TCP fallback", "clean error in connect",
-	"clean error in the echo", "FAILED",
+	"working over SMC", "working TCP fallback", "clean error in connect",
+	"clean error in the echo", "SMC-R, a lying Accept/Confirm", "FAILED",
 };
+
+/*
+ * What the run is about: SMC-D over loopback-ISM between 127.0.0.1 and
+ * 127.0.1.1-16 (the default), or SMC-R between the two addresses of
+ * topology 1 (SMC_HOSTILE_MODE=smcr, hostile.sh smcr).
+ */
+static int want_mode = SMC_DIAG_MODE_SMCD;
+static const char *mode_name = "SMC-D";
+static uint32_t srv_ip = INADDR_LOOPBACK, cli_ip;	/* host order; cli_ip 0: 127.0.1.x */
+static int workers_clc = WORKERS, workers_cdc = WORKERS, workers_llc = 4;
 
 static unsigned long long seed;
 static int total, only_port;
@@ -191,7 +217,7 @@ static int client_bind(int fd, int port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 
-	sin.sin_addr.s_addr = htonl(0x7f000101 + port % 16);
+	sin.sin_addr.s_addr = htonl(cli_ip ? cli_ip : 0x7f000101u + (uint32_t)port % 16);
 	sin.sin_port = htons(port);
 	return bind(fd, (struct sockaddr *)&sin, sizeof(sin));
 }
@@ -214,9 +240,13 @@ static size_t fill(int port, unsigned char *buf)
 /*
  * One handshake from port; its outcome, with what went wrong in why. The
  * bounds: the CLC wait (2 s) on each side, the 4 drops of a stall (3 s),
- * and TCG's slowness, times SMC_TIMEOUT_SCALE.
+ * and TCG's slowness, times SMC_TIMEOUT_SCALE. With idle_ms, the block
+ * is echoed, the connection left idle that long, and echoed again.
+ * *smcr_broken says that the echo differed, ended or stuck on an SMC-R
+ * connection (what a lying Accept or Confirm may do, see record()).
  */
-static enum outcome handshake(int port, char *why, size_t size, int *err_out)
+static enum outcome handshake(int port, long idle_ms, char *why, size_t size, int *err_out,
+			      int *smcr_broken)
 {
 	unsigned char out[MAX_DATA], in[MAX_DATA];
 	struct sockaddr_in sin = { .sin_family = AF_INET };
@@ -225,10 +255,11 @@ static enum outcome handshake(int port, char *why, size_t size, int *err_out)
 	enum outcome o = O_FAIL;
 	struct sd_sock sd;
 	socklen_t sl;
-	int fd, err = 0, one = 1, rc;
+	int fd, err = 0, one = 1, rc, round;
 	ssize_t n;
 
 	*err_out = 0;
+	*smcr_broken = 0;
 	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
 	if (fd < 0) {
 		snprintf(why, size, "socket: %s", tap_errno_name(errno));
@@ -239,7 +270,7 @@ static enum outcome handshake(int port, char *why, size_t size, int *err_out)
 		snprintf(why, size, "bind: %s", tap_errno_name(errno));
 		goto out;
 	}
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_addr.s_addr = htonl(srv_ip);
 	sin.sin_port = htons(LISTEN_PORT);
 	deadline = t0 + (long)(15000 * tscale);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS) {
@@ -275,49 +306,60 @@ static enum outcome handshake(int port, char *why, size_t size, int *err_out)
 		snprintf(why, size, "connected, but not in sock_diag");
 		goto out;
 	}
-	deadline = now_ms() + (long)(10000 * tscale);
-	while (got < len) {
-		short ev = POLLIN | (sent < len ? POLLOUT : 0);
-		struct pollfd pfd = { .fd = fd, .events = ev };
-		long left = deadline - now_ms();
+	for (round = 0;; round++) {
+		sent = got = 0;
+		deadline = now_ms() + (long)(10000 * tscale);
+		while (got < len) {
+			short ev = POLLIN | (sent < len ? POLLOUT : 0);
+			struct pollfd pfd = { .fd = fd, .events = ev };
+			long left = deadline - now_ms();
 
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
-			snprintf(why, size, "echo stuck after %ld ms: %zu of %zu sent, %zu back",
-				 now_ms() - t0, sent, len, got);
-			goto out;
-		}
-		if (sent < len && (pfd.revents & POLLOUT)) {
-			n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
-			if (n < 0 && errno != EAGAIN)
-				goto echo_err;
-			sent += n > 0 ? n : 0;
-		}
-		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
-			n = recv(fd, in + got, len - got, 0);
-			if (n < 0 && errno != EAGAIN)
-				goto echo_err;
-			if (!n) {
-				snprintf(why, size, "end of stream after %zu of %zu bytes back",
-					 got, len);
-				goto out;
+			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
+				snprintf(why, size, "echo %d stuck after %ld ms: %zu of %zu sent, "
+					 "%zu back", round + 1, now_ms() - t0, sent, len, got);
+				goto broken;
 			}
-			got += n > 0 ? n : 0;
+			if (sent < len && (pfd.revents & POLLOUT)) {
+				n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
+				if (n < 0 && errno != EAGAIN)
+					goto echo_err;
+				sent += n > 0 ? n : 0;
+			}
+			if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
+				n = recv(fd, in + got, len - got, 0);
+				if (n < 0 && errno != EAGAIN)
+					goto echo_err;
+				if (!n) {
+					snprintf(why, size, "end of stream after %zu of %zu bytes back "
+						 "(echo %d)", got, len, round + 1);
+					goto broken;
+				}
+				got += n > 0 ? n : 0;
+			}
 		}
-	}
-	if (memcmp(in, out, len)) {
-		size_t i = 0;
+		if (memcmp(in, out, len)) {
+			size_t i = 0;
 
-		while (in[i] == out[i])
-			i++;
-		snprintf(why, size, "echo differs at byte %zu of %zu (mode %u)", i, len, sd.mode);
-		goto out;
+			while (in[i] == out[i])
+				i++;
+			snprintf(why, size, "echo %d differs at byte %zu of %zu (mode %u)",
+				 round + 1, i, len, sd.mode);
+			goto broken;
+		}
+		if (round || !idle_ms)
+			break;
+		/* Idle: the link's keepalive may ask with TEST_LINK meanwhile. */
+		usleep(idle_ms * 1000);
 	}
-	if (sd.mode == SMC_DIAG_MODE_SMCD)
-		o = O_SMCD;
+	if (sd.mode == want_mode)
+		o = O_SMC;
 	else if (sd.mode == SMC_DIAG_MODE_FALLBACK_TCP)
 		o = O_FALLBACK;
 	else
 		snprintf(why, size, "echo passed in mode %u", sd.mode);
+	goto out;
+broken:
+	*smcr_broken = sd.mode == SMC_DIAG_MODE_SMCR;
 	goto out;
 echo_err:
 	*err_out = errno;
@@ -326,11 +368,29 @@ echo_err:
 	else
 		snprintf(why, size, "echo failed with %s", tap_errno_name(errno));
 out:
+	t0 = now_ms();
 	close(fd);
+	t0 = now_ms() - t0;
+	/* As for the CDC connections below: close() never waits for the peer. */
+	if (t0 > (long)(3000 * tscale)) {
+		snprintf(why, size, "close() took %ld ms", t0);
+		*smcr_broken = 0;
+		o = O_FAIL;
+	}
 	return o;
 }
 
-static void record(int port, enum outcome o, int err, const char *why)
+/*
+ * Whether the network changed the content (not only the timing) of the
+ * connection's Accept or Confirm: " msg 1 type " or " msg 2 type " in the
+ * report is a mutation of that message that came.
+ */
+static int accept_confirm_changed(const char *rep)
+{
+	return strstr(rep, " msg 1 type ") || strstr(rep, " msg 2 type ");
+}
+
+static void record(int port, enum outcome o, int err, const char *why, int smcr_broken)
 {
 	char rep[512];
 
@@ -338,7 +398,22 @@ static void record(int port, enum outcome o, int err, const char *why)
 	report(port, rep, sizeof(rep));
 	untouched += !touched(rep);
 	/*
-	 * An untouched handshake is an honest one: it must be SMC-D. With
+	 * SMC-R: an Accept or a Confirm names its sender's RMB (rkey, address,
+	 * size) and its connection's token, and nothing but the RDMA device
+	 * can check them: a changed one the device still takes puts our bytes
+	 * at another place of the peer's RMB, or the peer's CDCs onto a token
+	 * we do not have. So, as with a lying CDC, the echo of such a
+	 * connection may differ, end or stall; what must hold there is the
+	 * kernel's part (clean errors, close() at once, nothing left after).
+	 * It is counted, and shown; on any other connection it fails.
+	 */
+	if (o == O_FAIL && smcr_broken && accept_confirm_changed(rep)) {
+		o = O_LIED;
+		tap_diag("seed %llu port %d: %s, after a changed Accept/Confirm: %s", seed, port,
+			 why, rep);
+	}
+	/*
+	 * An untouched handshake is an honest one: it must be SMC. With
 	 * one exception, counted and bounded in run(): the server's answer
 	 * never came (only the Proposal passed) and the client's CLC wait
 	 * ran out, ETIMEDOUT. That is a server slower than 2 s, which under
@@ -350,7 +425,7 @@ static void record(int port, enum outcome o, int err, const char *why)
 		slow_server++;
 		tap_diag("seed %llu port %d: left alone, but no answer to the Proposal "
 			 "within the CLC wait: %s", seed, port, rep);
-	} else if (o != O_FAIL && o != O_SMCD && !touched(rep)) {
+	} else if (o != O_FAIL && o != O_SMC && !touched(rep)) {
 		tap_fail("seed %llu port %d: untouched by the network, yet %s (%s): %s",
 			 seed, port, outcome_names[o], tap_errno_name(err), rep);
 		o = O_FAIL;
@@ -363,6 +438,109 @@ static void record(int port, enum outcome o, int err, const char *why)
 	if (err > 0 && err < 256)
 		errnos[err]++;
 	pthread_mutex_unlock(&lock);
+}
+
+/* ---- SMC-R: link groups, and connections in rounds ---- */
+
+#define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
+
+/* SMC-R link groups af_smc has (a line each in smcr_lgr), or -1; *usable of them usable. */
+static int smcr_lgrs_usable(int *usable)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[512];
+	int n = 0;
+
+	*usable = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		n += !strncmp(line, "lgr ", 4);
+		*usable += !strncmp(line, "lgr ", 4) && strstr(line, " state usable ");
+	}
+	fclose(f);
+	return n;
+}
+
+static int smcr_lgrs(void)
+{
+	int usable;
+
+	return smcr_lgrs_usable(&usable);
+}
+
+/* Poll until there is no SMC-R link group, for at most secs; 0 when so. */
+static int smcr_lgrs_wait_zero(int secs)
+{
+	long deadline = now_ms() + secs * 1000L;
+
+	while (smcr_lgrs() != 0) {
+		if (now_ms() > deadline)
+			return -1;
+		usleep(100 * 1000);
+	}
+	return 0;
+}
+
+struct round_conn {
+	pthread_t thread;
+	int port, done;
+	void (*fn)(int port);
+};
+
+static void *round_one(void *arg)
+{
+	struct round_conn *c = arg;
+
+	c->fn(c->port);
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * SMC-R (af_smc with lgr_linger 0): n connections from port0 on, fn(port)
+ * each, in rounds of w. A round starts once the last one's link groups
+ * are gone (within 10 s, or the run fails: a group that outlives its
+ * connections is a leak), with its first connection alone, until both
+ * ends' groups are usable or it ended: it makes the link (CONFIRM_LINK),
+ * and the others join it rather than wait for that first contact and
+ * decline (SMCR_LGR_FIRST_WAIT, 1.5 s: a first contact over rxe under
+ * TCG takes about as long).
+ */
+static void run_rounds(int port0, int n, int w, void (*fn)(int port), int *rounds)
+{
+	struct round_conn c[WORKERS];
+	int r, i, k, done = 0, usable;
+	long deadline;
+
+	for (r = 0; done < n && failures < 20; r++) {
+		if (smcr_lgrs_wait_zero((int)(10 * tscale))) {
+			pthread_mutex_lock(&lock);
+			tap_fail("seed %llu: before round %d (port %d): %d SMC-R link group(s) still "
+				 "there 10 s after the last connections ended", seed, r, port0 + done,
+				 smcr_lgrs());
+			failures++;
+			pthread_mutex_unlock(&lock);
+			break;
+		}
+		k = n - done < w ? n - done : w;
+		for (i = 0; i < k; i++) {
+			c[i].port = port0 + done + i;
+			c[i].fn = fn;
+			c[i].done = 0;
+			ASSERT_EQ(pthread_create(&c[i].thread, NULL, round_one, &c[i]), 0);
+			if (i)
+				continue;
+			deadline = now_ms() + (long)(15000 * tscale);
+			while (!__atomic_load_n(&c[0].done, __ATOMIC_ACQUIRE) &&
+			       (smcr_lgrs_usable(&usable) < 0 || usable < 2) && now_ms() < deadline)
+				usleep(20 * 1000);
+		}
+		for (i = 0; i < k; i++)
+			pthread_join(c[i].thread, NULL);
+		done += k;
+	}
+	*rounds = r;
 }
 
 /*
@@ -384,13 +562,38 @@ static void *worker(void *arg)
 {
 	char why[256];
 	enum outcome o;
-	int k, err;
+	int k, err, broken, control;
 
 	(void)arg;
 	while ((k = take_next(total)) >= 0) {
+		/*
+		 * SMC-R: each handshake a first contact of its own, made once
+		 * the last one's groups are gone, both ends' (the server's part
+		 * of a failed handshake may still be waiting for its link), so
+		 * that one the network left alone must be SMC-R.
+		 */
+		if (want_mode == SMC_DIAG_MODE_SMCR && smcr_lgrs_wait_zero((int)(10 * tscale))) {
+			pthread_mutex_lock(&lock);
+			tap_fail("seed %llu: before port %d: %d SMC-R link group(s) still there 10 s "
+				 "after the last handshake ended", seed, CLIENT_PORT0 + k, smcr_lgrs());
+			failures++;
+			pthread_mutex_unlock(&lock);
+			break;
+		}
+		/*
+		 * SMC-R runs few handshakes (each costs a first contact), so
+		 * the module's 1 in 16 left alone may come out as none: every
+		 * 5th one the module leaves alone ("clc" 0 for its SYN; one at
+		 * a time, so no other connection starts meanwhile).
+		 */
+		control = want_mode == SMC_DIAG_MODE_SMCR && k % 5 == 4;
+		if (control)
+			param_write("clc", "0");
 		why[0] = 0;
-		o = handshake(CLIENT_PORT0 + k, why, sizeof(why), &err);
-		record(CLIENT_PORT0 + k, o, err, why);
+		o = handshake(CLIENT_PORT0 + k, 0, why, sizeof(why), &err, &broken);
+		if (control)
+			param_write("clc", "1");
+		record(CLIENT_PORT0 + k, o, err, why, broken);
 	}
 	return NULL;
 }
@@ -517,7 +720,7 @@ static void server_start(void)
 	sf_require(f);
 	listen_fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
 	ASSERT_SYS(setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)));
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_addr.s_addr = htonl(srv_ip);
 	sin.sin_port = htons(LISTEN_PORT);
 	ASSERT_SYS(bind(listen_fd, (struct sockaddr *)&sin, sizeof(sin)));
 	ASSERT_SYS(listen(listen_fd, 1024));
@@ -556,9 +759,9 @@ static int server_stop(long wait_ms)
 static void run(const void *arg)
 {
 	pthread_t threads[WORKERS];
-	char stats[160];
+	char stats[1024];
 	long t0, t1;
-	int i, workers = only_port ? 1 : WORKERS;
+	int i, workers = only_port ? 1 : workers_clc;
 
 	(void)arg;
 	server_start();
@@ -567,10 +770,12 @@ static void run(const void *arg)
 	t0 = now_ms();
 	if (only_port) {
 		char why[256] = "";
-		int err = 0;
+		int err = 0, broken = 0;
+		enum outcome o;
 
 		total = 1;
-		record(only_port, handshake(only_port, why, sizeof(why), &err), err, why);
+		o = handshake(only_port, 0, why, sizeof(why), &err, &broken);
+		record(only_port, o, err, why, broken);
 	} else {
 		for (i = 0; i < workers; i++)
 			ASSERT_EQ(pthread_create(&threads[i], NULL, worker, NULL), 0);
@@ -582,12 +787,14 @@ static void run(const void *arg)
 	server_stop((long)(10000 * tscale));
 
 	param_read("stats", stats, sizeof(stats));
-	tap_diag("%d handshakes in %ld ms; network: %s", counts[O_SMCD] + counts[O_FALLBACK] +
-		 counts[O_CONNECT_ERR] + counts[O_ECHO_ERR] + counts[O_FAIL], t1 - t0, stats);
+	tap_diag("%d handshakes in %ld ms; network: %s", counts[O_SMC] + counts[O_FALLBACK] +
+		 counts[O_CONNECT_ERR] + counts[O_ECHO_ERR] + counts[O_LIED] + counts[O_FAIL],
+		 t1 - t0, stats);
 	for (i = 0; i < O_NR; i++)
-		tap_diag("  %-26s %d", outcome_names[i], counts[i]);
-	tap_diag("  left alone by the network  %d (each must be SMC-D), of which %d got no "
-		 "answer to their Proposal in time", untouched, slow_server);
+		tap_diag("  %-30s %d%s", outcome_names[i], counts[i],
+			 i == O_SMC ? (want_mode == SMC_DIAG_MODE_SMCR ? " (SMC-R)" : " (SMC-D)") : "");
+	tap_diag("  left alone by the network  %d (each must be %s), of which %d got no "
+		 "answer to their Proposal in time", untouched, mode_name, slow_server);
 	for (i = 1; i < 256; i++)
 		if (errnos[i])
 			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
@@ -596,15 +803,15 @@ static void run(const void *arg)
 	for (i = 1; i < 256; i++)
 		if (srv_errnos[i])
 			tap_diag("  server errno %-12s %d", tap_errno_name(i), srv_errnos[i]);
-	EXPECT_EQ(counts[O_SMCD] + counts[O_FALLBACK] + counts[O_CONNECT_ERR] +
-		  counts[O_ECHO_ERR], total);
+	EXPECT_EQ(counts[O_SMC] + counts[O_FALLBACK] + counts[O_CONNECT_ERR] +
+		  counts[O_ECHO_ERR] + counts[O_LIED], total);
 	EXPECT_EQ(srv_open, 0);
 	/* The run tested something: each way out was taken. */
 	if (!only_port) {
 		EXPECT(untouched > 0);
 		/* A slow server now and then, not as a rule. */
 		EXPECT(slow_server <= untouched / 100);
-		EXPECT(counts[O_SMCD] > 0);
+		EXPECT(counts[O_SMC] > 0);
 		EXPECT(counts[O_FALLBACK] > 0);
 		EXPECT(counts[O_CONNECT_ERR] > 0);
 	}
@@ -619,7 +826,7 @@ static const char *const cdc_names[C_NR] = {
 	"echo byte-exact", "echo differs (peer's bytes)", "end of stream",
 	"stalled, then closed", "clean error", "FAILED",
 };
-static int cdc_counts[C_NR], cdc_total, cdc_port0;
+static int cdc_counts[C_NR], cdc_total, cdc_port0, cdc_permille = 20;
 static long cdc_close_max;
 
 /*
@@ -657,7 +864,7 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 		snprintf(why, size, "bind: %s", tap_errno_name(errno));
 		goto out;
 	}
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_addr.s_addr = htonl(srv_ip);
 	sin.sin_port = htons(LISTEN_PORT);
 	deadline = now_ms() + (long)(15000 * tscale);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
@@ -674,8 +881,8 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	pthread_mutex_lock(&diag_lock);
 	rc = sd_find_fd(fd, &sd);
 	pthread_mutex_unlock(&diag_lock);
-	if (rc || sd.mode != SMC_DIAG_MODE_SMCD) {
-		snprintf(why, size, "honest CLC, yet not SMC-D (%s, mode %u)",
+	if (rc || sd.mode != want_mode) {
+		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u)", mode_name,
 			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode);
 		goto out;
 	}
@@ -735,47 +942,61 @@ out:
 	return o;
 }
 
+static void cdc_job(int port)
+{
+	char why[256] = "";
+	enum cdc_outcome o;
+	int err;
+
+	o = cdc_one(port, why, sizeof(why), &err);
+	pthread_mutex_lock(&lock);
+	if (o == C_FAIL) {
+		tap_fail("seed %llu port %d (CDC): %s", seed, port, why);
+		failures++;
+	}
+	cdc_counts[o]++;
+	if (err > 0 && err < 256)
+		errnos[err]++;
+	pthread_mutex_unlock(&lock);
+}
+
 static void *cdc_worker(void *arg)
 {
-	char why[256];
-	enum cdc_outcome o;
-	int k, err;
+	int k;
 
 	(void)arg;
-	while ((k = take_next(cdc_total)) >= 0) {
-		why[0] = 0;
-		o = cdc_one(cdc_port0 + k, why, sizeof(why), &err);
-		pthread_mutex_lock(&lock);
-		if (o == C_FAIL) {
-			tap_fail("seed %llu port %d (CDC): %s", seed, cdc_port0 + k, why);
-			failures++;
-		}
-		cdc_counts[o]++;
-		if (err > 0 && err < 256)
-			errnos[err]++;
-		pthread_mutex_unlock(&lock);
-	}
+	while ((k = take_next(cdc_total)) >= 0)
+		cdc_job(cdc_port0 + k);
 	return NULL;
 }
 
 static void run_cdc(const void *arg)
 {
 	pthread_t threads[WORKERS];
-	char stats[160];
+	char stats[1024];
+	char val[16];
 	long t0, t1;
-	int i, left, sum = 0;
+	int i, left, sum = 0, rounds;
 
 	(void)arg;
 	param_write("clc", "0");
-	param_write("cdc_permille", "20");
+	snprintf(val, sizeof(val), "%d", cdc_permille);
+	param_write("cdc_permille", val);
 	server_start();
-	tap_diag("seed %llu: %d connections, 2%% of the CDCs af_smc receives mutated",
-		 seed, cdc_total);
+	tap_diag("seed %llu: %d %s connections, %d in flight, %d.%d%% of the CDCs af_smc "
+		 "receives mutated", seed, cdc_total, mode_name, workers_cdc, cdc_permille / 10,
+		 cdc_permille % 10);
 	t0 = now_ms();
-	for (i = 0; i < WORKERS; i++)
-		ASSERT_EQ(pthread_create(&threads[i], NULL, cdc_worker, NULL), 0);
-	for (i = 0; i < WORKERS; i++)
-		pthread_join(threads[i], NULL);
+	if (want_mode == SMC_DIAG_MODE_SMCR) {
+		/* Honest CLC: each must be SMC-R, so none may race a first contact. */
+		run_rounds(cdc_port0, cdc_total, workers_cdc, cdc_job, &rounds);
+		tap_diag("in %d rounds", rounds);
+	} else {
+		for (i = 0; i < workers_cdc; i++)
+			ASSERT_EQ(pthread_create(&threads[i], NULL, cdc_worker, NULL), 0);
+		for (i = 0; i < workers_cdc; i++)
+			pthread_join(threads[i], NULL);
+	}
 	t1 = now_ms();
 	/* The server's ends may stall as the clients' did: closed at the end. */
 	left = server_stop((long)(3000 * tscale));
@@ -798,6 +1019,98 @@ static void run_cdc(const void *arg)
 	/* It tested something: mutated CDCs, and connections that still worked. */
 	EXPECT(strstr(stats, "cdc_mutated 0") == NULL);
 	EXPECT(cdc_counts[C_EXACT] > 0);
+}
+
+/* ---- LLC (SMC-R): connections whose links' LLC messages are mutated ---- */
+
+static int llc_total, llc_port0, llc_permille = 400;
+
+/*
+ * One connection whose links' LLCs may lie: its block echoed, then idle
+ * for 0-2.5 s (with smcr_testlink_time 1 s the links' keepalives ask with
+ * TEST_LINK meanwhile), then echoed again.
+ */
+static void llc_one(int port)
+{
+	long idle = mix(seed ^ 0x11c ^ (uint64_t)port << 32) % 2500;
+	int err, broken;
+	enum outcome o;
+	char why[256] = "";
+
+	o = handshake(port, idle, why, sizeof(why), &err, &broken);
+	pthread_mutex_lock(&lock);
+	if (o == O_FAIL) {
+		tap_fail("seed %llu port %d (LLC): %s", seed, port, why);
+		failures++;
+	}
+	counts[o]++;
+	if (err > 0 && err < 256)
+		errnos[err]++;
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * SMC-R connections with honest CLC and CDC messages, whose links' LLC
+ * messages af_smc decodes are mutated (llc_permille of them). af_smc runs
+ * with lgr_linger 0 (hostile.sh), and the connections come in rounds of
+ * workers_llc, each round after the last one's link groups are gone, so
+ * each round's first handshake makes a new link (CONFIRM_LINK both ways),
+ * the keepalives test it (TEST_LINK), and it is deleted at the end
+ * (DELETE_LINK). A lie about a link is a lie about every connection on
+ * it, and the test cannot tell which ones its mutations met; so every
+ * connection must end byte-exact over SMC-R, byte-exact over TCP after a
+ * fallback (a CONFIRM_LINK lost to a mutation: the server declines), or
+ * with a clean errno (a link taken down), within its bounds; and each
+ * round's link groups must be gone within 10 s of its last close.
+ */
+static void run_llc(const void *arg)
+{
+	char stats[1024], val[16], log[4096];
+	int i, r, n;
+	long t0, t1;
+
+	(void)arg;
+	param_write("clc", "0");
+	param_write("cdc_permille", "0");
+	snprintf(val, sizeof(val), "%d", llc_permille);
+	param_write("llc_permille", val);
+	server_start();
+	tap_diag("seed %llu: %d SMC-R connections in rounds of %d, %d.%d%% of the LLC messages "
+		 "af_smc decodes mutated", seed, llc_total, workers_llc, llc_permille / 10,
+		 llc_permille % 10);
+	t0 = now_ms();
+	run_rounds(llc_port0, llc_total, workers_llc, llc_one, &r);
+	t1 = now_ms();
+	server_stop((long)(10000 * tscale));
+	param_write("llc_permille", "0");
+	param_write("clc", "1");
+	param_read("stats", stats, sizeof(stats));
+	tap_diag("%d connections in %d rounds in %ld ms; %s", llc_total, r, t1 - t0, stats);
+	for (i = 0; i < O_NR; i++)
+		if (i != O_LIED)
+			tap_diag("  %-30s %d%s", outcome_names[i], counts[i],
+				 i == O_SMC ? " (SMC-R)" : "");
+	for (i = 1; i < 256; i++)
+		if (errnos[i])
+			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
+	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %ld still open",
+		 srv_accepted, srv_eof, srv_err, srv_open);
+	param_read("llc_log", log, sizeof(log));
+	tap_diag("the last LLC mutations (llc_log):");
+	for (i = 0, n = 0; i == 0 || log[i - 1]; i++) {
+		if (log[i] && log[i] != '\n')
+			continue;
+		if (i > n)
+			tap_diag("  %.*s", i - n, log + n);
+		n = i + 1;
+	}
+	EXPECT_EQ(counts[O_SMC] + counts[O_FALLBACK] + counts[O_CONNECT_ERR] +
+		  counts[O_ECHO_ERR], llc_total);
+	EXPECT_EQ(counts[O_FAIL], 0);
+	EXPECT_EQ(srv_open, 0);
+	/* It tested something: mutated LLCs, and connections that still worked. */
+	EXPECT(strstr(stats, "llc_mutated 0") == NULL);
+	EXPECT(counts[O_SMC] > 0);
 }
 
 /* Kernel worker threads: each has a few kmalloc objects of its own. */
@@ -880,6 +1193,12 @@ static void no_leak(const void *arg)
 			 o.socks, o.conns, o.dmbs, o.pool_dmbs, o.lgrs);
 		return;
 	}
+	/* SMC-R's link groups (lgr_linger 0): gone once their last connection is. */
+	if (want_mode == SMC_DIAG_MODE_SMCR && smcr_lgrs_wait_zero((int)(10 * tscale))) {
+		tap_fail("left: %d SMC-R link group(s) 10 s after the sockets were gone",
+			 smcr_lgrs());
+		return;
+	}
 	/*
 	 * Loopback DMB descriptors are freed after an RCU grace period
 	 * (kfree_rcu), which may come seconds after the counters said 0:
@@ -903,10 +1222,37 @@ static void no_leak(const void *arg)
 	EXPECT_EQ(slab_grown_kw(&slab_before, &now, kw, 1), 0);
 }
 
+/* An environment variable's number, or def when unset or out of [min, max]. */
+static int env_int(const char *name, int def, int min, int max)
+{
+	const char *v = getenv(name);
+	int n;
+
+	if (!v || !*v)
+		return def;
+	n = atoi(v);
+	return n < min || n > max ? def : n;
+}
+
+/* An IPv4 address from the environment, host order; def when unset. */
+static uint32_t env_ip(const char *name, uint32_t def)
+{
+	const char *v = getenv(name);
+	struct in_addr a;
+
+	if (!v || !*v)
+		return def;
+	if (inet_pton(AF_INET, v, &a) != 1) {
+		printf("Bail out! %s=%s is no IPv4 address\n", name, v);
+		exit(1);
+	}
+	return ntohl(a.s_addr);
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = getenv("SMC_HOSTILE_SEED"), *n = getenv("SMC_HOSTILE_N");
-	const char *ts = getenv("SMC_TIMEOUT_SCALE");
+	const char *ts = getenv("SMC_TIMEOUT_SCALE"), *m = getenv("SMC_HOSTILE_MODE");
 	char cur[32];
 
 	param_read("seed", cur, sizeof(cur));
@@ -927,6 +1273,19 @@ int main(int argc, char **argv)
 	if (cdc_total < 0 || cdc_total > 2000)
 		cdc_total = 2000;
 	cdc_port0 = CLIENT_PORT0 + total;
+	if (m && !strcmp(m, "smcr")) {
+		want_mode = SMC_DIAG_MODE_SMCR;
+		mode_name = "SMC-R";
+	}
+	srv_ip = env_ip("SMC_HOSTILE_SERVER", INADDR_LOOPBACK);
+	cli_ip = env_ip("SMC_HOSTILE_CLIENT", 0);
+	workers_clc = env_int("SMC_HOSTILE_WORKERS", WORKERS, 1, WORKERS);
+	workers_cdc = env_int("SMC_HOSTILE_CDC_WORKERS", WORKERS, 1, WORKERS);
+	workers_llc = env_int("SMC_HOSTILE_LLC_WORKERS", 4, 1, WORKERS);
+	llc_total = env_int("SMC_HOSTILE_LLC_N", 0, 0, 2000);
+	llc_permille = env_int("SMC_HOSTILE_LLC_PERMILLE", 400, 0, 1000);
+	cdc_permille = env_int("SMC_HOSTILE_CDC_PERMILLE", 20, 0, 1000);
+	llc_port0 = cdc_port0 + cdc_total;
 	kworkers_before = kworkers();
 	if (slab_snapshot(&slab_before))
 		memset(&slab_before, 0, sizeof(slab_before));
@@ -936,10 +1295,16 @@ int main(int argc, char **argv)
 		seed);
 	if (!only_port && cdc_total)
 		tap_add(run_cdc, NULL, (unsigned int)(600 * tscale),
-			"%d SMC-D connections whose peers' CDC messages are mutated (seed %llu): "
+			"%d %s connections whose peers' CDC messages are mutated (seed %llu): "
 			"no crash, a clean error or the peer's bytes, close() within 3 s",
-			cdc_total, seed);
+			cdc_total, mode_name, seed);
+	if (!only_port && llc_total)
+		tap_add(run_llc, NULL, (unsigned int)(600 * tscale),
+			"%d SMC-R connections whose links' LLC messages are mutated (seed %llu): "
+			"each byte-exact over SMC-R or TCP, or a clean error; link groups gone",
+			llc_total, seed);
 	tap_add(no_leak, NULL, (unsigned int)(60 * tscale),
-		"afterwards: no socket, connection, DMB or link group left, slab caches back");
+		"afterwards: no socket, connection, DMB or link group left, slab caches back%s",
+		want_mode == SMC_DIAG_MODE_SMCR ? " (SMC-R)" : "");
 	return tap_run();
 }

@@ -1,12 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# handshake/hostile.sh [PORT]: af_smc with the loopback ISM device, the
+# handshake/hostile.sh [smcr] [PORT]: af_smc with the loopback ISM device, the
 # mutating network smc_hostile.ko with a fresh seed (or SMC_HOSTILE_SEED to
 # replay one), the handshakes of hostile.c (CLC mutated, then CDC), then
 # both modules unloaded: a failing rmmod or a reference left on af_smc
 # fails the entry.
+#
+# With "smcr": the same over SMC-R in topology 1 (topo_veth_rxe: client
+# 10.43.2.1 on smcv1/rxev1, server 10.43.2.2 on smcv2/rxev2), af_smc as
+# smcr=1 loopback_ism=0 lgr_linger=0 (a link group goes with its last
+# connection, so rounds of connections make new links), smc_hostile
+# watching the veth pair (ifprefix=smcv) as well as lo, and
+# net.smc.smcr_testlink_time 1 s (the keepalives send TEST_LINK on a link
+# idle that long); hostile.c then runs the CLC, CDC and LLC parts with the
+# SMC-R counts below (SMC_HOSTILE_* override them).
 here=$(cd "$(dirname "$0")" && pwd)
 ko=/smc/kernel/smc_hostile.ko
+mode=smcd
+if [ "${1:-}" = smcr ]; then
+	mode=smcr
+	shift
+fi
 if ! grep -q '^af_smc ' /proc/modules; then
 	[ "${SMC_MODULE:-}" != ours ] ||
 		{ echo "Bail out! SMC_MODULE=ours, but af_smc is not loaded"; exit 1; }
@@ -16,9 +30,38 @@ fi
 [ -f "$ko" ] || { echo "Bail out! $ko is missing (make kernel)"; exit 1; }
 seed=${SMC_HOSTILE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "# seed $seed (replay with SMC_HOSTILE_SEED=$seed)"
-rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
-	{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
-insmod "$ko" seed="$seed" || { echo "Bail out! insmod smc_hostile failed"; exit 1; }
+if [ $mode = smcr ]; then
+	. "$here/../lib/topology.sh"
+	rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 lgr_linger=0 ||
+		{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0 lgr_linger=0"; exit 1; }
+	if ! err=$(topo_veth_rxe 2>&1); then
+		echo "Bail out! topology 1 (topo_veth_rxe): $err"
+		topo_cleanup
+		rmmod af_smc && insmod "$SMC_MODULE_FILE"
+		exit 1
+	fi
+	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug
+	insmod "$ko" seed="$seed" ifprefix=smcv ||
+		{ echo "Bail out! insmod smc_hostile failed"; exit 1; }
+	testlink=$(cat /proc/sys/net/smc/smcr_testlink_time)
+	echo 1 >/proc/sys/net/smc/smcr_testlink_time
+	export SMC_HOSTILE_MODE=smcr SMC_HOSTILE_SERVER=$TOPO_VETH_IP4_2 \
+		SMC_HOSTILE_CLIENT=$TOPO_VETH_IP4_1
+	# One handshake at a time: each is a first contact of its own, so an
+	# untouched one is held to SMC-R (with more in flight, a mutated first
+	# contact makes the others wait and decline, and one's lie takes down
+	# the link its neighbours share).
+	export SMC_HOSTILE_N=${SMC_HOSTILE_N:-30} SMC_HOSTILE_WORKERS=${SMC_HOSTILE_WORKERS:-1}
+	export SMC_HOSTILE_CDC_N=${SMC_HOSTILE_CDC_N:-40} \
+		SMC_HOSTILE_CDC_WORKERS=${SMC_HOSTILE_CDC_WORKERS:-8}
+	export SMC_HOSTILE_LLC_N=${SMC_HOSTILE_LLC_N:-24} \
+		SMC_HOSTILE_LLC_WORKERS=${SMC_HOSTILE_LLC_WORKERS:-4}
+else
+	rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
+		{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
+	insmod "$ko" seed="$seed" || { echo "Bail out! insmod smc_hostile failed"; exit 1; }
+fi
 # A connection whose CDCs lied may leave an orphan waiting for its peer
 # until tcp_fin_timeout (60 s); the leak check should not wait that long.
 fin=$(cat /proc/sys/net/ipv4/tcp_fin_timeout)
@@ -26,10 +69,14 @@ echo 5 >/proc/sys/net/ipv4/tcp_fin_timeout
 SMC_HOSTILE_SEED=$seed "$here/hostile" "$@"
 rc=$?
 echo "$fin" >/proc/sys/net/ipv4/tcp_fin_timeout
+[ $mode = smcr ] && echo "$testlink" >/proc/sys/net/smc/smcr_testlink_time
 rmmod smc_hostile || { echo "# rmmod smc_hostile failed"; rc=1; }
 refs=$(cat /sys/module/af_smc/refcnt)
 [ "$refs" = 0 ] || { echo "# af_smc still has $refs reference(s) after the run"; rc=1; }
-# The next tests in this VM expect af_smc as the harness loaded it.
+# The next tests in this VM expect af_smc as the harness loaded it (and,
+# for SMC-R, the module goes before the network: its link groups' last
+# DELETE_LINK while both rxe devices are still there).
 rmmod af_smc || { echo "# rmmod af_smc failed after the run"; rc=1; }
+[ $mode = smcr ] && topo_cleanup
 insmod "$SMC_MODULE_FILE" || { echo "# cannot reload af_smc"; rc=1; }
 exit $rc

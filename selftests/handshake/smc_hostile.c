@@ -4,11 +4,13 @@
  * endpoints, for the selftest handshake/hostile. Test-only; never part of
  * af_smc.
  *
- * A netfilter hook at IPv4 PRE_ROUTING on the loopback device watches the
- * TCP connections to and from 127.0.0.1:port (the test's AF_SMC listener)
+ * A netfilter hook at IPv4 PRE_ROUTING on the loopback device (and on the
+ * devices whose names start with "ifprefix": topology 1's veth pair
+ * smcv1/smcv2, between whose addresses the SMC-R part runs) watches the
+ * TCP connections to and from the test's AF_SMC listener on port "port"
  * and mutates the CLC messages in them, in place, before the receiving
  * af_smc sees them. Both ends are genuine af_smc sockets, so a handshake
- * whose mutation is harmless still ends in a working SMC-D connection,
+ * whose mutation is harmless still ends in a working SMC-D or SMC-R connection,
  * and every other one must end in a clean fallback or a clean error: what
  * a hostile peer, or a hostile network between honest peers, can do to
  * the parsers and the state machines of both roles. A man in the middle
@@ -51,10 +53,17 @@
  * connections, CLC messages, mutations and drops since load, and the
  * CDCs seen and mutated.
  *
- * CDC messages of SMC-D never touch TCP: a kprobe on af_smc's
- * smc_cdc_decode_d() changes them (cdc_permille of them) in the receiver's
- * DMB header, where the peer wrote them, just before they are decoded.
- * "clc" 0 leaves the CLC messages of new connections alone meanwhile.
+ * CDC and LLC messages never touch TCP: kprobes on af_smc's decoders
+ * change them just before they are decoded, as the peer could have sent
+ * them. cdc_permille of the CDCs: SMC-D's in the receiver's DMB header
+ * (smc_cdc_decode_d()), SMC-R's in the copy of the RDMA SEND that brought
+ * them (smc_cdc_decode_r()); llc_permille of the LLC messages, in the
+ * receive work's copy (smc_llc_decode()). "clc" 0 leaves the CLC messages
+ * of new connections alone meanwhile. Which CDC or LLC is changed, and
+ * how, follows from one generator each, seeded with the seed, but in the
+ * order the messages arrive, which timing decides: a run of these is
+ * replayed in kind, not message for message. "llc_log" lists the last 32
+ * LLC mutations, for a failure's report.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -85,7 +94,13 @@ module_param(clc, bool, 0644);
 MODULE_PARM_DESC(clc, "mutate CLC messages (new connections from now on)");
 static uint cdc_permille;
 module_param(cdc_permille, uint, 0644);
-MODULE_PARM_DESC(cdc_permille, "mutate this many of every 1000 SMC-D CDC messages af_smc receives");
+MODULE_PARM_DESC(cdc_permille, "mutate this many of every 1000 CDC messages (SMC-D and SMC-R) af_smc receives");
+static uint llc_permille;
+module_param(llc_permille, uint, 0644);
+MODULE_PARM_DESC(llc_permille, "mutate this many of every 1000 LLC messages af_smc decodes");
+static char ifprefix[IFNAMSIZ];
+module_param_string(ifprefix, ifprefix, sizeof(ifprefix), 0444);
+MODULE_PARM_DESC(ifprefix, "watch the devices whose names start with this too, not only lo");
 
 enum hp_kind {
 	HP_NONE, HP_FLIP, HP_BYTE, HP_LENGTH, HP_TYPE, HP_FLAGS, HP_WORD,
@@ -99,6 +114,8 @@ static const char *const hp_names[HP_NR] = {
 
 #define HP_MAX_MUT	2
 #define SMC_HOSTILE_CDC_LEN	32	/* an SMC-D CDC message */
+#define SMC_HOSTILE_CDC_R_LEN	44	/* an SMC-R one */
+#define SMC_HOSTILE_LLC_LEN	44	/* an LLC message (v2: its first 44 bytes) */
 #define HP_MAX_LEN	2048	/* CLC messages are far shorter (at most 1 KiB) */
 
 struct hp_mut {
@@ -310,6 +327,16 @@ static void hp_fix_csum(struct sk_buff *skb)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 }
 
+/* lo, and the devices ifprefix names (topology 1's veth pair for SMC-R). */
+static bool hp_watched(const struct net_device *dev)
+{
+	size_t n = strnlen(ifprefix, sizeof(ifprefix));
+
+	if (!dev)
+		return false;
+	return (dev->flags & IFF_LOOPBACK) || (n && !strncmp(dev->name, ifprefix, n));
+}
+
 static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state)
 {
@@ -322,7 +349,7 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 	int dir, i;
 	u32 seq;
 
-	if (!state->in || !(state->in->flags & IFF_LOOPBACK))
+	if (!hp_watched(state->in))
 		return NF_ACCEPT;
 	if (!pskb_may_pull(skb, noff + sizeof(*iph)))
 		return NF_ACCEPT;
@@ -420,18 +447,23 @@ static const struct nf_hook_ops hp_ops = {
 
 /*
  * CDC: af_smc decodes an SMC-D CDC message from the header of its own DMB,
- * where the peer wrote it (smc_smcd_cdc_rx() calls smc_cdc_decode_d()).
- * A kprobe there changes those bytes first, as a hostile peer could have
- * written them: cursors (wrap and count of the producer and consumer, at
- * bounds, one wrap off, or random), the flags (urgent data, write
- * blocked, done writing, closed, abort), the type, or random bits. Which
- * CDCs and how follow from one generator seeded with the seed; what the
- * receiver then does with its data is the peer's business, what it does
- * with the kernel's is the test's.
+ * where the peer wrote it (smc_smcd_cdc_rx() calls smc_cdc_decode_d()),
+ * and an SMC-R one from the copy of the RDMA SEND that brought it
+ * (smcr_lgr_cdc_rx() calls smc_cdc_decode_r()). A kprobe on each changes
+ * those bytes first, as a hostile peer could have written them: cursors
+ * (wrap and count of the producer and consumer, at bounds, one wrap off,
+ * or random), the flags (urgent data, write blocked, done writing,
+ * closed, abort), the type, or random bits; and for SMC-R also the
+ * length byte, the sequence number (stale, or far ahead) and the token
+ * (another connection of the link group, or none). Which CDCs and how
+ * follow from one generator seeded with the seed; what the receiver then
+ * does with its data is the peer's business, what it does with the
+ * kernel's is the test's.
  */
 static DEFINE_SPINLOCK(cdc_lock);
-static u64 cdc_rng;
-static unsigned long st_cdc, st_cdc_mutated;
+static u64 cdc_rng, llc_rng;
+static unsigned long st_cdc, st_cdc_mutated, st_llc, st_llc_mutated;
+static unsigned long st_llc_type[16], st_llc_type_mut[16];
 
 static void hp_put_be(u8 *p, unsigned int n, u32 v)
 {
@@ -451,63 +483,224 @@ static u32 hp_get_be(const u8 *p, unsigned int n)
 	return v;
 }
 
-/* SMC-D CDC layout: type, 7 reserved, prod (wrap 2, count 4, 2 flag bytes), cons (same). */
-static void hp_cdc_mutate(u8 *b)
+/*
+ * Where the fields are. SMC-D (32 bytes): type, 7 reserved, prod (wrap 2,
+ * count 4, 2 flag bytes), cons (the same; its flag bytes are the ones
+ * read). SMC-R (44 bytes): type, length, seqno 2, token 4, prod (2
+ * reserved, wrap 2, count 4), cons (the same), producer flags, state
+ * flags, 18 reserved.
+ */
+struct hp_cdc_layout {
+	u8 len, wrap, count, pflags, csf;	/* wrap, count: in a cursor */
+	bool smcr;
+};
+
+static const struct hp_cdc_layout hp_cdc_d = { SMC_HOSTILE_CDC_LEN, 0, 2, 22, 23, false };
+static const struct hp_cdc_layout hp_cdc_r = { SMC_HOSTILE_CDC_R_LEN, 2, 4, 24, 25, true };
+
+static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 {
 	static const u32 counts[] = { 0, 1, 0x3fff, 0x4000, 0xffff, 0x10000,
 				      0x7fffffff, 0xffffffff };
 	u64 r = hp_next(&cdc_rng);
 	unsigned int at = (r >> 8) % 2 ? 8 : 16;	/* prod or cons */
 
-	switch (r % 7) {
+	switch (r % (lo->smcr ? 10 : 7)) {
 	case 0:		/* a count at a bound */
-		hp_put_be(b + at + 2, 4, counts[(r >> 16) % ARRAY_SIZE(counts)]);
+		hp_put_be(b + at + lo->count, 4, counts[(r >> 16) % ARRAY_SIZE(counts)]);
 		break;
 	case 1:		/* a count off by a little */
-		hp_put_be(b + at + 2, 4, hp_get_be(b + at + 2, 4) + (u32)((r >> 16) % 64) - 32);
+		hp_put_be(b + at + lo->count, 4,
+			  hp_get_be(b + at + lo->count, 4) + (u32)((r >> 16) % 64) - 32);
 		break;
 	case 2:		/* a wrap one off, or anything */
-		hp_put_be(b + at, 2, (r >> 16) % 2 ? hp_get_be(b + at, 2) + ((r >> 17) % 2 ? 1 : -1) :
+		hp_put_be(b + at + lo->wrap, 2, (r >> 16) % 2 ?
+			  hp_get_be(b + at + lo->wrap, 2) + ((r >> 17) % 2 ? 1 : -1) :
 			  (u32)(r >> 24));
 		break;
-	case 3:		/* the producer flags of the consumer cursor */
-		b[22] = r >> 16;
+	case 3:		/* the producer flags */
+		b[lo->pflags] = r >> 16;
 		break;
 	case 4:		/* the connection state flags: done writing, closed, abort */
-		b[23] = r >> 16;
+		b[lo->csf] = r >> 16;
 		break;
 	case 5:		/* the type */
 		b[0] = r >> 16;
 		break;
-	default:	/* a random bit of the header */
-		b[(r >> 16) % SMC_HOSTILE_CDC_LEN] ^= 1 << ((r >> 24) % 8);
+	case 6:		/* a random bit of the message */
+		b[(r >> 16) % lo->len] ^= 1 << ((r >> 24) % 8);
+		break;
+	case 7:		/* SMC-R: the length byte */
+		b[1] = (r >> 16) % 2 ? 0 : r >> 24;
+		break;
+	case 8:		/* SMC-R: the seqno stale (one back) or far ahead */
+		hp_put_be(b + 2, 2, hp_get_be(b + 2, 2) + ((r >> 16) % 2 ? -1 : 0x7fff));
+		break;
+	default:	/* SMC-R: the token of a neighbour, or random */
+		hp_put_be(b + 4, 4, (r >> 16) % 2 ? hp_get_be(b + 4, 4) + ((r >> 17) % 2 ? 1 : -1) :
+			  (u32)(r >> 24));
 		break;
 	}
 }
 
-static int hp_cdc_pre(struct kprobe *kp, struct pt_regs *regs)
+static void hp_cdc_pre(struct pt_regs *regs, const struct hp_cdc_layout *lo)
 {
 	u8 *buf = (u8 *)regs_get_kernel_argument(regs, 0);
 	size_t len = regs_get_kernel_argument(regs, 1);
 	unsigned int permille = READ_ONCE(cdc_permille);
 	unsigned long flags;
 
-	if (!permille || !buf || len < SMC_HOSTILE_CDC_LEN)
-		return 0;
+	if (!permille || !buf || len < lo->len)
+		return;
 	spin_lock_irqsave(&cdc_lock, flags);
 	st_cdc++;
 	if (hp_next(&cdc_rng) % 1000 < permille) {
-		hp_cdc_mutate(buf);
+		hp_cdc_mutate(buf, lo);
 		st_cdc_mutated++;
 	}
+	spin_unlock_irqrestore(&cdc_lock, flags);
+}
+
+static int hp_cdc_d_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	hp_cdc_pre(regs, &hp_cdc_d);
+	return 0;
+}
+
+static int hp_cdc_r_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	hp_cdc_pre(regs, &hp_cdc_r);
+	return 0;
+}
+
+/*
+ * LLC: af_smc decodes a received LLC message in its link's receive work
+ * (smcr_rx_work() calls smc_llc_decode() on its own copy of the SEND's
+ * 44 bytes), so a kprobe there changes that copy first. Our af_smc, with
+ * one link per group, sends CONFIRM_LINK (request and response),
+ * TEST_LINK (request and response), DELETE_LINK and an ADD_LINK response
+ * (rejected) when asked; the mutations turn these into the others and
+ * into what no peer should send: the type set to another LLC type
+ * (ADD_LINK, ADD_LINK_CONT, DELETE_LINK, CONFIRM_RKEY(_CONT),
+ * DELETE_RKEY, TEST_LINK, CONFIRM_LINK), to an unknown one or to the
+ * other version; the response flag flipped; the flags byte, the length
+ * byte at random; a 1- to 4-byte field at a random offset of the body set
+ * to 0, 1, all ones or the top bit; 1-4 random bits flipped; the body
+ * zeroed from a random offset. A DELETE_LINK that arrives while the link
+ * is up is taken in the completion handler before any decoding
+ * (smcr_recv_done()): that one is never changed, the others are.
+ */
+struct hp_llc_log {
+	u32 nr;		/* the LLC message's number since load */
+	u8 kind, type, off, nbytes;
+	u32 old, new;
+};
+
+#define HP_LLC_LOG	32
+static struct hp_llc_log llc_log[HP_LLC_LOG];
+
+static const char *const llc_kinds[] = {
+	"type", "response", "flags", "length", "word", "flip", "zero",
+};
+
+static void hp_llc_mutate(u8 *b, struct hp_llc_log *lg)
+{
+	static const u8 types[] = { 0x01, 0x02, 0x03, 0x04, 0x06, 0x07, 0x08, 0x09 };
+	static const u32 vals[] = { 0, 1, 0xffffffff, 0x80000000 };
+	u64 r = hp_next(&llc_rng);
+	unsigned int off = 0, n = 1, i;
+	u32 v;
+
+	lg->kind = r % ARRAY_SIZE(llc_kinds);
+	r >>= 8;
+	switch (lg->kind) {
+	case 0:		/* another type, an unknown one, or the other version */
+		switch (r % 4) {
+		case 0:
+			v = (b[0] & 0xf0) | (u8)(r >> 8) % 16;
+			break;
+		case 1:
+			v = b[0] ^ 0x20;
+			break;
+		default:
+			v = (b[0] & 0xf0) | types[(r >> 8) % ARRAY_SIZE(types)];
+			break;
+		}
+		lg->old = hp_get_be(b, 1);
+		b[0] = v;
+		break;
+	case 1:		/* a request taken for a response, or back */
+		off = 3;
+		lg->old = hp_get_be(b + off, 1);
+		b[3] ^= 0x80;
+		break;
+	case 2:
+		off = 3;
+		lg->old = hp_get_be(b + off, 1);
+		b[3] = r;
+		break;
+	case 3:
+		off = 1;
+		lg->old = hp_get_be(b + off, 1);
+		b[1] = (r >> 8) % 2 ? (u8)r : ((r >> 9) % 2 ? 43 : 45);
+		break;
+	case 4:
+		n = 1 + r % 4;
+		off = 4 + (r >> 4) % (SMC_HOSTILE_LLC_LEN - 4 - n + 1);
+		lg->old = hp_get_be(b + off, n);
+		v = vals[(r >> 12) % ARRAY_SIZE(vals)];
+		hp_put_be(b + off, n, v >> (8 * (4 - n)));
+		break;
+	case 5:
+		off = 4 + r % (SMC_HOSTILE_LLC_LEN - 4 - 3);
+		n = 4;
+		lg->old = hp_get_be(b + off, n);
+		for (i = 0; i <= (r >> 8) % 4; i++)
+			b[off + (r >> (10 + 5 * i)) % 4] ^= 1 << ((r >> (12 + 5 * i)) % 8);
+		break;
+	default:
+		off = 4 + r % (SMC_HOSTILE_LLC_LEN - 4);
+		n = min_t(unsigned int, 4, SMC_HOSTILE_LLC_LEN - off);
+		lg->old = hp_get_be(b + off, n);
+		memset(b + off, 0, SMC_HOSTILE_LLC_LEN - off);
+		break;
+	}
+	lg->off = off;
+	lg->nbytes = n;
+	lg->new = hp_get_be(b + off, n);
+}
+
+static int hp_llc_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	u8 *buf = (u8 *)regs_get_kernel_argument(regs, 0);
+	size_t len = regs_get_kernel_argument(regs, 1);
+	unsigned int permille = READ_ONCE(llc_permille);
+	struct hp_llc_log *lg;
+	unsigned long flags;
+
+	if (!permille || !buf || len < SMC_HOSTILE_LLC_LEN)
+		return 0;
+	spin_lock_irqsave(&cdc_lock, flags);
+	st_llc_type[buf[0] & 15]++;
+	if (hp_next(&llc_rng) % 1000 < permille) {
+		lg = &llc_log[st_llc_mutated % HP_LLC_LOG];
+		lg->nr = st_llc;
+		lg->type = buf[0];
+		hp_llc_mutate(buf, lg);
+		st_llc_type_mut[lg->type & 15]++;
+		st_llc_mutated++;
+	}
+	st_llc++;
 	spin_unlock_irqrestore(&cdc_lock, flags);
 	return 0;
 }
 
-static struct kprobe hp_cdc_probe = {
-	.symbol_name = "smc_cdc_decode_d",
-	.pre_handler = hp_cdc_pre,
+static struct kprobe hp_probes[] = {
+	{ .symbol_name = "smc_cdc_decode_d", .pre_handler = hp_cdc_d_pre },
+	{ .symbol_name = "smc_cdc_decode_r", .pre_handler = hp_cdc_r_pre },
+	{ .symbol_name = "smc_llc_decode", .pre_handler = hp_llc_pre },
 };
+static struct kprobe *hp_probe_list[ARRAY_SIZE(hp_probes)];
 
 static int hp_report_set(const char *val, const struct kernel_param *kp)
 {
@@ -570,16 +763,22 @@ MODULE_PARM_DESC(report, "write a client port, read what was done to its connect
 
 static int hp_stats_get(char *buf, const struct kernel_param *kp)
 {
-	int n;
+	int n, i;
 
 	spin_lock_bh(&hp_lock);
 	n = scnprintf(buf, PAGE_SIZE, "conns %lu msgs %lu mutated %lu dropped %lu",
 		      st_conns, st_msgs, st_mutated, st_dropped);
 	spin_unlock_bh(&hp_lock);
 	spin_lock_irq(&cdc_lock);
-	n += scnprintf(buf + n, PAGE_SIZE - n, " cdcs %lu cdc_mutated %lu\n",
-		       st_cdc, st_cdc_mutated);
+	n += scnprintf(buf + n, PAGE_SIZE - n, " cdcs %lu cdc_mutated %lu llcs %lu llc_mutated %lu",
+		       st_cdc, st_cdc_mutated, st_llc, st_llc_mutated);
+	/* By the type as sent (the low nibble): seen/mutated. */
+	for (i = 0; i < 16; i++)
+		if (st_llc_type[i])
+			n += scnprintf(buf + n, PAGE_SIZE - n, " llc%u %lu/%lu", i,
+				       st_llc_type[i], st_llc_type_mut[i]);
 	spin_unlock_irq(&cdc_lock);
+	n += scnprintf(buf + n, PAGE_SIZE - n, "\n");
 	return n;
 }
 
@@ -587,24 +786,51 @@ static const struct kernel_param_ops hp_stats_ops = { .get = hp_stats_get };
 module_param_cb(stats, &hp_stats_ops, NULL, 0444);
 MODULE_PARM_DESC(stats, "connections, CLC messages, mutations and drops since load");
 
+/* The last HP_LLC_LOG LLC mutations, oldest first: what a failure may have met. */
+static int hp_llc_log_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long k, first;
+	int n = 0;
+
+	spin_lock_irq(&cdc_lock);
+	first = st_llc_mutated > HP_LLC_LOG ? st_llc_mutated - HP_LLC_LOG : 0;
+	for (k = first; k < st_llc_mutated; k++) {
+		const struct hp_llc_log *lg = &llc_log[k % HP_LLC_LOG];
+
+		n += scnprintf(buf + n, PAGE_SIZE - n, "llc %u type %02x %s off %u: %0*x -> %0*x\n",
+			       lg->nr, lg->type, llc_kinds[lg->kind], lg->off,
+			       2 * lg->nbytes, lg->old, 2 * lg->nbytes, lg->new);
+	}
+	spin_unlock_irq(&cdc_lock);
+	return n;
+}
+
+static const struct kernel_param_ops hp_llc_log_ops = { .get = hp_llc_log_get };
+module_param_cb(llc_log, &hp_llc_log_ops, NULL, 0444);
+MODULE_PARM_DESC(llc_log, "the last 32 LLC mutations: message number, type as sent, what changed");
+
 static int __init hp_init(void)
 {
+	unsigned int i;
 	int rc;
 
 	conns = vzalloc(sizeof(*conns) * 65536);
 	if (!conns)
 		return -ENOMEM;
 	cdc_rng = seed ^ 0xcdcull;
-	/* af_smc's symbol: load af_smc first (hostile.sh does). */
-	rc = register_kprobe(&hp_cdc_probe);
+	llc_rng = seed ^ 0x11cull;
+	for (i = 0; i < ARRAY_SIZE(hp_probes); i++)
+		hp_probe_list[i] = &hp_probes[i];
+	/* af_smc's symbols: load af_smc first (hostile.sh does). */
+	rc = register_kprobes(hp_probe_list, ARRAY_SIZE(hp_probe_list));
 	if (rc) {
-		pr_err("cannot probe af_smc's smc_cdc_decode_d: %d\n", rc);
+		pr_err("cannot probe af_smc's CDC and LLC decoders: %d\n", rc);
 		vfree(conns);
 		return rc;
 	}
 	rc = nf_register_net_hook(&init_net, &hp_ops);
 	if (rc) {
-		unregister_kprobe(&hp_cdc_probe);
+		unregister_kprobes(hp_probe_list, ARRAY_SIZE(hp_probe_list));
 		vfree(conns);
 	}
 	return rc;
@@ -614,12 +840,12 @@ static void __exit hp_exit(void)
 {
 	/* Returns after every hook in flight has finished (synchronize_net). */
 	nf_unregister_net_hook(&init_net, &hp_ops);
-	/* Likewise for the probe's handlers. */
-	unregister_kprobe(&hp_cdc_probe);
+	/* Likewise for the probes' handlers. */
+	unregister_kprobes(hp_probe_list, ARRAY_SIZE(hp_probe_list));
 	vfree(conns);
 }
 
 module_init(hp_init);
 module_exit(hp_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("a randomized hostile network for af_smc's CLC handshake (selftests)");
+MODULE_DESCRIPTION("a randomized hostile network for af_smc's CLC, CDC and LLC messages (selftests)");
