@@ -49,13 +49,17 @@
  * point between two loads), until af_smc has released a PD (the
  * teardown's last step) and SW_SETTLE_MS more, or delay_ms. The WRITE is
  * told by current: a kretprobe on smcr_buf_write() names the task in it.
- * A kprobe handler cannot sleep, hence mdelay(); the device's removal runs
- * on the other CPU meanwhile.
+ * A kprobe handler cannot sleep, hence a busy wait, bounded by the clock
+ * (a delay loop's length follows the host's load under TCG); the device's
+ * removal runs on the other CPU meanwhile.
  *
  * Its counters:
  *   held      how many WRITEs were held (one at a time, once each)
  *   pd_freed  how many PDs af_smc released (ib_dealloc_pd() returned)
  *             while a WRITE was held
+ *   waited    how many down_write()s af_smc entered while a WRITE was held
+ *             (its only one is the link teardown's, on verbs_sem), counted
+ *             when they return: the teardown reached the lock in the window
  *   busy      1 while a WRITE is held
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -69,6 +73,7 @@
 #include <linux/ptrace.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
@@ -192,6 +197,9 @@ MODULE_PARM_DESC(at_offset, "write: bytes into \"at\" (an instruction boundary; 
 static atomic_t sw_pd_freed_count = ATOMIC_INIT(0);
 module_param_cb(pd_freed, &sw_count_ops, &sw_pd_freed_count, 0444);
 MODULE_PARM_DESC(pd_freed, "PDs af_smc released while a WRITE was held");
+static atomic_t sw_waited_count = ATOMIC_INIT(0);
+module_param_cb(waited, &sw_count_ops, &sw_waited_count, 0444);
+MODULE_PARM_DESC(waited, "down_write()s af_smc entered while a WRITE was held");
 
 /* The task inside smcr_buf_write() we follow, one at a time. */
 static struct task_struct *sw_writer;
@@ -223,7 +231,7 @@ static struct kretprobe sw_write_probe = {
 
 static int sw_write_hold(struct kprobe *p, struct pt_regs *regs)
 {
-	unsigned int ms, max;
+	u64 end;
 
 	/* Only the followed WRITE, and only at its first pass. */
 	if (current != READ_ONCE(sw_writer) || sw_writer_held)
@@ -232,9 +240,10 @@ static int sw_write_hold(struct kprobe *p, struct pt_regs *regs)
 	WRITE_ONCE(sw_pd_gone, false);
 	WRITE_ONCE(sw_held_task, current);
 	atomic_inc(&sw_held_count);
-	max = min(READ_ONCE(delay_ms), SW_WRITE_MAX_MS);
-	for (ms = 0; ms < max && !READ_ONCE(sw_pd_gone); ms++)
-		mdelay(1);
+	end = ktime_get_mono_fast_ns() +
+	      (u64)min(READ_ONCE(delay_ms), SW_WRITE_MAX_MS) * NSEC_PER_MSEC;
+	while (!READ_ONCE(sw_pd_gone) && ktime_get_mono_fast_ns() < end)
+		udelay(100);
 	if (READ_ONCE(sw_pd_gone))
 		mdelay(SW_SETTLE_MS);
 	WRITE_ONCE(sw_held_task, NULL);
@@ -245,15 +254,19 @@ static struct kprobe sw_hold_probe = {
 	.pre_handler	= sw_write_hold,
 };
 
-/* ib_dealloc_pd() returned: a PD is gone; counted if af_smc's, in a hold. */
-static int sw_pd_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* Whether the probed call returns into af_smc. */
+static bool sw_from_af_smc(struct kretprobe_instance *ri)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
-	if (!READ_ONCE(sw_held_task))
-		return 0;
 	sprint_symbol(sym, get_kretprobe_retaddr(ri));
-	if (!strstr(sym, "[af_smc]"))
+	return strstr(sym, "[af_smc]") != NULL;
+}
+
+/* ib_dealloc_pd() returned: a PD is gone; counted if af_smc's, in a hold. */
+static int sw_pd_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (!READ_ONCE(sw_held_task) || !sw_from_af_smc(ri))
 		return 0;
 	atomic_inc(&sw_pd_freed_count);
 	WRITE_ONCE(sw_pd_gone, true);
@@ -266,22 +279,49 @@ static struct kretprobe sw_pd_probe = {
 	.maxactive	= 16,
 };
 
+/* Only a down_write() entered by another task during a hold is followed. */
+static int sw_down_write_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct task_struct *held = READ_ONCE(sw_held_task);
+
+	return !held || held == current;
+}
+
+static int sw_down_write_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (sw_from_af_smc(ri))
+		atomic_inc(&sw_waited_count);
+	return 0;
+}
+
+static struct kretprobe sw_down_write_probe = {
+	.kp.symbol_name = "down_write",
+	.entry_handler	= sw_down_write_entry,
+	.handler	= sw_down_write_return,
+	.maxactive	= 16,
+};
+
 static int sw_write_init(void)
 {
 	int rc;
 
-	/* The PD's release first: every hold must see it. */
+	/* The teardown's probes first: every hold must see them. */
 	rc = register_kretprobe(&sw_pd_probe);
 	if (rc) {
 		pr_err("cannot probe ib_dealloc_pd_user: %d\n", rc);
 		return rc;
+	}
+	rc = register_kretprobe(&sw_down_write_probe);
+	if (rc) {
+		pr_err("cannot probe down_write: %d\n", rc);
+		goto out_pd;
 	}
 	sw_hold_probe.symbol_name = sw_at;
 	sw_hold_probe.offset = sw_at_offset;
 	rc = register_kprobe(&sw_hold_probe);
 	if (rc) {
 		pr_err("cannot probe %s+%#x: %d\n", sw_at, sw_at_offset, rc);
-		goto out_pd;
+		goto out_down_write;
 	}
 	rc = register_kretprobe(&sw_write_probe);
 	if (rc) {
@@ -291,6 +331,8 @@ static int sw_write_init(void)
 	return 0;
 out_hold:
 	unregister_kprobe(&sw_hold_probe);
+out_down_write:
+	unregister_kretprobe(&sw_down_write_probe);
 out_pd:
 	unregister_kretprobe(&sw_pd_probe);
 	return rc;
@@ -301,6 +343,7 @@ static void sw_write_exit(void)
 	/* Each waits until no handler of ours runs any more. */
 	unregister_kretprobe(&sw_write_probe);
 	unregister_kprobe(&sw_hold_probe);
+	unregister_kretprobe(&sw_down_write_probe);
 	unregister_kretprobe(&sw_pd_probe);
 }
 

@@ -16,9 +16,10 @@
 #     held); the WRITE then fails with ENOLINK, nothing reached B's RMB,
 #     A is GONE, no report;
 #   - held inside the fill-in (smcr_buf_write_prep(), under verbs_sem with
-#     the link ACTIVE): the removal waits for the post (no PD went while
-#     the WRITE was held, for the whole hold), and the WRITE either
-#     completed (B has the bytes) or ended with ENOLINK when the QP went;
+#     the link ACTIVE): the removal reaches verbs_sem in the hold
+#     (smc_window's waited) and waits for the post (no PD went while the
+#     WRITE was held), and the WRITE either completed (B has the bytes) or
+#     ended with ENOLINK when the QP went;
 #   - smc_window and af_smc unload, af_smc loads again.
 # With arguments AT [OFFSET] only the first case runs, held at AT+OFFSET:
 # on the code before the fix, AT=smcr_buf_write and OFFSET the instruction
@@ -43,8 +44,11 @@ L=/sys/kernel/debug/af_smc/link
 P=/sys/module/smc_window/parameters
 LEN=65536
 SEED=11
-# The hold's bound (ms): the removal of rxev1 must fit in it under TCG.
-HOLD_MS=4000
+# The holds' bounds (ms): until the PD goes, which the removal of rxev1
+# must reach in it under TCG; under verbs_sem, long enough for the removal
+# to reach the lock (smc_window's "waited" checks that it did).
+HOLD_MS=3000
+HOLD_LOCKED_MS=1000
 
 # lk COMMAND: one link command; prints the answer; fails as the write did.
 lk() {
@@ -88,13 +92,13 @@ counter() {
 	cat $P/$1
 }
 
-# held_write AT OFFSET: A's WRITE of $LEN bytes into B's RMB, held by
-# smc_window at AT+OFFSET while rxev1 is removed. Leaves the WRITE's
-# answer in $TMPDIR/answer, its status in $TMPDIR/status, and the
-# counters in $held and $pd_freed.
+# held_write AT OFFSET MS: A's WRITE of $LEN bytes into B's RMB, held by
+# smc_window at AT+OFFSET (MS at most) while rxev1 is removed. Leaves the
+# WRITE's answer in $TMPDIR/answer, its status in $TMPDIR/status, and the
+# counters in $held, $pd_freed and $waited.
 held_write() {
 	tap_assert "insmod smc_window window=write at=$1 at_offset=$2" \
-		insmod "$window" window=write at="$1" at_offset="$2" delay_ms=$HOLD_MS
+		insmod "$window" window=write at="$1" at_offset="$2" delay_ms="$3"
 	set -- $(cat $TMPDIR/link_b)
 	rkey=$8 addr=$9
 	(
@@ -110,13 +114,15 @@ held_write() {
 	t1=$(_tap_now_cs)
 	wait $writer
 	t2=$(_tap_now_cs)
-	held=$(counter held) pd_freed=$(counter pd_freed)
-	tap_diag "held $held, pd_freed $pd_freed; rdma link del took $(((t1 - t0) * 10)) ms, the WRITE returned $(((t2 - t0) * 10)) ms after it began: status $(cat $TMPDIR/status), '$(cat $TMPDIR/answer)'"
+	held=$(counter held) pd_freed=$(counter pd_freed) waited=$(counter waited)
+	tap_diag "held $held, pd_freed $pd_freed, waited $waited; rdma link del took $(((t1 - t0) * 10)) ms, the WRITE returned $(((t2 - t0) * 10)) ms after it began: status $(cat $TMPDIR/status), '$(cat $TMPDIR/answer)'"
 	tap_expect "rmmod smc_window" rmmod smc_window
 	s=$(lk "stats 0")
 	tap_diag "A: $s"
 	echo "$s" | grep -q ' state 3 ' || tap_fail "link A is not GONE after its device's removal"
 	[ "$held" = 1 ] || tap_fail "the WRITE was held $held times, not once"
+	# The teardown took (or waited for) verbs_sem while the WRITE was held.
+	[ "$waited" -ge 1 ] || tap_fail "the teardown did not reach verbs_sem while the WRITE was held"
 	return 0
 }
 
@@ -128,7 +134,7 @@ enolink() {
 
 before_lock() {
 	links_up
-	held_write "$AT" "$AT_OFFSET"
+	held_write "$AT" "$AT_OFFSET" $HOLD_MS
 	# The whole teardown ran inside the window: the test means something.
 	[ "$pd_freed" -ge 1 ] || tap_fail "no PD of af_smc's went while the WRITE was held"
 	enolink || tap_fail "the WRITE did not fail with ENOLINK: status $(cat $TMPDIR/status), '$(cat $TMPDIR/answer)'"
@@ -142,7 +148,7 @@ before_lock() {
 
 under_lock() {
 	links_up
-	held_write smcr_buf_write_prep 0
+	held_write smcr_buf_write_prep 0 $HOLD_LOCKED_MS
 	# verbs_sem kept the PD for the whole hold: the removal waited.
 	[ "$pd_freed" = 0 ] || tap_fail "a PD of af_smc's went while the WRITE held verbs_sem"
 	if [ "$(cat $TMPDIR/status)" = 0 ]; then
