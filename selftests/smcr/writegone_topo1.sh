@@ -97,6 +97,10 @@ counter() {
 # WRITE's answer in $TMPDIR/answer, its status in $TMPDIR/status, and the
 # counters in $held, $pd_freed and $waited.
 held_write() {
+	# A case that failed while it held may have left it loaded.
+	if [ -d /sys/module/smc_window ]; then
+		tap_assert "rmmod a smc_window left behind" rmmod smc_window
+	fi
 	tap_assert "insmod smc_window window=write at=$1 at_offset=$2" \
 		insmod "$window" window=write at="$1" at_offset="$2" delay_ms="$3"
 	set -- $(cat $TMPDIR/link_b)
