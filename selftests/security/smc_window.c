@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smc_window: holds af_smc in one race window on purpose, so the selftest
- * of that race (security/listener) hits it every time instead of once in
- * a million. Test-only; never part of af_smc.
+ * of that race hits it every time instead of once in a million. Test-only;
+ * never part of af_smc. The parameter "window" (at load) selects it:
  *
- * The window: a listener's child, its handshake done, is put on the
+ *   listener  (default) a listener's handshake work held right after it
+ *             unlocked the listener (security/listener)
+ *   write     an SMC-R RDMA WRITE held at one point of its way to the post
+ *             while its link's device goes (smcr/writegone_topo1)
+ *
+ * Both are read by the counters below ("held", "busy", and each window's
+ * own), so a test can show it really was inside the window.
+ *
+ * Window "listener". A listener's child, its handshake done, is put on the
  * listener's "ready" list in smc_listen_child_done(), which then releases
  * the listener's socket lock. From that unlock on, accept() may take the
  * child and drop the child's reference on the listener, and the listener's
@@ -22,29 +30,60 @@
  * preemption off and cannot sleep, hence mdelay(): the VM has two CPUs, so
  * the test's accept() and close() run on the other one meanwhile.
  *
- * Read-only, so a test can show it really was inside the window:
+ * Its counters:
  *   held   how many times a work was held after the unlock (one at a time)
  *   freed  how many times the socket whose lock that work had just released
  *          lost its last reference (sk_free()) while the work was held
  *   busy   1 while a work is held (a test waits for 0 before its next
  *          cycle: a work arriving meanwhile is let through unheld)
  * Only sockets of family PF_SMC are looked at; everything else passes.
+ *
+ * Window "write". smcr_buf_write() (an RDMA WRITE of a connection's data,
+ * or of the debugfs link file's "write") needs the link's PD, the buffer's
+ * DMA mapping and the device until its post; the link's teardown (also
+ * when the device is removed) releases them (Documentation/security.md,
+ * "An RDMA WRITE read the PD and device without the teardown's lock").
+ * We hold the WRITE once, at the point given by "at" (a function, entered
+ * from inside smcr_buf_write(), default down_read: the entry of the lock
+ * the post takes) plus "at_offset" (bytes into it: an instruction, for a
+ * point between two loads), until af_smc has released a PD (the
+ * teardown's last step) and SW_SETTLE_MS more, or delay_ms. The WRITE is
+ * told by current: a kretprobe on smcr_buf_write() names the task in it.
+ * A kprobe handler cannot sleep, hence a busy wait, bounded by the clock
+ * (a delay loop's length follows the host's load under TCG); the device's
+ * removal runs on the other CPU meanwhile.
+ *
+ * Its counters:
+ *   held      how many WRITEs were held (one at a time, once each)
+ *   pd_freed  how many PDs af_smc released (ib_dealloc_pd() returned)
+ *             while a WRITE was held
+ *   waited    how many down_write()s af_smc entered while a WRITE was held
+ *             (its only one is the link teardown's, on verbs_sem), counted
+ *             when they return: the teardown reached the lock in the window
+ *   busy      1 while a WRITE is held
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+static char sw_window[16] = "listener";
+module_param_string(window, sw_window, sizeof(sw_window), 0444);
+MODULE_PARM_DESC(window, "the window to widen: listener (default) or write");
+
 static unsigned int delay_ms = 20;
 module_param(delay_ms, uint, 0644);
-MODULE_PARM_DESC(delay_ms, "how long a handshake work is held after it unlocked the listener (ms, at most 200)");
+MODULE_PARM_DESC(delay_ms, "listener: how long a handshake work is held after it unlocked the listener (ms, at most 200); write: how long a WRITE is held at most (ms, at most 5000)");
 
 static atomic_t sw_held_count = ATOMIC_INIT(0);
 static atomic_t sw_freed_count = ATOMIC_INIT(0);
@@ -58,23 +97,25 @@ static const struct kernel_param_ops sw_count_ops = {
 	.get = sw_get_count,
 };
 module_param_cb(held, &sw_count_ops, &sw_held_count, 0444);
-MODULE_PARM_DESC(held, "times a handshake work was held in the window");
+MODULE_PARM_DESC(held, "times a handshake work (listener) or a WRITE (write) was held in the window");
 module_param_cb(freed, &sw_count_ops, &sw_freed_count, 0444);
 MODULE_PARM_DESC(freed, "times the unlocked socket was freed while its work was held");
 
 /* The socket whose unlock a work is held after; NULL when none is. */
 static struct sock *sw_sk;
+/* The task held in its WRITE; NULL when none is. */
+static struct task_struct *sw_held_task;
 
 static int sw_get_busy(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(sw_sk) != NULL);
+	return sysfs_emit(buf, "%d\n", READ_ONCE(sw_sk) || READ_ONCE(sw_held_task));
 }
 
 static const struct kernel_param_ops sw_busy_ops = {
 	.get = sw_get_busy,
 };
 module_param_cb(busy, &sw_busy_ops, NULL, 0444);
-MODULE_PARM_DESC(busy, "1 while a handshake work is held");
+MODULE_PARM_DESC(busy, "1 while a handshake work or a WRITE is held");
 
 /* Whether the current task is a worker running a listener's child work. */
 static bool sw_in_child_work(void)
@@ -140,7 +181,175 @@ static struct kprobe sw_free_probe = {
 	.pre_handler	= sw_sk_free,
 };
 
-static int __init sw_init(void)
+/* ---- window "write" ---- */
+
+/* The hold ends this long after the PD went: the teardown's last stores. */
+#define SW_SETTLE_MS	20
+#define SW_WRITE_MAX_MS	5000U
+
+static char sw_at[KSYM_NAME_LEN] = "down_read";
+module_param_string(at, sw_at, sizeof(sw_at), 0444);
+MODULE_PARM_DESC(at, "write: the function, entered inside smcr_buf_write(), where the WRITE is held (default down_read)");
+static unsigned int sw_at_offset;
+module_param_named(at_offset, sw_at_offset, uint, 0444);
+MODULE_PARM_DESC(at_offset, "write: bytes into \"at\" (an instruction boundary; default 0, its entry)");
+
+static atomic_t sw_pd_freed_count = ATOMIC_INIT(0);
+module_param_cb(pd_freed, &sw_count_ops, &sw_pd_freed_count, 0444);
+MODULE_PARM_DESC(pd_freed, "PDs af_smc released while a WRITE was held");
+static atomic_t sw_waited_count = ATOMIC_INIT(0);
+module_param_cb(waited, &sw_count_ops, &sw_waited_count, 0444);
+MODULE_PARM_DESC(waited, "down_write()s af_smc entered while a WRITE was held");
+
+/* The task inside smcr_buf_write() we follow, one at a time. */
+static struct task_struct *sw_writer;
+/* Whether sw_writer was held already (written by sw_writer only). */
+static bool sw_writer_held;
+/* Set when af_smc released a PD during the current hold. */
+static bool sw_pd_gone;
+
+static int sw_write_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (cmpxchg(&sw_writer, NULL, current))
+		return 1;	/* another WRITE is followed: this one passes */
+	sw_writer_held = false;
+	return 0;
+}
+
+static int sw_write_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	WRITE_ONCE(sw_writer, NULL);
+	return 0;
+}
+
+static struct kretprobe sw_write_probe = {
+	.kp.symbol_name = "smcr_buf_write",
+	.entry_handler	= sw_write_entry,
+	.handler	= sw_write_return,
+	.maxactive	= 16,
+};
+
+static int sw_write_hold(struct kprobe *p, struct pt_regs *regs)
+{
+	u64 end;
+
+	/* Only the followed WRITE, and only at its first pass. */
+	if (current != READ_ONCE(sw_writer) || sw_writer_held)
+		return 0;
+	sw_writer_held = true;
+	WRITE_ONCE(sw_pd_gone, false);
+	WRITE_ONCE(sw_held_task, current);
+	atomic_inc(&sw_held_count);
+	end = ktime_get_mono_fast_ns() +
+	      (u64)min(READ_ONCE(delay_ms), SW_WRITE_MAX_MS) * NSEC_PER_MSEC;
+	while (!READ_ONCE(sw_pd_gone) && ktime_get_mono_fast_ns() < end)
+		udelay(100);
+	if (READ_ONCE(sw_pd_gone))
+		mdelay(SW_SETTLE_MS);
+	WRITE_ONCE(sw_held_task, NULL);
+	return 0;
+}
+
+static struct kprobe sw_hold_probe = {
+	.pre_handler	= sw_write_hold,
+};
+
+/* Whether the probed call returns into af_smc. */
+static bool sw_from_af_smc(struct kretprobe_instance *ri)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, get_kretprobe_retaddr(ri));
+	return strstr(sym, "[af_smc]") != NULL;
+}
+
+/* ib_dealloc_pd() returned: a PD is gone; counted if af_smc's, in a hold. */
+static int sw_pd_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (!READ_ONCE(sw_held_task) || !sw_from_af_smc(ri))
+		return 0;
+	atomic_inc(&sw_pd_freed_count);
+	WRITE_ONCE(sw_pd_gone, true);
+	return 0;
+}
+
+static struct kretprobe sw_pd_probe = {
+	.kp.symbol_name = "ib_dealloc_pd_user",
+	.handler	= sw_pd_return,
+	.maxactive	= 16,
+};
+
+/* Only a down_write() entered by another task during a hold is followed. */
+static int sw_down_write_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct task_struct *held = READ_ONCE(sw_held_task);
+
+	return !held || held == current;
+}
+
+static int sw_down_write_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (sw_from_af_smc(ri))
+		atomic_inc(&sw_waited_count);
+	return 0;
+}
+
+static struct kretprobe sw_down_write_probe = {
+	.kp.symbol_name = "down_write",
+	.entry_handler	= sw_down_write_entry,
+	.handler	= sw_down_write_return,
+	.maxactive	= 16,
+};
+
+static int sw_write_init(void)
+{
+	int rc;
+
+	/* The teardown's probes first: every hold must see them. */
+	rc = register_kretprobe(&sw_pd_probe);
+	if (rc) {
+		pr_err("cannot probe ib_dealloc_pd_user: %d\n", rc);
+		return rc;
+	}
+	rc = register_kretprobe(&sw_down_write_probe);
+	if (rc) {
+		pr_err("cannot probe down_write: %d\n", rc);
+		goto out_pd;
+	}
+	sw_hold_probe.symbol_name = sw_at;
+	sw_hold_probe.offset = sw_at_offset;
+	rc = register_kprobe(&sw_hold_probe);
+	if (rc) {
+		pr_err("cannot probe %s+%#x: %d\n", sw_at, sw_at_offset, rc);
+		goto out_down_write;
+	}
+	rc = register_kretprobe(&sw_write_probe);
+	if (rc) {
+		pr_err("cannot probe smcr_buf_write (is af_smc loaded?): %d\n", rc);
+		goto out_hold;
+	}
+	return 0;
+out_hold:
+	unregister_kprobe(&sw_hold_probe);
+out_down_write:
+	unregister_kretprobe(&sw_down_write_probe);
+out_pd:
+	unregister_kretprobe(&sw_pd_probe);
+	return rc;
+}
+
+static void sw_write_exit(void)
+{
+	/* Each waits until no handler of ours runs any more. */
+	unregister_kretprobe(&sw_write_probe);
+	unregister_kprobe(&sw_hold_probe);
+	unregister_kretprobe(&sw_down_write_probe);
+	unregister_kretprobe(&sw_pd_probe);
+}
+
+/* ---- window "listener" ---- */
+
+static int sw_listener_init(void)
 {
 	int rc;
 
@@ -159,14 +368,36 @@ static int __init sw_init(void)
 	return 0;
 }
 
-static void __exit sw_exit(void)
+static void sw_listener_exit(void)
 {
 	/* Waits until no handler of ours runs any more. */
 	unregister_kretprobe(&sw_unlock_probe);
 	unregister_kprobe(&sw_free_probe);
 }
 
+static bool sw_write_window;
+
+static int __init sw_init(void)
+{
+	if (!strcmp(sw_window, "write")) {
+		sw_write_window = true;
+		return sw_write_init();
+	}
+	if (!strcmp(sw_window, "listener"))
+		return sw_listener_init();
+	pr_err("unknown window \"%s\" (listener or write)\n", sw_window);
+	return -EINVAL;
+}
+
+static void __exit sw_exit(void)
+{
+	if (sw_write_window)
+		sw_write_exit();
+	else
+		sw_listener_exit();
+}
+
 module_init(sw_init);
 module_exit(sw_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("widens af_smc's listener race window, for af_smc selftests");
+MODULE_DESCRIPTION("widens one of af_smc's race windows, for af_smc selftests");
