@@ -237,6 +237,46 @@ static size_t fill(int port, unsigned char *buf)
 	return len;
 }
 
+/* How echo_pump() ended. */
+enum echo_end { ECHO_DONE, ECHO_STALL, ECHO_EOF, ECHO_ERR };
+
+/*
+ * Sends out[0..len) on the non-blocking fd while reading what the peer
+ * echoes into in, until len bytes are back (ECHO_DONE), deadline passes
+ * (ECHO_STALL), the stream ends (ECHO_EOF) or a call fails (ECHO_ERR,
+ * errno set). *sent and *got say how far it came: what a failure report
+ * prints. Sending and reading at once, since the peer echoes only what
+ * it has read and a ring holds less than one message.
+ */
+static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *in,
+			       size_t len, long deadline, size_t *sent, size_t *got)
+{
+	ssize_t n;
+
+	while (*got < len) {
+		short ev = POLLIN | (*sent < len ? POLLOUT : 0);
+		struct pollfd pfd = { .fd = fd, .events = ev };
+		long left = deadline - now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			return ECHO_STALL;
+		if (*sent < len && (pfd.revents & POLLOUT)) {
+			n = send(fd, out + *sent, len - *sent, MSG_NOSIGNAL);
+			if (n < 0 && errno != EAGAIN)
+				return ECHO_ERR;
+			*sent += n > 0 ? n : 0;
+		}
+		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
+			n = recv(fd, in + *got, len - *got, 0);
+			if (n < 0 && errno != EAGAIN)
+				return ECHO_ERR;
+			if (!n)
+				return ECHO_EOF;
+			*got += n > 0 ? n : 0;
+		}
+	}
+	return ECHO_DONE;
+}
 /*
  * One handshake from port; its outcome, with what went wrong in why. The
  * bounds: the CLC wait (2 s) on each side, the 4 drops of a stall (3 s),
@@ -256,7 +296,6 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	struct sd_sock sd;
 	socklen_t sl;
 	int fd, err = 0, one = 1, rc, round;
-	ssize_t n;
 
 	*err_out = 0;
 	*smcr_broken = 0;
@@ -309,33 +348,19 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	for (round = 0;; round++) {
 		sent = got = 0;
 		deadline = now_ms() + (long)(10000 * tscale);
-		while (got < len) {
-			short ev = POLLIN | (sent < len ? POLLOUT : 0);
-			struct pollfd pfd = { .fd = fd, .events = ev };
-			long left = deadline - now_ms();
-
-			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
-				snprintf(why, size, "echo %d stuck after %ld ms: %zu of %zu sent, "
-					 "%zu back", round + 1, now_ms() - t0, sent, len, got);
-				goto broken;
-			}
-			if (sent < len && (pfd.revents & POLLOUT)) {
-				n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
-				if (n < 0 && errno != EAGAIN)
-					goto echo_err;
-				sent += n > 0 ? n : 0;
-			}
-			if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
-				n = recv(fd, in + got, len - got, 0);
-				if (n < 0 && errno != EAGAIN)
-					goto echo_err;
-				if (!n) {
-					snprintf(why, size, "end of stream after %zu of %zu bytes back "
-						 "(echo %d)", got, len, round + 1);
-					goto broken;
-				}
-				got += n > 0 ? n : 0;
-			}
+		switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
+		case ECHO_DONE:
+			break;
+		case ECHO_STALL:
+			snprintf(why, size, "echo %d stuck after %ld ms: %zu of %zu sent, "
+				 "%zu back", round + 1, now_ms() - t0, sent, len, got);
+			goto broken;
+		case ECHO_EOF:
+			snprintf(why, size, "end of stream after %zu of %zu bytes back "
+				 "(echo %d)", got, len, round + 1);
+			goto broken;
+		case ECHO_ERR:
+			goto echo_err;
 		}
 		if (memcmp(in, out, len)) {
 			size_t i = 0;
@@ -847,7 +872,6 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	long deadline, t;
 	struct sd_sock sd;
 	int fd, err = 0, one = 1, rc;
-	ssize_t n;
 
 	*err_out = 0;
 	len = CDC_DATA / 2 + r % (CDC_DATA / 2);
@@ -887,33 +911,19 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 		goto out;
 	}
 	deadline = now_ms() + (long)(3000 * tscale);
-	while (got < len) {
-		short ev = POLLIN | (sent < len ? POLLOUT : 0);
-		struct pollfd pfd = { .fd = fd, .events = ev };
-		long left = deadline - now_ms();
-
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0) {
-			o = C_STALL;
-			goto out;
-		}
-		if (sent < len && (pfd.revents & POLLOUT)) {
-			n = send(fd, out + sent, len - sent, MSG_NOSIGNAL);
-			if (n < 0 && errno != EAGAIN)
-				goto err;
-			sent += n > 0 ? n : 0;
-		}
-		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
-			n = recv(fd, in + got, len - got, 0);
-			if (n < 0 && errno != EAGAIN)
-				goto err;
-			if (!n) {
-				o = C_EOF;
-				goto out;
-			}
-			got += n > 0 ? n : 0;
-		}
+	switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
+	case ECHO_DONE:
+		o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
+		break;
+	case ECHO_STALL:
+		o = C_STALL;
+		break;
+	case ECHO_EOF:
+		o = C_EOF;
+		break;
+	case ECHO_ERR:
+		goto err;
 	}
-	o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
 	goto out;
 err:
 	*err_out = errno;
