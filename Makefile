@@ -66,6 +66,8 @@ check: all
 # Guests get 2 GiB: KASAN's shadow takes an eighth of the memory and its
 # quarantine keeps freed objects, and with 1 GiB rxe failed to allocate
 # skbs under smcr/data_2vm ("rdma_rxe: qp#18 Failed allocating skb").
+# That entry still runs out of memory with 2 GiB, for a reason not found
+# yet (Documentation/vm-harness.md, "The debug kernel").
 DEBUG_SCALE ?= 4
 check-debug: userspace guest
 	@mkdir -p $(BUILD)/debug
