@@ -42,6 +42,10 @@ int smc_cdc_send(struct smc_sock *smc)
 	spin_lock_bh(&conn->lock);
 	smc_cdc_cursor_of(conn->tx_prod, conn->peer_size, &m.prod);
 	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
+	conn->rx_cons_sent = conn->rx_cons;
+	/* Bytes wait and the peer's ring is full: its reads must tell us. */
+	m.write_blocked = smc_tx_queued(conn) &&
+			  conn->tx_prod - conn->tx_cons >= conn->peer_size;
 	/* After a reset nothing more goes: the flags need not wait. */
 	all_sent = conn->tx_prod == conn->tx_wrote || conn->peer_abort ||
 		   conn->peer_gone;
@@ -75,6 +79,7 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 		smc_cdc_cursor_diff(conn->peer_size, &conn->peer_cons, &m->cons) : 0;
 	conn->peer_prod = m->prod;
 	conn->peer_cons = m->cons;
+	conn->peer_blocked = m->write_blocked || m->cons_curs_upd_req;
 	/* Never beyond what the rings can hold, whatever the peer says. */
 	got = min_t(u64, got, conn->rmb_size - (conn->rx_prod - conn->rx_cons));
 	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);

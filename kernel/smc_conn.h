@@ -45,11 +45,22 @@ struct smcr_conn;
 struct smc_conn_ops {
 	/*
 	 * Make len bytes of our send buffer at offset soff appear in the
-	 * peer's ring at offset roff (neither range wraps). Process context,
-	 * may sleep; conn->tx_mutex held. 0, or -errno: the connection is
-	 * broken.
+	 * peer's ring at offset roff (neither range wraps); pos is the byte
+	 * count of the first of them (tx_prod's scale). The transport may
+	 * return before it has read them: they then stay unchanged until
+	 * settle() lets them go, and a CDC sent after this call reaches the
+	 * peer after them. Process context, may sleep; conn->tx_mutex held.
+	 * 0, or -errno: the connection is broken.
 	 */
-	int (*write)(struct smc_conn *conn, u32 roff, u32 soff, u32 len);
+	int (*write)(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
+		     u32 len);
+	/*
+	 * Only for a transport whose write() returns early: wait until it
+	 * reads none of the send buffer's bytes below byte count upto any
+	 * more, so that they may be overwritten. Process context, may sleep;
+	 * conn->tx_mutex held. 0, or -errno: the connection is broken.
+	 */
+	int (*settle)(struct smc_conn *conn, u64 upto);
 	/*
 	 * Send m, whose cursors and flags smc_cdc_send() filled in; the
 	 * transport adds its own fields. Process context, may sleep;
@@ -119,6 +130,21 @@ struct smc_conn {
 	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;
 	/* The last cursors the peer sent, to measure its next ones against. */
 	struct smc_cdc_cursor	peer_prod, peer_cons;
+	/* rx_cons as our last CDC carried it (smc_rx.c: when to send one). */
+	u64			rx_cons_sent;
+	/*
+	 * A read tells the peer of the room it made once this many bytes
+	 * were read since our last CDC, or at once when the peer waits for
+	 * room; the transport sets it. Below the ring's size, so a writer
+	 * that found the ring full always hears. SMC-R: a tenth of the ring,
+	 * at most 2 KiB, since a CDC per read doubled the RoCE messages of a
+	 * request/response exchange, whose answer carries the cursor anyway.
+	 * SMC-D: 0, every read: its CDC is a copy and a signal, and per read
+	 * measured faster (Documentation/decisions.md).
+	 */
+	u32			rx_update_limit;
+	/* The peer's last CDC: it waits for room in our ring, or asks. */
+	bool			peer_blocked;
 	/*
 	 * The close state machine (smc_close.c): what the peer told us and
 	 * what we told it. The socket's state (sk_state) follows from these

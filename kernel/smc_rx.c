@@ -90,6 +90,17 @@ bool smc_rx_urgent(struct smc_sock *smc, const struct smc_cdc_msg *m)
 }
 
 /* The reader moved to rx_cons: a mark behind it is gone. Lock held. */
+/*
+ * Whether a read that moved rx_cons tells the peer at once: when the peer
+ * waits for room (its write_blocked), or once rx_update_limit bytes were
+ * read since our last CDC (see struct smc_conn). Conn lock held.
+ */
+static bool smc_rx_update_due(const struct smc_conn *conn)
+{
+	return conn->peer_blocked ||
+	       conn->rx_cons - conn->rx_cons_sent >= conn->rx_update_limit;
+}
+
 static void smc_rx_passed(struct smc_conn *conn)
 {
 	if (conn->urg_state != SMC_URG_NONE && conn->rx_cons > conn->urg_pos)
@@ -161,7 +172,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	while (copied < len) {
 		bool inline_urg = sock_flag(sk, SOCK_URGINLINE);
-		bool at_mark_stop = false, cons_moved = false;
+		bool at_mark_stop = false, cons_moved = false, update;
 		u64 next, avail;
 		u32 pos, chunk, n;
 
@@ -221,8 +232,10 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			spin_lock_bh(&conn->lock);
 			conn->rx_cons += n;
 			smc_rx_passed(conn);
+			update = smc_rx_update_due(conn);
 			spin_unlock_bh(&conn->lock);
-			smc_cdc_send(smc);	/* room for the peer */
+			if (update)
+				smc_cdc_send(smc);	/* room for the peer */
 			continue;
 		}
 		if (cons_moved)

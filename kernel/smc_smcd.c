@@ -49,8 +49,12 @@ static void smc_smcd_cdc_rx(void *owner)
 	smc_cdc_rx_msg(smc, &m);
 }
 
-/* Bytes of our send buffer into the peer's ring, behind its CDC header. */
-static int smc_smcd_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
+/*
+ * Bytes of our send buffer into the peer's ring, behind its CDC header: a
+ * copy or an ISM move, done when it returns, so SMC-D has no settle().
+ */
+static int smc_smcd_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
+			  u32 len)
 {
 	if (conn->peer_ring) {
 		memcpy(conn->peer_ring + roff, conn->sndbuf + soff, len);

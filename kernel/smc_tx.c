@@ -173,7 +173,7 @@ void smc_tx_push(struct smc_sock *smc)
 					 conn->sndbuf_size - soff,
 					 conn->peer_size - roff);
 
-			rc = conn->ops->write(conn, roff, soff, chunk);
+			rc = conn->ops->write(conn, from, roff, soff, chunk);
 			if (rc)
 				goto out;
 			from += chunk;
@@ -251,6 +251,33 @@ static int smc_tx_sndbuf_get(struct smc_conn *conn)
 	return 0;
 }
 
+/*
+ * The bytes up to byte number end are about to be written into the send
+ * buffer, where the bytes a send buffer's length before them were: the
+ * transport must have finished reading those (SMC-R: their RDMA WRITEs
+ * completed). Usually they have long since; else this waits, bounded.
+ * 0 (the connection may have been reset meanwhile: smc_tx_stopped()), or
+ * -EPIPE after the teardown.
+ */
+static int smc_tx_settle(struct smc_sock *smc, u64 end)
+{
+	struct smc_conn *conn = &smc->conn;
+	int rc;
+
+	if (!conn->ops || !conn->ops->settle || end <= conn->sndbuf_size)
+		return 0;
+	mutex_lock(&conn->tx_mutex);
+	rc = conn->tx_dead ? -EPIPE :
+	     conn->ops->settle(conn, end - conn->sndbuf_size);
+	mutex_unlock(&conn->tx_mutex);
+	if (rc && rc != -EPIPE) {
+		/* As a failed push: the reset stops sendmsg, which reports it. */
+		smc_close_peer_gone(smc);
+		rc = 0;
+	}
+	return rc;
+}
+
 /* Copy n bytes of msg into ring (size bytes) at byte number pos. */
 static int smc_tx_copy_in(u8 *ring, u32 size, u64 pos, u32 n,
 			  struct msghdr *msg)
@@ -316,6 +343,9 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 	if (rc)
 		return rc;
 	n = min_t(size_t, room, want);
+	rc = smc_tx_settle(smc, pos + n);
+	if (rc || smc_tx_stopped(&smc->sk))
+		return rc;
 	/* Only this call writes at tx_wrote; pushes read below it. */
 	rc = smc_tx_copy_in(conn->sndbuf, conn->sndbuf_size, pos, n, msg);
 	if (rc)
@@ -401,6 +431,9 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 			break;
 		}
 		if (!n) {
+			/* Reset meanwhile: the top of the loop says so. */
+			if (smc_tx_stopped(sk))
+				continue;
 			rc = smc_wait_check(timeo);
 			if (rc)
 				break;

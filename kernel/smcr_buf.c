@@ -91,6 +91,7 @@ static int smcr_wr_get(struct smcr_link *l, int *ctx, bool local_op)
 		__clear_bit(c, &l->wr_free);
 		l->wr_ctx[c].status = 1;
 		l->wr_ctx[c].abandoned = false;
+		l->wr_ctx[c].seq++;
 	}
 	spin_unlock_bh(&l->lock);
 	*ctx = c < SMCR_WR_CTX ? c : -EBUSY;
@@ -127,7 +128,7 @@ typedef int (*smcr_wr_prep_t)(struct smcr_link *l, struct ib_send_wr *wr,
  */
 static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 			  struct smcr_buf *b, smcr_wr_prep_t prep, bool wait,
-			  bool local_op)
+			  bool local_op, struct smcr_wr_ticket *t)
 {
 	struct smcr_wr_ctx *c;
 	int i, rc;
@@ -141,6 +142,11 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		return i;
 	c = &l->wr_ctx[i];
 	wr->wr_cqe = &c->cqe;
+	if (t) {
+		/* Ours until posted: seq cannot change meanwhile. */
+		t->ctx = i;
+		t->seq = c->seq;
+	}
 	/* Counted before the post: the completion may run before it returns. */
 	spin_lock_bh(&l->lock);
 	c->buf = b;
@@ -226,7 +232,7 @@ static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	int rc;
 
 	if (wr->opcode != IB_WR_REG_MR && wr->opcode != IB_WR_LOCAL_INV)
-		return __smcr_post_wr(l, wr, b, prep, wait, false);
+		return __smcr_post_wr(l, wr, b, prep, wait, false, NULL);
 	mutex_lock(&l->local_op_mutex);
 	spin_lock_bh(&l->lock);
 	l->sq_local_op = true;
@@ -235,13 +241,50 @@ static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		smcr_link_timed_out(l);
 		rc = -ETIMEDOUT;
 	} else {
-		rc = __smcr_post_wr(l, wr, b, prep, true, true);
+		rc = __smcr_post_wr(l, wr, b, prep, true, true, NULL);
 	}
 	spin_lock_bh(&l->lock);
 	l->sq_local_op = false;
 	spin_unlock_bh(&l->lock);
 	wake_up_all(&l->wait);
 	mutex_unlock(&l->local_op_mutex);
+	return rc;
+}
+
+/*
+ * The wait condition of smcr_wr_wait(): t's request completed (*rc its
+ * result) or the link is unusable (*rc -ENOLINK). A context taken again
+ * since (another seq) means it completed; had it failed, the link would
+ * be down, which the second test sees. Takes l->lock.
+ */
+static bool smcr_wr_ticket_done(struct smcr_link *l,
+				const struct smcr_wr_ticket *t, int *rc)
+{
+	const struct smcr_wr_ctx *c = &l->wr_ctx[t->ctx];
+	bool done = true;
+
+	spin_lock_bh(&l->lock);
+	if (l->state != SMCR_LINK_ACTIVE)
+		*rc = -ENOLINK;
+	else if (c->seq != t->seq)
+		*rc = 0;
+	else if (c->status != 1)
+		*rc = c->status;
+	else
+		done = false;
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+int smcr_wr_wait(struct smcr_link *l, const struct smcr_wr_ticket *t)
+{
+	int rc = 0;
+
+	if (!wait_event_timeout(l->wait, smcr_wr_ticket_done(l, t, &rc),
+				SMCR_SLOT_WAIT)) {
+		smcr_link_timed_out(l);
+		return -ETIMEDOUT;
+	}
 	return rc;
 }
 
@@ -539,7 +582,7 @@ static int smcr_buf_write_prep(struct smcr_link *l, struct ib_send_wr *wr,
 }
 
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
-		   u32 rkey, u64 raddr, bool wait)
+		   u32 rkey, u64 raddr, struct smcr_wr_ticket *t)
 {
 	struct ib_sge sge = { .addr = off, .length = len };
 	struct ib_rdma_wr wr = {
@@ -555,5 +598,6 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 
 	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
-	return smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, wait);
+	/* Not a local operation: never the queue to itself (smcr_post_wr). */
+	return __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
 }

@@ -7,12 +7,22 @@
  * sees a cursor before the data it covers. Received CDCs come from the
  * group's link (smcr_lgr.c) by alert token, in the CQ handler.
  *
+ * Nothing waits for a WRITE's completion on the way: write() posts it and
+ * keeps its ticket (sc->writes), the CDC follows at once, and a message
+ * costs the peer one trip over the link, not a round trip first. The
+ * send buffer's bytes of a WRITE stay untouched until it completed: the
+ * connection layer asks settle() before it overwrites them, a send
+ * buffer's length later, and only then is a completion waited for. While
+ * a WRITE is posted its send buffer stays (posted count, smcr_buf.c),
+ * however the connection ends.
+ *
  * The objects: struct smcr_conn (smcr_lgr.h) hangs off smc->conn.smcr
  * from smcr_conn_start() until ops->destroy; its group, link and buffers
  * live as long as it is in the group.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <net/sock.h>
 
@@ -20,21 +30,58 @@
 #include "smc_conn.h"
 #include "smcr_lgr.h"
 
-/*
- * RDMA WRITE of len bytes of the send buffer at soff into the peer's RMB
- * at roff. It waits for the WRITE's completion: the generic layer may
- * reuse the send buffer's bytes once this returns.
- */
-static int smcr_conn_write(struct smc_conn *conn, u32 roff, u32 soff, u32 len)
+/* Wait for the oldest WRITE in flight and forget it; tx_mutex held. */
+static int smcr_conn_write_done(struct smcr_conn *sc)
+{
+	int rc = smcr_wr_wait(sc->lgr->link, &sc->writes[sc->writes_head].t);
+
+	sc->writes_head = (sc->writes_head + 1) % SMCR_CONN_WRITES;
+	sc->writes_num--;
+	return rc;
+}
+
+/* RDMA WRITE of len bytes of the send buffer at soff to the peer's RMB at roff. */
+static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
+			   u32 len)
 {
 	struct smcr_conn *sc = conn->smcr;
+	unsigned int i;
+	int rc;
 
 	if (!sc)
 		return -ENOTCONN;
 	if (roff > sc->peer_size || len > sc->peer_size - roff)
 		return -EINVAL;
-	return smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, len,
-			      sc->peer_rkey, sc->peer_addr + roff, true);
+	/* Every ticket taken: the oldest WRITE is long done, most likely. */
+	if (sc->writes_num == SMCR_CONN_WRITES) {
+		rc = smcr_conn_write_done(sc);
+		if (rc)
+			return rc;
+	}
+	i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
+	rc = smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, len,
+			    sc->peer_rkey, sc->peer_addr + roff, &sc->writes[i].t);
+	if (rc)
+		return rc;
+	sc->writes[i].pos = pos;
+	sc->writes_num++;
+	return 0;
+}
+
+/* The WRITEs that read bytes below upto, completed (oldest first). */
+static int smcr_conn_settle(struct smc_conn *conn, u64 upto)
+{
+	struct smcr_conn *sc = conn->smcr;
+	int rc;
+
+	if (!sc)
+		return -ENOTCONN;
+	while (sc->writes_num && sc->writes[sc->writes_head].pos < upto) {
+		rc = smcr_conn_write_done(sc);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
@@ -87,6 +134,7 @@ static void smcr_conn_destroy(struct smc_conn *conn)
 
 static const struct smc_conn_ops smcr_conn_ops = {
 	.write		= smcr_conn_write,
+	.settle		= smcr_conn_settle,
 	.cdc_send	= smcr_conn_cdc_send,
 	.destroy	= smcr_conn_destroy,
 };
@@ -127,6 +175,7 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 	spin_unlock_bh(&conn->lock);
 	conn->rx_ring = sc->rmb->cpu;
 	conn->rmb_size = sc->rmb->size;
+	conn->rx_update_limit = min_t(u32, conn->rmb_size / 10, SZ_2K);
 	conn->sndbuf = sc->sndbuf->cpu;
 	conn->sndbuf_size = sc->sndbuf->size;
 	conn->peer_ring = NULL;

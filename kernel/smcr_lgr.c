@@ -664,7 +664,7 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	rc = PTR_ERR_OR_ZERO(b);
 	if (!rc) {
 		memset(b->cpu, 'X', len);
-		rc = smcr_buf_write(found->link, b, 0, len, rkey, addr, true);
+		rc = smcr_buf_write(found->link, b, 0, len, rkey, addr, NULL);
 		smcr_buf_free(found->link, b);
 	}
 	/* As smcr_lgr_leave() lets go: nothing of the group after this. */

@@ -91,6 +91,13 @@ struct smcr_lgr {
 	struct delayed_work	free_work;	/* idle or dead: free */
 };
 
+/*
+ * A connection's RDMA WRITEs in flight, at most (of the link's
+ * SMCR_WR_CTX): a push is up to three WRITEs (the rings wrap), so two
+ * pushes and more may overlap.
+ */
+#define SMCR_CONN_WRITES	8
+
 /* The SMC-R state of one connection. */
 struct smcr_conn {
 	struct list_head	lgr_entry;	/* lgr->conns, under conns_lock */
@@ -106,6 +113,16 @@ struct smcr_conn {
 	/* Our RMB as our Accept or Confirm announced it (debugfs smcr_conns). */
 	u32			rmb_rkey;
 	u64			rmb_addr;
+	/*
+	 * RDMA WRITEs of the send buffer posted and not waited for yet,
+	 * oldest first, each with the byte count of its first byte
+	 * (smcr_conn.c); under conn->tx_mutex.
+	 */
+	struct {
+		struct smcr_wr_ticket	t;
+		u64			pos;
+	}			writes[SMCR_CONN_WRITES];
+	u8			writes_head, writes_num;
 	u16			tx_seqno;	/* under conn->cdc_mutex */
 	u16			rx_seqno;	/* CQ handler only */
 	bool			rx_seq_seen;

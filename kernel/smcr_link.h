@@ -117,6 +117,19 @@ struct smcr_wr_ctx {
 	int			status;		/* 1 pending, 0 done, <0 failed */
 	bool			abandoned;	/* nobody waits: the handler frees it */
 	struct smcr_buf		*buf;		/* the buffer it names, under lock */
+	/* Counts the times it was taken: a ticket's request is this use. */
+	u32			seq;
+};
+
+/*
+ * A request posted without waiting, to wait for later (smcr_wr_wait()):
+ * which request context and which use of it. The context goes back to
+ * the link at its completion; a later use has another seq, so a ticket
+ * never waits for somebody else's request.
+ */
+struct smcr_wr_ticket {
+	int			ctx;
+	u32			seq;
 };
 
 enum smcr_link_state {
@@ -321,11 +334,21 @@ u64 smcr_buf_addr(const struct smcr_buf *b);
 /* The CPU may read what the peer wrote into b (DMA sync). */
 void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b);
 /*
- * RDMA WRITE len bytes of b at off to the peer's RMB (rkey, raddr);
- * waits for the completion if wait. b is a send buffer, or (tests) an RMB.
+ * RDMA WRITE len bytes of b at off to the peer's RMB (rkey, raddr). b is
+ * a send buffer, or (tests) an RMB. t NULL: wait (bounded) for the
+ * completion and return its result. Else return once posted, with *t
+ * naming the request for smcr_wr_wait(); b's posted count keeps b until
+ * the request completes.
  */
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
-		   u32 rkey, u64 raddr, bool wait);
+		   u32 rkey, u64 raddr, struct smcr_wr_ticket *t);
+/*
+ * Wait, bounded, for t's request to complete: 0 once it completed well;
+ * -ENOLINK when the link failed (the request may still be posted: its
+ * buffer stays by its posted count, not by this wait); -ETIMEDOUT when
+ * the bound ran out, which took the link down. Process context.
+ */
+int smcr_wr_wait(struct smcr_link *l, const struct smcr_wr_ticket *t);
 /* In the link's teardown, under links_mutex: MRs and mappings go. */
 void smcr_buf_release_all(struct smcr_link *l);
 /*

@@ -190,7 +190,7 @@ static int smcr_dbg_run(char *cmd)
 	if (!strcmp(verb, "write")) {
 		if (sscanf(cmd + n, "%u %u %llu", &a1, &a2, &a3) != 3)
 			return -EINVAL;
-		return smcr_buf_write(l, b, 0, a1, a2, a3, true);
+		return smcr_buf_write(l, b, 0, a1, a2, a3, NULL);
 	}
 	if (!strcmp(verb, "check")) {
 		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2)
