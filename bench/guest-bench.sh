@@ -153,6 +153,42 @@ echo "MODE_R_1B $(cat "$work/qmodes")"
 r2=$(rxe_pkts)
 echo "RXE_R_1B tcp $((r1 - r0)) smcr $((r2 - r1))"
 echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
+
+# ---- SMC-R against raw verbs on the same rxe pair ---------------------------
+# RDMA WRITEs between rxev1 and rxev2, with nothing on top, are the limit of
+# SMC-R on this device: it moves data by RDMA WRITE and adds its CDC
+# message, its copies and its wakeups. qperf's rc_rdma_write_bw (64 KiB
+# messages) and rc_rdma_write_lat (1 byte) connect through the RDMA CM
+# (-cm1: rxe has no LIDs), which needs rdma_ucm and what it loads (the chk
+# area's copies of the image's modules; the base image loads only rdma_rxe
+# and ib_uverbs). SMC-R is measured with qperf too, tcp_bw and tcp_lat
+# under smc_run, in the same breath. Lines "RESULT_V name verbs smcr unit".
+qbw() {	# host port test [smc_run] -> MB/s (qperf's -uu gives bytes/s)
+	_cm=; case "$3" in rc_*) _cm=-cm1 ;; esac	# verbs: through the RDMA CM
+	timeout "$limit" $4 qperf $_cm -lp "$2" -uu -m 64K -t "$t" "$1" "$3" 2>&1 |
+		sed -n 's/^ *bw *= *\([0-9.]*\) bytes\/sec.*/\1/p' |
+		awk '{ printf "%.3f\n", $1 / 1000000 }'
+}
+vlat() {	# host port -> usec of qperf's rc_rdma_write_lat with 1 byte
+	timeout "$limit" qperf -cm1 -lp "$2" -uu -v -m 1 -t "$t" "$1" rc_rdma_write_lat 2>&1 |
+		sed -n 's/^ *latency *= *\([0-9.]*\) ns.*/\1/p' | awk '{ printf "%.1f\n", $1 / 1000 }'
+}
+# shellcheck source=../selftests/lib/tap.sh
+. "$here/../selftests/lib/tap.sh"
+# shellcheck source=../selftests/chk/lib.sh
+. "$here/../selftests/chk/lib.sh"
+if why=$(chk_load_rdma_cm); then
+	v_bw=$(qbw "$srv" 19775 rc_rdma_write_bw)
+	r0=$(rxe_pkts)
+	s_bw=$(qbw "$srv" 19776 tcp_bw smc_run)
+	echo "RXE_V smcr $(($(rxe_pkts) - r0))"
+	v_lat=$(vlat "$srv" 19775)
+	# A failed run is 0, which the table shows as n/a.
+	echo "RESULT_V throughput_64KiB_qperf ${v_bw:-0} ${s_bw:-0} MB/s"
+	echo "RESULT_V latency_1B_qperf ${v_lat:-0} ${q_smc:-0} us"
+else
+	echo "bench: no raw verbs rows: $why"
+fi
 kill "$qtcp_server" "$qsmc_server" 2>/dev/null
 wait "$qtcp_server" "$qsmc_server" 2>/dev/null
 rm -rf "$work"
