@@ -244,6 +244,12 @@ extern struct workqueue_struct *smc_tx_wq;	/* send buffer pushes */
 struct smc_sock_list {
 	rwlock_t		lock;
 	struct hlist_head	head;
+	/*
+	 * Changes with every socket added or removed, never 0 (under the
+	 * write lock): a sock_diag dump in parts tells its reader when the
+	 * list changed between them (NLM_F_DUMP_INTR).
+	 */
+	unsigned int		gen;
 };
 
 /* smc_socket.c */

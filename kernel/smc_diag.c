@@ -12,7 +12,10 @@
  * a dump holding the read lock may read every socket's clcsock. Nothing
  * here sleeps under that lock. A dump too large for one message resumes
  * by position (cb->args[0]); sockets opened or closed between the parts
- * may be missed or seen twice, as with TCP's inet_diag.
+ * may be missed or seen twice, as with TCP's inet_diag, so the list's
+ * generation goes into cb->seq and netlink marks the messages of a part
+ * after a change NLM_F_DUMP_INTR: a reader that must not miss a socket
+ * dumps again (selftests/lib/smcdiag.c does).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -191,6 +194,7 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 			cb->nlh->nlmsg_type, sizeof(*r), NLM_F_MULTI);
 	if (!nlh)
 		return -EMSGSIZE;
+	nl_dump_check_consistent(cb, nlh);
 	r = nlmsg_data(nlh);
 	memset(r, 0, sizeof(*r));
 	r->diag_family = PF_SMC;
@@ -275,6 +279,7 @@ static int smc_diag_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct sock *sk;
 
 	read_lock(&smc_sock_list.lock);
+	cb->seq = smc_sock_list.gen;
 	sk_for_each(sk, &smc_sock_list.head) {
 		/* Not yet given its clcsock (it is listed just before). */
 		if (!net_eq(sock_net(sk), net) || !READ_ONCE(smc_sk(sk)->clcsock))

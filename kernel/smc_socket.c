@@ -49,13 +49,22 @@ static const struct proto_ops smc_ops;
 
 struct smc_sock_list smc_sock_list = {
 	.lock = __RW_LOCK_UNLOCKED(smc_sock_list.lock),
+	.gen = 1,
 };
+
+/* Under the write lock. */
+static void smc_sock_list_changed(void)
+{
+	if (!++smc_sock_list.gen)
+		smc_sock_list.gen = 1;
+}
 
 /* sk_add_node() and sk_del_node_init() hold and drop a reference. */
 static void smc_sock_list_add(struct sock *sk)
 {
 	write_lock(&smc_sock_list.lock);
 	sk_add_node(sk, &smc_sock_list.head);
+	smc_sock_list_changed();
 	write_unlock(&smc_sock_list.lock);
 }
 
@@ -63,7 +72,8 @@ static void smc_sock_list_add(struct sock *sk)
 void smc_sock_list_del(struct sock *sk)
 {
 	write_lock(&smc_sock_list.lock);
-	sk_del_node_init(sk);
+	if (sk_del_node_init(sk))
+		smc_sock_list_changed();
 	write_unlock(&smc_sock_list.lock);
 }
 

@@ -53,7 +53,8 @@ static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
 	}
 }
 
-int sd_dump(struct sd_sock *out, int max)
+/* One dump; *intr: the kernel said the list changed between its parts. */
+static int sd_dump_once(struct sd_sock *out, int max, int *intr)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -88,6 +89,8 @@ int sd_dump(struct sd_sock *out, int max)
 			goto out;
 		}
 		for (h = (void *)buf; NLMSG_OK(h, (size_t)len); h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				*intr = 1;
 			if (h->nlmsg_type == NLMSG_DONE) {
 				done = 1;
 				break;
@@ -107,6 +110,24 @@ int sd_dump(struct sd_sock *out, int max)
 out:
 	close(fd);
 	return rc;
+}
+
+/*
+ * A dump in parts resumes by position, so a socket closed meanwhile can
+ * make it skip another one: dump again until one went through unchanged
+ * (with sockets opened and closed all the time, the last try counts).
+ */
+int sd_dump(struct sd_sock *out, int max)
+{
+	int tries, n = 0, intr = 1;
+
+	for (tries = 0; intr && tries < 10; tries++) {
+		intr = 0;
+		n = sd_dump_once(out, max, &intr);
+		if (n < 0)
+			return n;
+	}
+	return n;
 }
 
 int sd_find_fd(int fd, struct sd_sock *res)
