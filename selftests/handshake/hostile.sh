@@ -28,22 +28,25 @@ if ! grep -q '^af_smc ' /proc/modules; then
 	exit 0
 fi
 [ -f "$ko" ] || { echo "Bail out! $ko is missing (make kernel)"; exit 1; }
+# bail MESSAGE: the set-up failed. The next tests in this VM expect
+# af_smc as the harness loaded it, and no topology 1: put both back.
+bail() {
+	echo "Bail out! $*"
+	[ $mode = smcr ] && topo_cleanup
+	rmmod af_smc 2>/dev/null
+	insmod "$SMC_MODULE_FILE" || echo "# cannot reload af_smc"
+	exit 1
+}
 seed=${SMC_HOSTILE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "# seed $seed (replay with SMC_HOSTILE_SEED=$seed)"
 if [ $mode = smcr ]; then
 	. "$here/../lib/topology.sh"
 	rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 lgr_linger=0 ||
-		{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0 lgr_linger=0"; exit 1; }
-	if ! err=$(topo_veth_rxe 2>&1); then
-		echo "Bail out! topology 1 (topo_veth_rxe): $err"
-		topo_cleanup
-		rmmod af_smc && insmod "$SMC_MODULE_FILE"
-		exit 1
-	fi
+		bail "cannot reload af_smc with smcr=1 loopback_ism=0 lgr_linger=0"
+	err=$(topo_veth_rxe 2>&1) || bail "topology 1 (topo_veth_rxe): $err"
 	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
 		mount -t debugfs none /sys/kernel/debug
-	insmod "$ko" seed="$seed" ifprefix=smcv ||
-		{ echo "Bail out! insmod smc_hostile failed"; exit 1; }
+	insmod "$ko" seed="$seed" ifprefix=smcv || bail "insmod smc_hostile failed"
 	testlink=$(cat /proc/sys/net/smc/smcr_testlink_time)
 	echo 1 >/proc/sys/net/smc/smcr_testlink_time
 	export SMC_HOSTILE_MODE=smcr SMC_HOSTILE_SERVER=$TOPO_VETH_IP4_2 \
@@ -59,8 +62,8 @@ if [ $mode = smcr ]; then
 		SMC_HOSTILE_LLC_WORKERS=${SMC_HOSTILE_LLC_WORKERS:-4}
 else
 	rmmod af_smc && insmod "$SMC_MODULE_FILE" loopback_ism=1 ||
-		{ echo "Bail out! cannot reload af_smc with loopback_ism=1"; exit 1; }
-	insmod "$ko" seed="$seed" || { echo "Bail out! insmod smc_hostile failed"; exit 1; }
+		bail "cannot reload af_smc with loopback_ism=1"
+	insmod "$ko" seed="$seed" || bail "insmod smc_hostile failed"
 fi
 # A connection whose CDCs lied may leave an orphan waiting for its peer
 # until tcp_fin_timeout (60 s); the leak check should not wait that long.
