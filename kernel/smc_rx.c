@@ -89,7 +89,6 @@ bool smc_rx_urgent(struct smc_sock *smc, const struct smc_cdc_msg *m)
 	return true;
 }
 
-/* The reader moved to rx_cons: a mark behind it is gone. Lock held. */
 /*
  * Whether a read that moved rx_cons tells the peer at once: when the peer
  * waits for room (its write_blocked), or once rx_update_limit bytes were
@@ -101,6 +100,7 @@ static bool smc_rx_update_due(const struct smc_conn *conn)
 	       conn->rx_cons - conn->rx_cons_sent >= conn->rx_update_limit;
 }
 
+/* The reader moved to rx_cons: a mark behind it is gone. Lock held. */
 static void smc_rx_passed(struct smc_conn *conn)
 {
 	if (conn->urg_state != SMC_URG_NONE && conn->rx_cons > conn->urg_pos)

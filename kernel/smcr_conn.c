@@ -40,7 +40,7 @@ static int smcr_conn_write_done(struct smcr_conn *sc)
 	return rc;
 }
 
-/* RDMA WRITE of len bytes of the send buffer at soff to the peer's RMB at roff. */
+/* An RDMA WRITE of len send buffer bytes at soff to the peer's RMB + roff. */
 static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 			   u32 len)
 {
