@@ -44,8 +44,7 @@ int smc_cdc_send(struct smc_sock *smc)
 	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
 	conn->rx_cons_sent = conn->rx_cons;
 	/* Bytes wait and the peer's ring is full: its reads must tell us. */
-	m.write_blocked = smc_tx_queued(conn) &&
-			  conn->tx_prod - conn->tx_cons >= conn->peer_size;
+	m.write_blocked = smc_tx_queued(conn) && !smc_tx_ring_space(conn);
 	/* After a reset nothing more goes: the flags need not wait. */
 	all_sent = conn->tx_prod == conn->tx_wrote || conn->peer_abort ||
 		   conn->peer_gone;

@@ -243,6 +243,11 @@ static inline u32 smc_tx_queued(const struct smc_conn *conn)
 {
 	return (u32)(conn->tx_wrote - conn->tx_prod);
 }
+/* Room in the peer's ring. Conn lock held. */
+static inline u32 smc_tx_ring_space(const struct smc_conn *conn)
+{
+	return conn->peer_size - (u32)(conn->tx_prod - conn->tx_cons);
+}
 /* Push what the send buffer holds, as far as the peer has room. */
 void smc_tx_push(struct smc_sock *smc);
 /* The peer made room and bytes wait: push from a worker. Any context. */

@@ -78,12 +78,6 @@ u32 smc_tx_sndbuf_size_for(const struct sock *sk)
 	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
 }
 
-/* Room in the peer's ring. Conn lock held. */
-static u32 smc_tx_ring_space(const struct smc_conn *conn)
-{
-	return conn->peer_size - (u32)(conn->tx_prod - conn->tx_cons);
-}
-
 static bool smc_tx_stopped(const struct sock *sk)
 {
 	return READ_ONCE(sk->sk_err) ||
