@@ -38,9 +38,14 @@ pp() {	# port msgsize [smc_run] -> average latency in usec
 # ACTIVE AF_SMC connection (qperf's control and data connections, both
 # ends) is printed as "COUNT MODE" into $work/qmodes; for TCP the list must
 # be empty. Prints the average latency in usec (nothing if the run failed).
+# TEST rc_rdma_write_lat: raw verbs, through the RDMA CM (see below).
 work=$(mktemp -d)
-qlat() {	# host port [smc_run]
-	timeout "$limit" $3 qperf -lp "$2" -uu -v -m 1 -t "$t" "$1" tcp_lat >"$work/qperf" 2>&1 &
+# qperf's option for TEST: raw verbs connect through the RDMA CM (rxe has
+# no LIDs), the socket tests need nothing.
+qperf_cm() { case "$1" in rc_*) echo -cm1 ;; esac; }
+qlat() {	# host port [smc_run] [TEST]
+	timeout "$limit" $3 qperf $(qperf_cm "${4:-}") -lp "$2" -uu -v -m 1 -t "$t" "$1" "${4:-tcp_lat}" \
+		>"$work/qperf" 2>&1 &
 	_q=$!
 	sleep $(( (t + 1) / 2 ))
 	smcss -a | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' ' >"$work/qmodes"
@@ -164,14 +169,9 @@ echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
 # and ib_uverbs). SMC-R is measured with qperf too, tcp_bw and tcp_lat
 # under smc_run, in the same breath. Lines "RESULT_V name verbs smcr unit".
 qbw() {	# host port test [smc_run] -> MB/s (qperf's -uu gives bytes/s)
-	_cm=; case "$3" in rc_*) _cm=-cm1 ;; esac	# verbs: through the RDMA CM
-	timeout "$limit" $4 qperf $_cm -lp "$2" -uu -m 64K -t "$t" "$1" "$3" 2>&1 |
+	timeout "$limit" $4 qperf $(qperf_cm "$3") -lp "$2" -uu -m 64K -t "$t" "$1" "$3" 2>&1 |
 		sed -n 's/^ *bw *= *\([0-9.]*\) bytes\/sec.*/\1/p' |
 		awk '{ printf "%.3f\n", $1 / 1000000 }'
-}
-vlat() {	# host port -> usec of qperf's rc_rdma_write_lat with 1 byte
-	timeout "$limit" qperf -cm1 -lp "$2" -uu -v -m 1 -t "$t" "$1" rc_rdma_write_lat 2>&1 |
-		sed -n 's/^ *latency *= *\([0-9.]*\) ns.*/\1/p' | awk '{ printf "%.1f\n", $1 / 1000 }'
 }
 # shellcheck source=../selftests/lib/tap.sh
 . "$here/../selftests/lib/tap.sh"
@@ -182,7 +182,7 @@ if why=$(chk_load_rdma_cm); then
 	r0=$(rxe_pkts)
 	s_bw=$(qbw "$srv" 19776 tcp_bw smc_run)
 	echo "RXE_V smcr $(($(rxe_pkts) - r0))"
-	v_lat=$(vlat "$srv" 19775)
+	v_lat=$(qlat "$srv" 19775 "" rc_rdma_write_lat)
 	# A failed run is 0, which the table shows as n/a.
 	echo "RESULT_V throughput_64KiB_qperf ${v_bw:-0} ${s_bw:-0} MB/s"
 	echo "RESULT_V latency_1B_qperf ${v_lat:-0} ${q_smc:-0} us"
