@@ -67,6 +67,14 @@ struct smc_conn_ops {
 	 * conn->cdc_mutex held. -ENOENT or -ENOLINK: the peer is gone.
 	 */
 	int (*cdc_send)(struct smc_conn *conn, const struct smc_cdc_msg *m);
+	/*
+	 * Only for a transport whose CDCs are still on their way when
+	 * cdc_send() returns (SMC-R): whether one is; if so, the transport
+	 * calls smc_tx_kick() when the last of them has arrived, and bytes
+	 * held back for it meanwhile (autocorking, smc_tx.c) go then. Process
+	 * context; conn->tx_mutex held.
+	 */
+	bool (*cdc_in_flight)(struct smc_conn *conn);
 	/* Undo what the transport set up for the connection. Once. */
 	void (*destroy)(struct smc_conn *conn);
 };

@@ -17,7 +17,9 @@
  *
  * Pushes happen in sendmsg, when a cork ends (setsockopt, or TCP_CORK's
  * 200 ms ceiling), and in tx_work when a CDC from the peer freed room
- * while bytes wait. Shutdown and close do not wait for the buffer: the
+ * while bytes wait, or when the last of our CDCs in flight arrived while
+ * bytes were held back for it (autocorking, smc_tx_autocork()).
+ * Shutdown and close do not wait for the buffer: the
  * done-writing and closed flags ride on the CDC of the push that empties
  * it (smc_cdc.c), and a closed socket lives on as an orphan while its
  * peer is open (smc_close.c), so its buffered bytes still go.
@@ -272,6 +274,33 @@ static int smc_tx_settle(struct smc_sock *smc, u64 end)
 	return rc;
 }
 
+/*
+ * Autocorking, as Linux does it: while a CDC of ours is still on its way
+ * (SMC-R: its SEND not completed), bytes that would be queued (queued in
+ * all) wait in the send buffer for more to join them, and go when that
+ * CDC has arrived (the transport kicks tx_work). A stream of small writes
+ * then costs one WRITE and one CDC per round trip instead of one per
+ * write, and a lone write, which finds no CDC in flight, waits for
+ * nothing. Up to net.smc.autocorking_size bytes and half the send buffer;
+ * 0 turns it off. Urgent data is never held (the caller).
+ */
+static bool smc_tx_autocork(struct smc_sock *smc, u32 queued)
+{
+	struct smc_conn *conn = &smc->conn;
+	u32 limit = READ_ONCE(smc_net(sock_net(&smc->sk))->sysctl_autocorking_size);
+	bool hold;
+
+	limit = min(limit, conn->sndbuf_size / 2);
+	if (!queued || queued > limit)
+		return false;
+	/* The transport stays while tx_dead is not set (smc_conn_destroy()). */
+	mutex_lock(&conn->tx_mutex);
+	hold = !conn->tx_dead && conn->ops->cdc_in_flight &&
+	       conn->ops->cdc_in_flight(conn);
+	mutex_unlock(&conn->tx_mutex);
+	return hold;
+}
+
 /* Copy n bytes of msg into ring (size bytes) at byte number pos. */
 static int smc_tx_copy_in(u8 *ring, u32 size, u64 pos, u32 n,
 			  struct msghdr *msg)
@@ -324,7 +353,7 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 		return rc ?: n;
 	}
 	/* Order: what waits goes first, and nocopy only behind it. */
-	if (queued && ring_space && !corked)
+	if (queued && ring_space && !corked && !smc_tx_autocork(smc, queued))
 		smc_tx_push(smc);
 	room = conn->sndbuf_size - queued;
 	if (!room) {
@@ -348,8 +377,9 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 	conn->tx_wrote += n;
 	if (urgent && n == want)
 		conn->urg_tx_end = conn->tx_wrote;
+	queued = smc_tx_queued(conn);
 	spin_unlock_bh(&conn->lock);
-	if (!corked)
+	if (!corked && (urgent || !smc_tx_autocork(smc, queued)))
 		smc_tx_push(smc);
 	return n;
 }

@@ -98,11 +98,31 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	msg.token = sc->peer_token;
 	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
 		return -EINVAL;
-	rc = smcr_link_send(sc->lgr->link, buf, sizeof(buf));
+	rc = smcr_link_send(sc->lgr->link, buf, sizeof(buf), &sc->cdc_cb);
 	/* The link is gone or broken: to the socket, the peer is gone. */
 	if (rc == -ETIMEDOUT)
 		rc = -ENOLINK;
 	return rc;
+}
+
+/*
+ * The last of our CDCs in flight completed, and the connection layer held
+ * bytes back for it: push them now (from tx_work; we are in the CQ
+ * handler). The link's lock keeps sc and its socket: ops->destroy takes
+ * the callback off the link first.
+ */
+static void smcr_conn_cdc_done(struct smcr_send_cb *cb)
+{
+	struct smcr_conn *sc = container_of(cb, struct smcr_conn, cdc_cb);
+
+	smc_tx_kick(sc->smc);
+}
+
+static bool smcr_conn_cdc_in_flight(struct smc_conn *conn)
+{
+	struct smcr_conn *sc = conn->smcr;
+
+	return sc && smcr_link_send_arm(sc->lgr->link, &sc->cdc_cb);
 }
 
 /*
@@ -125,6 +145,7 @@ static void smcr_conn_destroy(struct smc_conn *conn)
 	mutex_unlock(&conn->tx_mutex);
 	if (!sc)
 		return;
+	smcr_link_send_forget(sc->lgr->link, &sc->cdc_cb);
 	/* After this no CDC handler runs for us and the buffers are gone. */
 	smcr_lgr_leave(sc);
 	conn->rx_ring = NULL;
@@ -136,6 +157,7 @@ static const struct smc_conn_ops smcr_conn_ops = {
 	.write		= smcr_conn_write,
 	.settle		= smcr_conn_settle,
 	.cdc_send	= smcr_conn_cdc_send,
+	.cdc_in_flight	= smcr_conn_cdc_in_flight,
 	.destroy	= smcr_conn_destroy,
 };
 
@@ -181,6 +203,7 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 	conn->peer_ring = NULL;
 	conn->peer_size = sc->peer_size;
 	conn->lgr_id = lgr->id;
+	sc->cdc_cb.done = smcr_conn_cdc_done;
 	conn->ops = &smcr_conn_ops;
 	smc_hs_set_smc(smc);
 	/*

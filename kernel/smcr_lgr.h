@@ -123,6 +123,8 @@ struct smcr_conn {
 		u64			pos;
 	}			writes[SMCR_CONN_WRITES];
 	u8			writes_head, writes_num;
+	/* Our CDCs in flight, for autocorking (smcr_conn.c). */
+	struct smcr_send_cb	cdc_cb;
 	u16			tx_seqno;	/* under conn->cdc_mutex */
 	u16			rx_seqno;	/* CQ handler only */
 	bool			rx_seq_seen;

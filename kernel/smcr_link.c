@@ -187,13 +187,45 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_link *l = cq->cq_context;
 	int slot = wc->wr_cqe - l->send_cqe;
 
+	struct smcr_send_cb *cb;
+
 	spin_lock_bh(&l->lock);
 	smcr_link_sq_done(l);
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
+	cb = l->send_cb[slot];
+	l->send_cb[slot] = NULL;
+	if (cb && !--cb->posted && cb->armed) {
+		cb->armed = false;
+		cb->done(cb);
+	}
 	__set_bit(slot, &l->send_free);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
+}
+
+bool smcr_link_send_arm(struct smcr_link *l, struct smcr_send_cb *cb)
+{
+	bool busy;
+
+	spin_lock_bh(&l->lock);
+	busy = cb->posted && smcr_link_usable(l);
+	cb->armed = busy;
+	spin_unlock_bh(&l->lock);
+	return busy;
+}
+
+void smcr_link_send_forget(struct smcr_link *l, struct smcr_send_cb *cb)
+{
+	int i;
+
+	spin_lock_bh(&l->lock);
+	for (i = 0; i < SMCR_SEND_SLOTS; i++)
+		if (l->send_cb[i] == cb)
+			l->send_cb[i] = NULL;
+	cb->posted = 0;
+	cb->armed = false;
+	spin_unlock_bh(&l->lock);
 }
 
 static int smcr_post_recv(struct smcr_link *l, int slot)
@@ -314,7 +346,8 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 	return s < SMCR_SEND_SLOTS;
 }
 
-int smcr_link_send(struct smcr_link *l, const void *msg, size_t len)
+int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
+		   struct smcr_send_cb *cb)
 {
 	struct ib_sge sge;
 	struct ib_send_wr wr = {};
@@ -351,6 +384,9 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len)
 	/* Counted first: the completion may run before the post returns. */
 	spin_lock_bh(&l->lock);
 	l->sq_posted++;
+	l->send_cb[slot] = cb;
+	if (cb)
+		cb->posted++;
 	spin_unlock_bh(&l->lock);
 	rc = ib_post_send(l->qp, &wr, NULL);
 	if (!rc)
@@ -360,8 +396,13 @@ out:
 	if (rc) {
 		/* Not posted: the slot is ours to give back. */
 		spin_lock_bh(&l->lock);
-		if (wr.wr_cqe)
+		if (wr.wr_cqe) {
 			smcr_link_sq_done(l);
+			/* cb was counted unless forgotten meanwhile */
+			if (cb && l->send_cb[slot] == cb)
+				cb->posted--;
+			l->send_cb[slot] = NULL;
+		}
 		__set_bit(slot, &l->send_free);
 		spin_unlock_bh(&l->lock);
 	}
@@ -378,7 +419,7 @@ int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m)
 	v.v2_len = 0;
 	if (smc_llc_encode(&v, buf, sizeof(buf)))
 		return -EINVAL;
-	return smcr_link_send(l, buf, sizeof(buf));
+	return smcr_link_send(l, buf, sizeof(buf), NULL);
 }
 
 /* ---- LLC ---- */

@@ -111,6 +111,21 @@ struct smcr_buf {
 	u64			memcg_id;
 };
 
+/*
+ * The owner of SENDs that wants to hear when they have all completed
+ * (a connection's CDCs, smcr_conn.c). The link counts them in posted
+ * and, once armed (smcr_link_send_arm()), calls done when the last one
+ * completes, successfully or flushed: in the CQ handler, under the link's
+ * lock, so done must not sleep and must not take a lock that is ever held
+ * while the link's lock is taken. The owner takes it off the link
+ * (smcr_link_send_forget()) before it goes away.
+ */
+struct smcr_send_cb {
+	void		(*done)(struct smcr_send_cb *cb);
+	unsigned int	posted;		/* SENDs in flight; under lock */
+	bool		armed;		/* call done at 0; under lock */
+};
+
 /* A REG_MR or RDMA WRITE in flight: where its completion lands. */
 struct smcr_wr_ctx {
 	struct ib_cqe		cqe;
@@ -170,6 +185,7 @@ struct smcr_link {
 	bool			send_mapped;	/* a DMA address may be 0 */
 	unsigned long		send_free;	/* bitmap of free slots */
 	struct ib_cqe		send_cqe[SMCR_SEND_SLOTS];
+	struct smcr_send_cb	*send_cb[SMCR_SEND_SLOTS];	/* under lock */
 	u8			*recv_buf;	/* SMCR_RECV_SLOTS messages */
 	u64			recv_dma;
 	bool			recv_mapped;
@@ -249,8 +265,20 @@ struct smcr_link *smcr_link_create(struct smcr_path *path);
 int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer);
 void smcr_link_destroy(struct smcr_link *l);
 
-/* Send one 44-byte message; waits (bounded) only for a free slot. */
-int smcr_link_send(struct smcr_link *l, const void *msg, size_t len);
+/*
+ * Send one 44-byte message; waits (bounded) only for a free slot. cb, if
+ * not NULL, counts it until it completed (struct smcr_send_cb).
+ */
+int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
+		   struct smcr_send_cb *cb);
+/*
+ * Whether a SEND counted by cb is still in flight on a usable link; if
+ * so, cb->done runs when the last of them completes. One answer and the
+ * arming under the link's lock: no completion falls between them.
+ */
+bool smcr_link_send_arm(struct smcr_link *l, struct smcr_send_cb *cb);
+/* cb's SENDs still in flight complete without it from now on. */
+void smcr_link_send_forget(struct smcr_link *l, struct smcr_send_cb *cb);
 /* Send an encoded LLC message. */
 int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m);
 /*

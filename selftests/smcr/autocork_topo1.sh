@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/autocork_topo1.sh: net.smc.autocorking_size holds small writes back
+# while a CDC is on its way, and 0 turns that off, counted by rxe
+# (selftests/smcr/autocork.c says how). One VM, topology 1 (topo_veth_rxe:
+# client 10.43.2.1 on smcv1/rxev1, server 10.43.2.2 on smcv2/rxev2), af_smc
+# with smcr=1 loopback_ism=0; reloaded as the harness had it afterwards.
+# smcv2 sends through netem with 5 ms of delay: the server's rxe ACKs,
+# which complete the client's CDCs, come back as over a real link. In one
+# VM under TCG they otherwise come back in about the time one 64-byte
+# write takes (rxe builds its packets inside the writer's call), and only
+# about one write in five found a CDC in flight (829 packets against
+# 1042 with autocorking off).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/module.sh"
+. "$here/../lib/topology.sh"
+
+module=${SMC_MODULE_FILE:-}
+[ -f "$module" ] || { echo "Bail out! no module file (SMC_MODULE_FILE)"; exit 1; }
+smc_module_rmmod && insmod "$module" smcr=1 loopback_ism=0 ||
+	{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0"; exit 1; }
+netem() {
+	[ -s /smc-run/modules.sched ] || { echo "no sch_netem in this image"; return 1; }
+	while read -r ko; do
+		insmod "$ko" 2>/dev/null ||
+			grep -q "^$(basename "$ko" .ko | tr - _) " /proc/modules || return 1
+	done </smc-run/modules.sched
+	tc qdisc add dev smcv2 root netem delay 5ms
+}
+if ! topo_veth_rxe; then
+	echo "Bail out! topology 1 (smcv1/rxev1, smcv2/rxev2) could not be set up"
+	rc=1
+elif ! err=$(netem 2>&1); then
+	echo "Bail out! netem delay on smcv2: $err"
+	rc=1
+else
+	"$here/autocork" "$TOPO_VETH_IP4_2" "$TOPO_VETH_IP4_1" rxev1
+	rc=$?
+fi
+topo_cleanup
+rmmod sch_netem 2>/dev/null
+smc_module_rmmod || { echo "# rmmod af_smc failed after autocork"; rc=1; }
+insmod "$module" || { echo "# cannot reload af_smc"; rc=1; }
+exit $rc
