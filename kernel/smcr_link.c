@@ -182,23 +182,28 @@ static void smcr_qp_event(struct ib_event *event, void *context)
 
 /* ---- completions (softirq) ---- */
 
-static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
+/* Slot's SEND is over (completed, or never posted): uncount it. Lock held. */
+static void smcr_send_cb_put(struct smcr_link *l, int slot)
 {
-	struct smcr_link *l = cq->cq_context;
-	int slot = wc->wr_cqe - l->send_cqe;
+	struct smcr_send_cb *cb = l->send_cb[slot];
 
-	struct smcr_send_cb *cb;
-
-	spin_lock_bh(&l->lock);
-	smcr_link_sq_done(l);
-	if (wc->status)
-		smcr_link_wc_error(l, wc);
-	cb = l->send_cb[slot];
 	l->send_cb[slot] = NULL;
 	if (cb && !--cb->posted && cb->armed) {
 		cb->armed = false;
 		cb->done(cb);
 	}
+}
+
+static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smcr_link *l = cq->cq_context;
+	int slot = wc->wr_cqe - l->send_cqe;
+
+	spin_lock_bh(&l->lock);
+	smcr_link_sq_done(l);
+	if (wc->status)
+		smcr_link_wc_error(l, wc);
+	smcr_send_cb_put(l, slot);
 	__set_bit(slot, &l->send_free);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
@@ -398,10 +403,7 @@ out:
 		spin_lock_bh(&l->lock);
 		if (wr.wr_cqe) {
 			smcr_link_sq_done(l);
-			/* cb was counted unless forgotten meanwhile */
-			if (cb && l->send_cb[slot] == cb)
-				cb->posted--;
-			l->send_cb[slot] = NULL;
+			smcr_send_cb_put(l, slot);	/* unless forgotten meanwhile */
 		}
 		__set_bit(slot, &l->send_free);
 		spin_unlock_bh(&l->lock);
