@@ -919,7 +919,7 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	size_t len, sent = 0, got = 0, i;
 	enum cdc_outcome o = C_FAIL;
 	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
-	long deadline, t;
+	long deadline, t, t0;
 	struct sd_sock sd;
 	int fd, err = 0, one = 1, rc;
 
@@ -940,7 +940,8 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	}
 	sin.sin_addr.s_addr = htonl(srv_ip);
 	sin.sin_port = htons(LISTEN_PORT);
-	deadline = now_ms() + (long)(15000 * tscale);
+	t0 = now_ms();
+	deadline = t0 + (long)(15000 * tscale);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
 		err = errno;
 	else if (wait_fd(fd, POLLOUT, deadline))
@@ -956,8 +957,10 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	rc = sd_find_fd(fd, &sd);
 	pthread_mutex_unlock(&diag_lock);
 	if (rc || sd.mode != want_mode) {
-		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u)", mode_name,
-			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode);
+		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u, fallback 0x%08x, "
+			 "peer's 0x%08x, connect after %ld ms)", mode_name,
+			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode,
+			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
 		goto out;
 	}
 	deadline = now_ms() + (long)(3000 * tscale);

@@ -48,6 +48,14 @@
 #                         "on" also puts back the routes of 4301/4302, which
 #                         go when their device goes down
 #   topo_cleanup          remove everything the above create (idempotent)
+#   topo_smcr_run [--setup FN] CMD [ARG...]
+#                         a TAP program between the ends of topology 1 over
+#                         SMC-R: af_smc reloaded with smcr=1 loopback_ism=0
+#                         (needs module.sh), topo_veth_rxe, then the shell
+#                         function FN if given (its output is the reason it
+#                         failed); each failure a "Bail out!". Afterwards the
+#                         topology is gone and af_smc loaded as the harness
+#                         had it. CMD's status, or 1.
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -314,4 +322,29 @@ topo_cleanup() {
 	fi
 	topo_veth_rules off >/dev/null 2>&1
 	return 0
+}
+
+topo_smcr_run() {
+	_topo_setup=
+	if [ "$1" = --setup ]; then
+		_topo_setup=$2
+		shift 2
+	fi
+	[ -f "${SMC_MODULE_FILE:-}" ] || { echo "Bail out! no module file (SMC_MODULE_FILE)"; return 1; }
+	smc_module_rmmod && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 ||
+		{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0"; return 1; }
+	if ! topo_veth_rxe; then
+		echo "Bail out! topology 1 (smcv1/rxev1, smcv2/rxev2) could not be set up"
+		_topo_rc=1
+	elif [ -n "$_topo_setup" ] && ! _topo_out=$($_topo_setup 2>&1); then
+		echo "Bail out! $_topo_setup: $_topo_out"
+		_topo_rc=1
+	else
+		"$@"
+		_topo_rc=$?
+	fi
+	topo_cleanup
+	smc_module_rmmod || { echo "# rmmod af_smc failed after $(basename "$1")"; _topo_rc=1; }
+	insmod "$SMC_MODULE_FILE" || { echo "# cannot reload af_smc"; _topo_rc=1; }
+	return $_topo_rc
 }

@@ -16,10 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/module.sh"
 . "$here/../lib/topology.sh"
 
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || { echo "Bail out! no module file (SMC_MODULE_FILE)"; exit 1; }
-smc_module_rmmod && insmod "$module" smcr=1 loopback_ism=0 ||
-	{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0"; exit 1; }
+# netem on the server's side: what smcv2 sends waits 5 ms.
 netem() {
 	[ -s /smc-run/modules.sched ] || { echo "no sch_netem in this image"; return 1; }
 	while read -r ko; do
@@ -28,18 +25,7 @@ netem() {
 	done </smc-run/modules.sched
 	tc qdisc add dev smcv2 root netem delay 5ms
 }
-if ! topo_veth_rxe; then
-	echo "Bail out! topology 1 (smcv1/rxev1, smcv2/rxev2) could not be set up"
-	rc=1
-elif ! err=$(netem 2>&1); then
-	echo "Bail out! netem delay on smcv2: $err"
-	rc=1
-else
-	"$here/autocork" "$TOPO_VETH_IP4_2" "$TOPO_VETH_IP4_1" rxev1
-	rc=$?
-fi
-topo_cleanup
+topo_smcr_run --setup netem "$here/autocork" "$TOPO_VETH_IP4_2" "$TOPO_VETH_IP4_1" rxev1
+rc=$?
 rmmod sch_netem 2>/dev/null
-smc_module_rmmod || { echo "# rmmod af_smc failed after autocork"; rc=1; }
-insmod "$module" || { echo "# cannot reload af_smc"; rc=1; }
 exit $rc

@@ -13,18 +13,4 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
 
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || { echo "Bail out! no module file (SMC_MODULE_FILE)"; exit 1; }
-smc_module_rmmod && insmod "$module" smcr=1 loopback_ism=0 ||
-	{ echo "Bail out! cannot reload af_smc with smcr=1 loopback_ism=0"; exit 1; }
-if topo_veth_rxe; then
-	"$SMC_SELFTESTS/smcd/memlimit" smcr "$TOPO_VETH_IP4_2"
-	rc=$?
-else
-	echo "Bail out! topology 1 (smcv1/rxev1, smcv2/rxev2) could not be set up"
-	rc=1
-fi
-topo_cleanup
-smc_module_rmmod || { echo "# rmmod af_smc failed after memlimit"; rc=1; }
-insmod "$module" || { echo "# cannot reload af_smc"; rc=1; }
-exit $rc
+topo_smcr_run "$SMC_SELFTESTS/smcd/memlimit" smcr "$TOPO_VETH_IP4_2"
