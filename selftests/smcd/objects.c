@@ -46,18 +46,40 @@ int objects_read(struct smc_objects *o)
 	return n == 5 ? 0 : -EPROTO;
 }
 
-int objects_wait_zero(struct smc_objects *o, int secs)
+/* Poll every 100 ms, for at most secs seconds, until done(o). */
+static int objects_wait(struct smc_objects *o, int secs,
+			int (*done)(const struct smc_objects *o))
 {
 	int i;
 
 	for (i = 0; i <= secs * 10; i++) {
 		if (objects_read(o))
 			return -1;
-		if (!o->socks && !o->conns && !o->dmbs && !o->pool_dmbs && !o->lgrs)
+		if (done(o))
 			return 0;
 		usleep(100 * 1000);
 	}
 	return -1;
+}
+
+static int all_zero(const struct smc_objects *o)
+{
+	return !o->socks && !o->conns && !o->dmbs && !o->pool_dmbs && !o->lgrs;
+}
+
+static int no_conns(const struct smc_objects *o)
+{
+	return !o->conns;
+}
+
+int objects_wait_zero(struct smc_objects *o, int secs)
+{
+	return objects_wait(o, secs, all_zero);
+}
+
+int objects_wait_no_conns(struct smc_objects *o, int secs)
+{
+	return objects_wait(o, secs, no_conns);
 }
 
 int objects_set_linger(unsigned int secs)

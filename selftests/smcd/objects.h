@@ -21,6 +21,11 @@ int objects_read(struct smc_objects *o);
  * reading either way.
  */
 int objects_wait_zero(struct smc_objects *o, int secs);
+/*
+ * The same until no connection is left (close() returns before the last
+ * end's teardown, its close work, has run).
+ */
+int objects_wait_no_conns(struct smc_objects *o, int secs);
 /* af_smc's module parameter lgr_linger, in seconds; 0 or -errno. */
 int objects_set_linger(unsigned int secs);
 

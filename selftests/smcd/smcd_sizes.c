@@ -353,25 +353,6 @@ static void big(const void *arg)
 	pair_close(&p);
 }
 
-/*
- * The counters once no connection is left: close() returns before the
- * last end's teardown has run (its close work), which a CI run once read
- * as "conns 1". Bounded: 5 s.
- */
-static int objects_after_close(struct smc_objects *o)
-{
-	int i;
-
-	for (i = 0; i < 50; i++) {
-		if (objects_read(o))
-			return -1;
-		if (!o->conns)
-			break;
-		usleep(100 * 1000);
-	}
-	return 0;
-}
-
 static void reuse(const void *arg)
 {
 	struct smc_objects o0, o1, o2;
@@ -382,7 +363,8 @@ static void reuse(const void *arg)
 	/* A class no other case here leaves in the pool last: 512 KiB. */
 	pair_open(&p, (int)DMB(5));
 	pair_close(&p);
-	ASSERT_EQ(objects_after_close(&o0), 0);
+	/* A CI run once read "conns 1" at close()'s return. */
+	ASSERT_EQ(objects_wait_no_conns(&o0, 5), 0);
 	tap_diag("after close: conns %ld dmbs %ld pooled %ld lgrs %ld",
 		 o0.conns, o0.dmbs, o0.pool_dmbs, o0.lgrs);
 	EXPECT_EQ(o0.conns, 0);
@@ -399,7 +381,7 @@ static void reuse(const void *arg)
 	one_transfer(p.cfd, p.afd, 3 * RING(5) + 11, 77);
 	one_transfer(p.afd, p.cfd, 2 * RING(5) + 5, 78);
 	pair_close(&p);
-	ASSERT_EQ(objects_after_close(&o2), 0);
+	ASSERT_EQ(objects_wait_no_conns(&o2, 5), 0);
 	EXPECT_EQ(o2.conns, 0);
 	EXPECT_EQ(o2.dmbs, o0.dmbs);
 	EXPECT_EQ(o2.pool_dmbs, o0.pool_dmbs);
