@@ -133,6 +133,14 @@ struct smc_conn {
 	struct delayed_work	tx_work;
 	bool			tx_dead;	/* torn down: no more pushes */
 	bool			tx_waiting;	/* a sendmsg waits for room */
+	/*
+	 * No memory for the send buffer when it was first needed (the
+	 * memcg was full): the connection goes on without one, sendmsg
+	 * writing straight into the peer's ring (SMC-D nocopy) as the
+	 * peer makes room. Set once, never cleared; written with both the
+	 * socket lock and lock held.
+	 */
+	bool			tx_nobuf;
 
 	spinlock_t		lock;		/* bh: cursors, flags below */
 	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;
@@ -256,6 +264,8 @@ static inline u32 smc_tx_ring_space(const struct smc_conn *conn)
 {
 	return conn->peer_size - (u32)(conn->tx_prod - conn->tx_cons);
 }
+/* Whether a write can take bytes now (EPOLLOUT). Conn lock held. */
+bool smc_tx_has_room(const struct smc_conn *conn);
 /* Push what the send buffer holds, as far as the peer has room. */
 void smc_tx_push(struct smc_sock *smc);
 /* The peer made room and bytes wait: push from a worker. Any context. */

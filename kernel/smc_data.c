@@ -44,7 +44,7 @@ __poll_t smc_data_poll(struct smc_sock *smc)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (!(shutdown & SEND_SHUTDOWN)) {
 		/* The send buffer takes what the peer's ring cannot. */
-		if (smc_tx_queued(conn) < conn->sndbuf_size)
+		if (smc_tx_has_room(conn))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 	} else {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* writes fail at once */

@@ -329,13 +329,16 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 	u64 pos;
 	int rc;
 
+again:
 	spin_lock_bh(&conn->lock);
 	queued = smc_tx_queued(conn);
 	ring_space = smc_tx_ring_space(conn);
 	pos = conn->tx_wrote;
 	spin_unlock_bh(&conn->lock);
 
-	if (conn->peer_ring && !queued && !corked && ring_space) {
+	/* Without a send buffer a cork has nowhere to hold the bytes. */
+	if (conn->peer_ring && !queued && (!corked || conn->tx_nobuf) &&
+	    ring_space) {
 		n = min_t(size_t, ring_space, want);
 		mutex_lock(&conn->tx_mutex);
 		rc = conn->tx_dead ? -EPIPE :
@@ -352,6 +355,8 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 		mutex_unlock(&conn->tx_mutex);
 		return rc ?: n;
 	}
+	if (conn->tx_nobuf)
+		return 0;	/* until the peer's ring has room */
 	/* Order: what waits goes first, and nocopy only behind it. */
 	if (queued && ring_space && !corked && !smc_tx_autocork(smc, queued))
 		smc_tx_push(smc);
@@ -363,6 +368,19 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 		return 0;
 	}
 	rc = smc_tx_sndbuf_get(conn);
+	if (rc == -ENOMEM && conn->peer_ring) {
+		/*
+		 * The memcg cannot take the buffer now. TCP would wait for
+		 * memory; this connection needs none to go on: from now on
+		 * every byte goes straight into the peer's ring (the caller
+		 * waits for room there, smc_tx_has_room()).
+		 */
+		spin_lock_bh(&conn->lock);
+		conn->tx_nobuf = true;
+		spin_unlock_bh(&conn->lock);
+		/* Corked, the ring may have room now (once: tx_nobuf is set). */
+		goto again;
+	}
 	if (rc)
 		return rc;
 	n = min_t(size_t, room, want);
@@ -385,10 +403,21 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 }
 
 /*
- * Whether a sendmsg waiting for room can go on: the send buffer has room,
- * or the peer's ring has, so that it can push (it does that itself while
- * it waits: smc_cdc_rx_msg() leaves tx_work out then, which saves a
- * second wakeup per ring).
+ * Whether a write can take bytes now (lock held): the send buffer has
+ * room, or, for a connection without one (tx_nobuf), the peer's ring.
+ */
+bool smc_tx_has_room(const struct smc_conn *conn)
+{
+	if (conn->tx_nobuf)
+		return smc_tx_ring_space(conn);
+	return smc_tx_queued(conn) < conn->sndbuf_size;
+}
+
+/*
+ * Whether a sendmsg waiting for room can go on: it can write
+ * (smc_tx_has_room()), or the peer's ring has room, so that it can push
+ * (it does that itself while it waits: smc_cdc_rx_msg() leaves tx_work
+ * out then, which saves a second wakeup per ring).
  */
 static bool smc_tx_writable(struct smc_sock *smc)
 {
@@ -398,8 +427,7 @@ static bool smc_tx_writable(struct smc_sock *smc)
 	if (smc_tx_stopped(&smc->sk))
 		return true;
 	spin_lock_bh(&conn->lock);
-	writable = smc_tx_queued(conn) < conn->sndbuf_size ||
-		   smc_tx_ring_space(conn);
+	writable = smc_tx_has_room(conn) || smc_tx_ring_space(conn);
 	spin_unlock_bh(&conn->lock);
 	return writable;
 }

@@ -18,6 +18,15 @@
  *    and af_smc with smcr=1): the same over SMC-R to a listener on ADDR,
  *    in the initial namespace (where the rxe devices are); RMBs and send
  *    buffers are allocated in the handshake, so each pair charges both.
+ *  - nobuf: an SMC-D pair in the same cgroup, the client's send buffer
+ *    1 MiB (net.smc.wmem), made only when the peer's ring is full; then
+ *    memory.max is lowered to just above memory.current, so the memcg
+ *    cannot take that buffer. The client pumps 4 MiB through
+ *    non-blocking send/recv and poll: every byte must arrive in order,
+ *    no send may fail (the connection goes on without a send buffer,
+ *    writing into the peer's ring as it drains), poll must not report
+ *    room that send then refuses, and memory.events must count the
+ *    refused charge (else the case proved nothing).
  *  - netns: net.smc.mem_limit of 5 pairs' buffers (64 KiB DMB and 64 KiB
  *    send buffer per socket): 5 pairs are SMC-D, 3 more fall back, the
  *    server with SMC_CLC_DECL_MEM, and SMC_NETLINK_GET_FBACK_STATS counts
@@ -30,11 +39,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -63,6 +74,8 @@
 #define CG_DMB		(1 << 20)	/* net.smc.rmem: 1 MiB DMBs */
 #define CG_PAIRS	48		/* 96 MiB of DMBs: 3 x memory.max */
 #define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
+#define NOBUF_SNDBUF	(1 << 20)	/* net.smc.wmem of the nobuf case */
+#define NOBUF_BYTES	(4 << 20)	/* pumped through it */
 
 /* "smcr ADDR": the memcg case over SMC-R to ADDR; NULL: SMC-D on lo. */
 static const char *smcr_addr;
@@ -279,19 +292,22 @@ static void cg_worker(void)
 	close(l);
 }
 
-static void memcg(const void *arg)
-{
-	struct statfs st;
-	int mounted = 0, status;
-	long long charged, end;
-	char linger[16] = "10", rmem[32] = "";
-	pid_t pid;
+/* What cg_setup() changed, for cg_teardown() to put back. */
+struct cg_state {
+	int mounted;
+	char linger[16], rmem[32];
+};
 
-	(void)arg;
+static void cg_setup(struct cg_state *st)
+{
+	struct statfs fs;
+
+	memset(st, 0, sizeof(*st));
+	strcpy(st->linger, "10");
 	/* The guest does not mount cgroup2; a host may have it already. */
-	if (statfs(CG_MNT, &st) < 0 || st.f_type != CG2_MAGIC) {
+	if (statfs(CG_MNT, &fs) < 0 || fs.f_type != CG2_MAGIC) {
 		ASSERT_SYS(mount("cgroup2", CG_MNT, "cgroup2", 0, NULL));
-		mounted = 1;
+		st->mounted = 1;
 	}
 	ASSERT_SYS(write_file(CG_MNT "/cgroup.subtree_control", "+memory"));
 	rmdir(CG_DIR);
@@ -300,16 +316,23 @@ static void memcg(const void *arg)
 	/* No swap in the guest; a host's must not hide the charge either. */
 	write_file(CG_DIR "/memory.swap.max", "0");
 	/* Pooled DMBs go 1 s after their group's last connection. */
-	ASSERT_SYS(read_file(LINGER, linger, sizeof(linger)));
-	linger[strcspn(linger, "\n")] = 0;
+	ASSERT_SYS(read_file(LINGER, st->linger, sizeof(st->linger)));
+	st->linger[strcspn(st->linger, "\n")] = 0;
 	ASSERT_SYS(write_file(LINGER, "1"));
 	/* Over SMC-R the worker sets rmem in our namespace: put it back. */
 	if (smcr_addr)
-		ASSERT_SYS(read_file("/proc/sys/net/smc/rmem", rmem, sizeof(rmem)));
+		ASSERT_SYS(read_file("/proc/sys/net/smc/rmem", st->rmem, sizeof(st->rmem)));
+}
+
+/* Run worker in a child in the cgroup; nobody may be OOM-killed. */
+static void cg_run(void (*worker)(void))
+{
+	int status;
+	pid_t pid;
 
 	pid = ASSERT_SYS(fork());
 	if (pid == 0) {
-		cg_worker();
+		worker();
 		_exit(tap_failed() ? 1 : 0);
 	}
 	ASSERT_SYS(waitpid(pid, &status, 0));
@@ -320,6 +343,11 @@ static void memcg(const void *arg)
 	else if (WEXITSTATUS(status))
 		tap_fail("the checks in the cgroup failed");
 	EXPECT_EQ(read_key(CG_DIR "/memory.events", "oom_kill"), 0);
+}
+
+static void cg_teardown(const struct cg_state *st)
+{
+	long long charged, end;
 
 	/* The charges go with the buffers: pooled ones after lgr_linger. */
 	end = now_ms() + 10000;
@@ -329,12 +357,132 @@ static void memcg(const void *arg)
 	tap_diag("memory.current %lld KiB once everything is closed", charged >> 10);
 	EXPECT(charged <= (2 << 20));
 
-	write_file(LINGER, linger);
-	if (*rmem)
-		EXPECT_SYS(write_file("/proc/sys/net/smc/rmem", rmem));
+	write_file(LINGER, st->linger);
+	if (*st->rmem)
+		EXPECT_SYS(write_file("/proc/sys/net/smc/rmem", st->rmem));
 	EXPECT_SYS(rmdir(CG_DIR));
-	if (mounted)
+	if (st->mounted)
 		EXPECT_SYS(umount(CG_MNT));
+}
+
+static void memcg(const void *arg)
+{
+	struct cg_state st;
+
+	(void)arg;
+	cg_setup(&st);
+	cg_run(cg_worker);
+	cg_teardown(&st);
+}
+
+/* ---- a send buffer the memcg cannot take ---- */
+
+static void set_nonblock(int fd)
+{
+	int fl = ASSERT_SYS(fcntl(fd, F_GETFL));
+
+	ASSERT_SYS(fcntl(fd, F_SETFL, fl | O_NONBLOCK));
+}
+
+static void nobuf_worker(void)
+{
+	unsigned char *src = malloc(NOBUF_BYTES), *dst = malloc(NOBUF_BYTES);
+	long long cur, refused, eagain = 0;
+	size_t sent = 0, got = 0, i;
+	char pid[32], num[32];
+	struct sockaddr_in a;
+	struct pair p;
+	int l;
+
+	ASSERT(src && dst);
+	/*
+	 * No page of ours may need a charge once the limit is low: a fault
+	 * then is the memcg's OOM kill. Both buffers are written (not with
+	 * zeros: malloc + memset 0 may become a calloc that touches
+	 * nothing), and, in the cgroup, mlockall() faults in the rest and
+	 * breaks its copy-on-write sharing with our parent.
+	 */
+	for (i = 0; i < NOBUF_BYTES; i++)
+		src[i] = (unsigned char)(i * 7 + i / 65521);
+	memset(dst, 0xa5, NOBUF_BYTES);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_SYS(write_file(CG_DIR "/cgroup.procs", pid));
+	ASSERT_SYS(mlockall(MCL_CURRENT));
+	own_netns();
+	snprintf(num, sizeof(num), "%d", NOBUF_SNDBUF);
+	sysctl_set("wmem", num);
+	l = smc_listener(&a, "127.0.0.1");
+	open_pair(l, &a, &p);
+	ASSERT(is_smcd(&p));
+	set_nonblock(p.c);
+	set_nonblock(p.s);
+
+	/* Room for a page or two, not for the 1 MiB send buffer. */
+	cur = read_num(CG_DIR "/memory.current");
+	snprintf(num, sizeof(num), "%lld", cur + (256 << 10));
+	ASSERT_SYS(write_file(CG_DIR "/memory.max", num));
+	refused = read_key(CG_DIR "/memory.events", "max");
+
+	while (got < NOBUF_BYTES) {
+		struct pollfd pf[2] = {
+			{ .fd = p.c, .events = sent < NOBUF_BYTES ? POLLOUT : 0 },
+			{ .fd = p.s, .events = POLLIN },
+		};
+		ssize_t n;
+
+		if (ASSERT_SYS(poll(pf, 2, 10000)) == 0) {
+			tap_fail("no progress for 10 s: %zu bytes sent, %zu received", sent, got);
+			break;
+		}
+		if (pf[0].revents & (POLLERR | POLLHUP)) {
+			tap_fail("the client's socket failed (revents %#x)", pf[0].revents);
+			break;
+		}
+		if (pf[0].revents & POLLOUT) {
+			n = send(p.c, src + sent, NOBUF_BYTES - sent, MSG_NOSIGNAL);
+			if (n > 0) {
+				sent += n;
+			} else if (n < 0 && errno == EAGAIN) {
+				eagain++;
+			} else {
+				tap_fail("send after %zu bytes: %zd (%s)", sent, n, strerror(errno));
+				break;
+			}
+		}
+		if (pf[1].revents & POLLIN) {
+			n = recv(p.s, dst + got, NOBUF_BYTES - got, 0);
+			if (n <= 0 && !(n < 0 && errno == EAGAIN)) {
+				tap_fail("recv after %zu bytes: %zd (%s)", got, n, strerror(errno));
+				break;
+			}
+			if (n > 0)
+				got += n;
+		}
+	}
+	refused = read_key(CG_DIR "/memory.events", "max") - refused;
+	tap_diag("%zu of %d bytes arrived; memory.current %lld KiB, memory.max %s; "
+		 "charges refused at the limit: %lld; sends that found no room after POLLOUT: %lld",
+		 got, NOBUF_BYTES, read_num(CG_DIR "/memory.current") >> 10, num,
+		 refused, eagain);
+	EXPECT_EQ(got, (size_t)NOBUF_BYTES);
+	EXPECT(!memcmp(src, dst, got));
+	/* The case ran: the memcg refused the send buffer's charge. */
+	EXPECT(refused > 0);
+	/* POLLOUT meant room: the one refusal at most found none. */
+	EXPECT(eagain <= 1);
+	ASSERT_SYS(write_file(CG_DIR "/memory.max", "33554432"));
+	close_pair(&p);
+	close(l);
+}
+
+static void nobuf(const void *arg)
+{
+	struct cg_state st;
+
+	(void)arg;
+	cg_setup(&st);
+	cg_run(nobuf_worker);
+	cg_teardown(&st);
 }
 
 /* ---- net.smc.mem_limit ---- */
@@ -461,6 +609,8 @@ static void netns(const void *arg)
 static const struct tap_case cases[] = {
 	{ "SMC-D buffers are charged to the memcg; past memory.max they fall back, "
 	  "no OOM kill", memcg, NULL, 240 },
+	{ "SMC-D: a send buffer the full memcg cannot take: the connection goes on "
+	  "without one, every byte arrives", nobuf, NULL, 120 },
 	{ "net.smc.mem_limit: past it connections fall back with DECL_MEM, "
 	  "counted; closing gives the bytes back", netns, NULL, 120 },
 };
