@@ -60,7 +60,8 @@ check: all
 # build/debug-kernel (kept across runs); the module, the initramfs and the
 # logs go to build/debug, which shares the userspace build with build/.
 # The debug kernel runs the guests about DEBUG_SCALE times slower, so every
-# time limit is scaled by it. First the harness's own check that each
+# time limit is scaled by it: the selftests' and the module's own bounds on
+# network waits (SMC_WAIT_SCALE, kernel/smc_wait.h; a power of two). First the harness's own check that each
 # detector's report fails a run (vm/selftest/run), then the VM suites.
 # T='AREA/NAME' picks entries as in vm-test (and leaves the harness check out).
 # Guests get 2 GiB: KASAN's shadow takes an eighth of the memory and its
@@ -73,7 +74,7 @@ check-debug: userspace guest
 	@mkdir -p $(BUILD)/debug
 	@ln -sfn $(CMAKE_BUILD) $(BUILD)/debug/cmake
 	@ln -sfn $(BUILD)/guest $(BUILD)/debug/guest
-	SMC_KERNEL=debug $(MAKE) BUILD=$(BUILD)/debug kernel
+	SMC_KERNEL=debug $(MAKE) BUILD=$(BUILD)/debug SMC_WAIT_SCALE=$(DEBUG_SCALE) kernel
 	$(if $(T),,SMC_KERNEL=debug BUILD=$(BUILD)/debug vm/selftest/run)
 	SMC_KERNEL=debug BUILD=$(BUILD)/debug SMC_TIMEOUT_SCALE=$(DEBUG_SCALE) SMC_VM_MEM=2048 \
 		SMC_VM_TIMEOUT=$$((3600 * $(DEBUG_SCALE))) scripts/check --vm-only $(if $(T),'$(T)')

@@ -3,6 +3,7 @@
 #ifndef _SMC_CLC_IO_H
 #define _SMC_CLC_IO_H
 
+#include "smc_wait.h"
 #include "wire/smc_clc.h"
 #include "wire/smc_decline.h"
 
@@ -12,7 +13,7 @@ struct smc_sock;
  * How long we wait for each CLC message the peer owes us. Linux uses the
  * same two seconds, so neither side gives up before the other.
  */
-#define SMC_CLC_WAIT_TIME	(2 * HZ)
+#define SMC_CLC_WAIT_TIME	(2 * HZ * SMC_WAIT_SCALE)
 
 extern u8 smc_clc_local_peer_id[SMC_CLC_PEER_ID_LEN];
 

@@ -103,6 +103,9 @@ static int __init smc_init(void)
 		goto out_lgr;
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
+	if (SMC_WAIT_SCALE != 1)
+		pr_info("network wait bounds scaled by %d (a debug build, smc_wait.h)\n",
+			SMC_WAIT_SCALE);
 	return 0;
 
 out_lgr:

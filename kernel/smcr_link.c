@@ -23,6 +23,7 @@
 
 #include <linux/etherdevice.h>
 #include <linux/interrupt.h>
+#include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -49,16 +50,18 @@
  * for ever only keeps its WRs' waits running into their 5 s bound, which
  * takes the link down and the QP to the error state, ending the retries.
  * An LLC answer needs one round trip through the peer's rx_work.
+ * A debug build multiplies every one of these bounds (smc_wait.h).
  */
-#define SMCR_LLC_WAIT		(4 * HZ)
-#define SMCR_QP_TIMEOUT		16
+#define SMCR_LLC_WAIT		(4 * HZ * SMC_WAIT_SCALE)
+/* A longer wait for the network: the exponent grows by log2 of the factor. */
+#define SMCR_QP_TIMEOUT		(16 + ilog2(SMC_WAIT_SCALE))
 #define SMCR_QP_RETRY		6
 #define SMCR_QP_RNR_RETRY	7
 /*
  * A failed link's flush: rxe completes every WR with a flush error as soon
  * as its completer task runs after the QP went to the error state.
  */
-#define SMCR_FLUSH_WAIT		(2 * HZ)
+#define SMCR_FLUSH_WAIT		(2 * HZ * SMC_WAIT_SCALE)
 /* The send queue: the slots, plus the REG_MR/RDMA WRITE requests. */
 #define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + SMCR_WR_CTX)
 /* One CQ for both queues: room for every WR of both (an overrun kills it). */

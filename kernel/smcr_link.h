@@ -36,6 +36,7 @@
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
+#include "smc_wait.h"
 #include "smcr_ib.h"
 #include "wire/smc_llc.h"
 
@@ -336,7 +337,7 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 void smcr_link_await_flush(struct smcr_link *l);
 
 /* Internal to smcr_link.c and smcr_buf.c. */
-#define SMCR_SLOT_WAIT		(5 * HZ)	/* a free send slot or request */
+#define SMCR_SLOT_WAIT		(5 * HZ * SMC_WAIT_SCALE)	/* a free send slot or request */
 void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc);
 void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
 /*

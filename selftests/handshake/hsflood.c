@@ -12,7 +12,8 @@
  * and must be connected within GOOD_MS, over SMC-D (the loopback ISM
  * device, which badpeer.sh loads). GOOD_MS is not scaled for slow VMs:
  * a stalled handshake waits for a worker that a silent client frees only
- * after the CLC wait (2 s), and that is what the case must tell apart.
+ * after the CLC wait (2 s, scaled as the module scales it on a debug
+ * build), and that is what the case must tell apart.
  *
  * With net.smc.limit_smc_hs 1 (Linux's handshake limitation) a flooded
  * listener is congested: new connections get no SMC option in the
@@ -54,7 +55,7 @@
 #define FLOOD		300	/* silent clients, more than smc_hs_wq's workers */
 #define GOOD_MS		1000	/* a good client's connect, not scaled */
 #define BUILD_MS	1500	/* the flood must be in place before its CLC wait ends */
-#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME */
+#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME, times scale() */
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
 #define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
 #define LISTENER_MAX	64	/* af_smc's SMC_HS_MAX_LISTENER */
@@ -82,6 +83,16 @@ static double scale(void)
 	double v = s ? atof(s) : 1.0;
 
 	return v > 0 ? v : 1.0;
+}
+
+/*
+ * BUILD_MS, scaled: a debug build of af_smc scales its CLC wait by the
+ * same factor (kernel/smc_wait.h), and the flood must still be in place
+ * before that wait ends.
+ */
+static long build_ms(void)
+{
+	return (long)(BUILD_MS * scale());
 }
 
 /* One smc_badpeer client, from src if not NULL: 0, or the errno of the write. */
@@ -138,7 +149,7 @@ static void count_children(unsigned int port, int *hs, int *all)
 }
 
 /*
- * Wait up to BUILD_MS until the listener on port has n connections;
+ * Wait up to build_ms() until the listener on port has n connections;
  * returns how many of them are in their handshake.
  */
 static int wait_conns(unsigned int port, int n, long t0)
@@ -150,12 +161,12 @@ static int wait_conns(unsigned int port, int n, long t0)
 		if (all >= n)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < BUILD_MS);
+	} while (now_ms() - t0 < build_ms());
 	tap_diag("port %u after %ld ms: %d connections, %d in their handshake",
 		 port, now_ms() - t0, all, hs);
 	if (all < n) {
-		tap_fail("only %d of %d bad clients connected in %d ms: too slow to be a flood",
-			 all, n, BUILD_MS);
+		tap_fail("only %d of %d bad clients connected in %ld ms: too slow to be a flood",
+			 all, n, build_ms());
 		tap_end();
 	}
 	return hs;
@@ -382,12 +393,12 @@ static void silent_servers(const void *arg)
 		if (hs >= FLOOD)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < BUILD_MS);
+	} while (now_ms() - t0 < build_ms());
 	tap_diag("our clients of the silent server after %ld ms: %d, %d in their handshake",
 		 now_ms() - t0, all, hs);
 	if (hs < FLOOD) {
-		tap_fail("only %d of %d clients waiting for the silent server in %d ms",
-			 hs, FLOOD, BUILD_MS);
+		tap_fail("only %d of %d clients waiting for the silent server in %ld ms",
+			 hs, FLOOD, build_ms());
 		tap_end();
 	}
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 16, &addr));
@@ -415,7 +426,7 @@ static void make_template(void)
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
 	/* "propose" is refused (ENOENT) until the server has the Proposal. */
 	t0 = now_ms();
-	while (now_ms() - t0 < 1500 && (err = bad_client("propose", 9)) == ENOENT)
+	while (now_ms() - t0 < 1500 * scale() && (err = bad_client("propose", 9)) == ENOENT)
 		usleep(20 * 1000);
 	close(fd);
 	if (err) {
@@ -443,7 +454,7 @@ static void stalled_peer(const void *arg)
 		ASSERT_EQ(bad_client("propose", sf_port(&addr)), 0);
 	hs = wait_conns(sf_port(&addr), STALLERS, t0);
 	/* The declined ones leave their handshake at once; wait for that. */
-	while (hs > PEER_MAX && now_ms() - t0 < BUILD_MS) {
+	while (hs > PEER_MAX && now_ms() - t0 < build_ms()) {
 		int all;
 
 		usleep(20 * 1000);
@@ -524,7 +535,7 @@ static void listener_and_host_bounds(const void *arg)
 		if (hs[0] <= LISTENER_MAX && hs[1] <= LISTENER_MAX)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < BUILD_MS);
+	} while (now_ms() - t0 < build_ms());
 	tap_diag("after %ld ms in their handshake: %d and %d", now_ms() - t0, hs[0], hs[1]);
 	EXPECT_EQ(hs[0], LISTENER_MAX);
 	EXPECT_EQ(hs[1], LISTENER_MAX);
