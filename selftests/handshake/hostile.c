@@ -538,21 +538,100 @@ static void *round_one(void *arg)
 	return NULL;
 }
 
+/* Until both ends' groups are usable, fn's thread ended, or 15 s passed. */
+static void wait_usable(const int *ended)
+{
+	long deadline = now_ms() + (long)(15000 * tscale);
+	int usable;
+
+	while (!(ended && __atomic_load_n(ended, __ATOMIC_ACQUIRE)) &&
+	       (smcr_lgrs_usable(&usable) < 0 || usable < 2) && now_ms() < deadline)
+		usleep(20 * 1000);
+}
+
+/*
+ * An anchor for a round: an idle SMC-R connection with honest CLC that
+ * makes the round's link groups and keeps them until the round's
+ * connections have ended. Without one, with lgr_linger 0, a group goes
+ * with its last connection, and a round whose first connection ended
+ * (its peer's CDCs lied) before the rest joined races the protocol: a
+ * Proposal that reaches the server before the client's DELETE_LINK joins
+ * the server's dying group while the client has none, and the client
+ * declines (SYNCERR) and falls back. A CI run failed so: "honest CLC, yet
+ * not SMC-R", fallback 0x04000000 on one connection, and on another the
+ * server's decline as its group's link went. The anchor sends no data:
+ * no CDC of its own can be mutated but its close's. The fd, or -1 after a
+ * failure reported.
+ */
+static int anchor_open(int round)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char why[160] = "";
+	struct sd_sock sd;
+	int fd, err = 0, rc;
+	long deadline;
+
+	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "socket: %s", tap_errno_name(errno));
+		goto fail;
+	}
+	/* The client address of the run, any port: its CLC is left alone. */
+	if (client_bind(fd, 0)) {
+		snprintf(why, sizeof(why), "bind: %s", tap_errno_name(errno));
+		goto fail;
+	}
+	sin.sin_addr.s_addr = htonl(srv_ip);
+	sin.sin_port = htons(LISTEN_PORT);
+	deadline = now_ms() + (long)(15000 * tscale);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
+		err = errno;
+	else if (wait_fd(fd, POLLOUT, deadline))
+		err = -1;
+	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
+		err = errno;
+	if (err) {
+		snprintf(why, sizeof(why), "connect: %s",
+			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
+		goto fail;
+	}
+	pthread_mutex_lock(&diag_lock);
+	rc = sd_find_fd(fd, &sd);
+	pthread_mutex_unlock(&diag_lock);
+	if (rc || sd.mode != SMC_DIAG_MODE_SMCR) {
+		snprintf(why, sizeof(why), "honest CLC, yet not SMC-R (%s, mode %u, fallback "
+			 "0x%08x, peer's 0x%08x)", rc ? "not in sock_diag" : "found",
+			 rc ? 0 : sd.mode, rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis);
+		goto fail;
+	}
+	wait_usable(NULL);
+	return fd;
+fail:
+	pthread_mutex_lock(&lock);
+	tap_fail("seed %llu: round %d's anchor: %s", seed, round, why);
+	failures++;
+	pthread_mutex_unlock(&lock);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 /*
  * SMC-R (af_smc with lgr_linger 0): n connections from port0 on, fn(port)
  * each, in rounds of w. A round starts once the last one's link groups
  * are gone (within 10 s, or the run fails: a group that outlives its
- * connections is a leak), with its first connection alone, until both
- * ends' groups are usable or it ended: it makes the link (CONFIRM_LINK),
- * and the others join it rather than wait for that first contact and
+ * connections is a leak). Its link (CONFIRM_LINK) is made first, alone,
+ * and the rest join it rather than wait for that first contact and
  * decline (SMCR_LGR_FIRST_WAIT, 1.5 s: a first contact over rxe under
- * TCG takes about as long).
+ * TCG takes about as long): with anchor, by an anchor (anchor_open())
+ * that also keeps the groups for the whole round; else by the round's
+ * first connection, until both ends' groups are usable or it ended.
  */
-static void run_rounds(int port0, int n, int w, void (*fn)(int port), int *rounds)
+static void run_rounds(int port0, int n, int w, void (*fn)(int port), bool anchor,
+		       int *rounds)
 {
 	struct round_conn c[WORKERS];
-	int r, i, k, done = 0, usable;
-	long deadline;
+	int r, i, k, done = 0, afd = -1;
 
 	for (r = 0; done < n && failures < 20; r++) {
 		if (smcr_lgrs_wait_zero((int)(10 * tscale))) {
@@ -564,21 +643,22 @@ static void run_rounds(int port0, int n, int w, void (*fn)(int port), int *round
 			pthread_mutex_unlock(&lock);
 			break;
 		}
+		if (anchor && (afd = anchor_open(r)) < 0)
+			break;
 		k = n - done < w ? n - done : w;
 		for (i = 0; i < k; i++) {
 			c[i].port = port0 + done + i;
 			c[i].fn = fn;
 			c[i].done = 0;
 			ASSERT_EQ(pthread_create(&c[i].thread, NULL, round_one, &c[i]), 0);
-			if (i)
-				continue;
-			deadline = now_ms() + (long)(15000 * tscale);
-			while (!__atomic_load_n(&c[0].done, __ATOMIC_ACQUIRE) &&
-			       (smcr_lgrs_usable(&usable) < 0 || usable < 2) && now_ms() < deadline)
-				usleep(20 * 1000);
+			if (!i && !anchor)
+				wait_usable(&c[0].done);
 		}
 		for (i = 0; i < k; i++)
 			pthread_join(c[i].thread, NULL);
+		if (afd >= 0)
+			close(afd);
+		afd = -1;
 		done += k;
 	}
 	*rounds = r;
@@ -1052,7 +1132,7 @@ static void run_cdc(const void *arg)
 	t0 = now_ms();
 	if (want_mode == SMC_DIAG_MODE_SMCR) {
 		/* Honest CLC: each must be SMC-R, so none may race a first contact. */
-		run_rounds(cdc_port0, cdc_total, workers_cdc, cdc_job, &rounds);
+		run_rounds(cdc_port0, cdc_total, workers_cdc, cdc_job, true, &rounds);
 		tap_diag("in %d rounds", rounds);
 	} else {
 		for (i = 0; i < workers_cdc; i++)
@@ -1143,7 +1223,7 @@ static void run_llc(const void *arg)
 		 "af_smc decodes mutated", seed, llc_total, workers_llc, llc_permille / 10,
 		 llc_permille % 10);
 	t0 = now_ms();
-	run_rounds(llc_port0, llc_total, workers_llc, llc_one, &r);
+	run_rounds(llc_port0, llc_total, workers_llc, llc_one, false, &r);
 	t1 = now_ms();
 	server_stop((long)(10000 * tscale));
 	param_write("llc_permille", "0");
