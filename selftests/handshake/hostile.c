@@ -538,6 +538,44 @@ static void *round_one(void *arg)
 	return NULL;
 }
 
+/*
+ * Connect fd (bound already) to the listener, with CLC messages the
+ * network leaves alone, and check that it became want_mode: 0, or -1
+ * with why filled in.
+ */
+static int honest_connect(int fd, char *why, size_t size)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	long t0 = now_ms(), deadline = t0 + (long)(15000 * tscale);
+	struct sd_sock sd;
+	int err = 0, rc;
+
+	sin.sin_addr.s_addr = htonl(srv_ip);
+	sin.sin_port = htons(LISTEN_PORT);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
+		err = errno;
+	else if (wait_fd(fd, POLLOUT, deadline))
+		err = -1;
+	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
+		err = errno;
+	if (err) {
+		snprintf(why, size, "connect with honest CLC: %s",
+			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
+		return -1;
+	}
+	pthread_mutex_lock(&diag_lock);
+	rc = sd_find_fd(fd, &sd);
+	pthread_mutex_unlock(&diag_lock);
+	if (rc || sd.mode != want_mode) {
+		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u, fallback 0x%08x, "
+			 "peer's 0x%08x, connect after %ld ms)", mode_name,
+			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode,
+			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
+		return -1;
+	}
+	return 0;
+}
+
 /* Until both ends' groups are usable, fn's thread ended, or 15 s passed. */
 static void wait_usable(const int *ended)
 {
@@ -565,11 +603,8 @@ static void wait_usable(const int *ended)
  */
 static int anchor_open(int round)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	char why[160] = "";
-	struct sd_sock sd;
-	int fd, err = 0, rc;
-	long deadline;
+	char why[256] = "";
+	int fd;
 
 	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
 	if (fd < 0) {
@@ -581,29 +616,8 @@ static int anchor_open(int round)
 		snprintf(why, sizeof(why), "bind: %s", tap_errno_name(errno));
 		goto fail;
 	}
-	sin.sin_addr.s_addr = htonl(srv_ip);
-	sin.sin_port = htons(LISTEN_PORT);
-	deadline = now_ms() + (long)(15000 * tscale);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
-		err = errno;
-	else if (wait_fd(fd, POLLOUT, deadline))
-		err = -1;
-	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
-		err = errno;
-	if (err) {
-		snprintf(why, sizeof(why), "connect: %s",
-			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
+	if (honest_connect(fd, why, sizeof(why)))
 		goto fail;
-	}
-	pthread_mutex_lock(&diag_lock);
-	rc = sd_find_fd(fd, &sd);
-	pthread_mutex_unlock(&diag_lock);
-	if (rc || sd.mode != SMC_DIAG_MODE_SMCR) {
-		snprintf(why, sizeof(why), "honest CLC, yet not SMC-R (%s, mode %u, fallback "
-			 "0x%08x, peer's 0x%08x)", rc ? "not in sock_diag" : "found",
-			 rc ? 0 : sd.mode, rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis);
-		goto fail;
-	}
 	wait_usable(NULL);
 	return fd;
 fail:
@@ -995,13 +1009,11 @@ static long cdc_close_max;
 static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 {
 	static __thread unsigned char out[CDC_DATA], in[CDC_DATA];
-	struct sockaddr_in sin = { .sin_family = AF_INET };
 	size_t len, sent = 0, got = 0, i;
 	enum cdc_outcome o = C_FAIL;
 	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
-	long deadline, t, t0;
-	struct sd_sock sd;
-	int fd, err = 0, one = 1, rc;
+	long deadline, t;
+	int fd, one = 1;
 
 	*err_out = 0;
 	len = CDC_DATA / 2 + r % (CDC_DATA / 2);
@@ -1018,31 +1030,8 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 		snprintf(why, size, "bind: %s", tap_errno_name(errno));
 		goto out;
 	}
-	sin.sin_addr.s_addr = htonl(srv_ip);
-	sin.sin_port = htons(LISTEN_PORT);
-	t0 = now_ms();
-	deadline = t0 + (long)(15000 * tscale);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
-		err = errno;
-	else if (wait_fd(fd, POLLOUT, deadline))
-		err = -1;
-	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
-		err = errno;
-	if (err) {
-		snprintf(why, size, "connect with honest CLC: %s",
-			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
+	if (honest_connect(fd, why, size))
 		goto out;
-	}
-	pthread_mutex_lock(&diag_lock);
-	rc = sd_find_fd(fd, &sd);
-	pthread_mutex_unlock(&diag_lock);
-	if (rc || sd.mode != want_mode) {
-		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u, fallback 0x%08x, "
-			 "peer's 0x%08x, connect after %ld ms)", mode_name,
-			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode,
-			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
-		goto out;
-	}
 	deadline = now_ms() + (long)(3000 * tscale);
 	switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
 	case ECHO_DONE:
