@@ -61,8 +61,9 @@ check: all
 # logs go to build/debug, which shares the userspace build with build/.
 # The debug kernel runs the guests about DEBUG_SCALE times slower, so every
 # time limit is scaled by it: the selftests' and the module's own bounds on
-# network waits (SMC_WAIT_SCALE, kernel/smc_wait.h; a power of two). First the harness's own check that each
-# detector's report fails a run (vm/selftest/run), then the VM suites.
+# network waits (SMC_WAIT_SCALE, kernel/smc_wait.h; a power of two). First
+# the harness's own check that each detector's report fails a run
+# (vm/selftest/run), then the VM suites.
 # T='AREA/NAME' picks entries as in vm-test (and leaves the harness check out).
 # Guests get 2 GiB: KASAN's shadow takes an eighth of the memory and its
 # quarantine keeps freed objects, and with 1 GiB rxe failed to allocate

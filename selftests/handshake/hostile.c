@@ -595,7 +595,7 @@ static void wait_usable(const int *ended)
  * (its peer's CDCs lied) before the rest joined races the protocol: a
  * Proposal that reaches the server before the client's DELETE_LINK joins
  * the server's dying group while the client has none, and the client
- * declines (SYNCERR) and falls back. A CI run failed so: "honest CLC, yet
+ * declines (SYNCERR) and falls back. Runs failed so: "honest CLC, yet
  * not SMC-R", fallback 0x04000000 on one connection, and on another the
  * server's decline as its group's link went. The anchor sends no data:
  * no CDC of its own can be mutated but its close's. The fd, or -1 after a
