@@ -22,6 +22,17 @@
 #     namespace lists its two groups and their links, and links on the
 #     devices; a new namespace lists no group, no link, and no link on any
 #     device (the devices themselves it may see: ib_core shares them).
+#   - SMC-R in ib_core's exclusive netns mode (`rdma system set netns
+#     exclusive`): rxe1 on veth1 and rxe2 on veth2 are made from inside
+#     smc-ns1 and smc-ns2, yet belong to the initial namespace, as every
+#     device ib_core registers does in that mode. smc-ns1 lists neither
+#     device (`smcr -j device`), the initial namespace lists both, and a
+#     client in smc-ns1 connecting to smc-ns2 finds no RDMA device: its
+#     own decline code is "no SMC-R device" (or "no SMC device"), no
+#     proposal offering SMC-R leaves it. The control, in shared mode with
+#     the same set-up: smc-ns1 lists both devices and its client proposes
+#     SMC-R (its code is anything but those two). The mode goes back to
+#     shared at the end.
 #   - af_smc unloads and loads again.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -76,7 +87,7 @@ hold() {
 		{ tap_fail "$_name: no server on $_addr:$_port in $_sns"; return 1; }
 	nsrun "$_ns" "$T/smc-conns" -c -a "$_addr" -p "$_port" -n 1 -H 60 -t 120 \
 		>"$TMPDIR/$_name" 2>&1 </dev/null &
-	tap_wait_for 60 grep -q '^open' "$TMPDIR/$_name" ||
+	tap_wait_for 60 grep -qs '^open' "$TMPDIR/$_name" ||
 		{ tap_fail "$_name: no connection: $(tail -n 3 "$TMPDIR/$_name")"; return 1; }
 	tap_diag "$_name: $(head -n 1 "$TMPDIR/$_name")"
 }
@@ -190,8 +201,90 @@ smcr_dump() {
 	return 0
 }
 
+# rdma_mode shared|exclusive: ib_core's netns mode. It can change only
+# while the initial namespace is the only one (EBUSY otherwise), and a
+# deleted namespace goes away asynchronously (cleanup_net), hence the wait.
+rdma_mode() {
+	tap_wait_for 30 sh -c "rdma system set netns $1 2>/dev/null" &&
+		rdma system show | grep -q "netns $1"
+}
+
+# ns_rxe: rxe1 on veth1 made from smc-ns1, rxe2 on veth2 from smc-ns2;
+# waited for from the initial namespace, which sees the devices in either
+# mode (topo_netns_rxe waits from the namespaces, blind in exclusive mode).
+ns_rxe() {
+	for i in 1 2; do
+		ip netns exec smc-ns$i rdma link add rxe$i type rxe netdev veth$i || return 1
+	done
+	for i in 1 2; do
+		tap_wait_for 30 sh -c "rdma link show rxe$i/1 | grep -q 'state ACTIVE'" || return 1
+	done
+}
+
+# rxe_listed NS: how many of rxe1 and rxe2 `smcr -j device` lists in NS.
+rxe_listed() {
+	nsrun "$1" smcr -j device >"$TMPDIR/dev" 2>&1 || { echo "error"; return; }
+	sed 's/^/# '"$1"' device: /' "$TMPDIR/dev" >&2
+	grep -o '"ib_device": *"rxe[12]"' "$TMPDIR/dev" | sort -u | grep -c .
+}
+
+# probe_ns1 PORT: an echo server in smc-ns2 on PORT, a client in smc-ns1
+# (smc-fbprobe); prints the client's "mode M fallback 0xLOCAL/0xPEER".
+probe_ns1() {
+	rm -f "$TMPDIR/ready-x"
+	ip netns exec $NS2 $T/smc-echo -s -k 0 -f smc -a $TOPO_IP4_2 -p "$1" \
+		-r "$TMPDIR/ready-x" -t 120 >"$TMPDIR/echo-x.log" 2>&1 </dev/null &
+	_pid=$!
+	tap_wait_for 30 test -e "$TMPDIR/ready-x" || { kill $_pid; echo "no server"; return 1; }
+	ip netns exec $NS1 $T/smc-fbprobe $TOPO_IP4_2 "$1" 0
+	_rc=$?
+	kill $_pid 2>/dev/null
+	wait $_pid 2>/dev/null
+	return $_rc
+}
+
+# exclusive_run MODE PORT: the set-up in MODE, then the listings and the
+# probe, checked against what MODE must give.
+exclusive_run() {
+	_mode=$1 _port=$2
+	topo_cleanup
+	tap_expect "ib_core in $_mode netns mode" rdma_mode "$_mode" || return 1
+	tap_expect "$_mode: two namespaces" topo_netns_pair || return 1
+	tap_expect "$_mode: rxe1, rxe2 made from them" ns_rxe || return 1
+	got=$(rxe_listed -)
+	[ "$got" = 2 ] || tap_fail "$_mode: the initial namespace lists $got of rxe1, rxe2, not both"
+	got=$(rxe_listed $NS1)
+	if [ "$_mode" = exclusive ]; then
+		[ "$got" = 0 ] || tap_fail "exclusive: $NS1 lists $got of the initial namespace's rxe1, rxe2"
+	else
+		[ "$got" = 2 ] || tap_fail "shared: $NS1 lists $got of rxe1, rxe2, not both"
+	fi
+	out=$(probe_ns1 "$_port") || { tap_fail "$_mode: smc-fbprobe: $out"; return 1; }
+	tap_diag "$_mode: client in $NS1: $out"
+	case "${out#* fallback }" in
+	0x03030000/0x00000000|0x03030002/0x00000000) no_dev=1 ;;
+	*) no_dev=0 ;;
+	esac
+	if [ "$_mode" = exclusive ]; then
+		[ $no_dev = 1 ] || tap_fail "exclusive: the client in $NS1 used a device of the initial namespace: '$out'"
+	else
+		[ $no_dev = 0 ] || tap_fail "shared: the client in $NS1 found no device ('$out'): the control shows nothing"
+	fi
+	return 0
+}
+
+smcr_exclusive() {
+	tap_assert "af_smc smcr=1 loopback_ism=0" reload smcr=1 loopback_ism=0
+	exclusive_run shared 5331
+	exclusive_run exclusive 5332
+	topo_cleanup
+	tap_expect "ib_core back in shared netns mode" rdma_mode shared
+	return 0
+}
+
 teardown() {
 	topo_cleanup
+	rdma_mode shared || tap_diag "ib_core stays in exclusive netns mode"
 	tap_expect "rmmod and insmod" reload
 	return 0
 }
@@ -200,5 +293,6 @@ tap_case "setup: namespaces $NS1 and $NS2" 120 setup
 tap_case "SMC-D: $NS1's groups and device use are seen from $NS1 only" 180 smcd_dump
 tap_case "SMC-D: each namespace has groups of its own, none shared" 240 smcd_keyed
 tap_case "SMC-R: the initial namespace's groups and links are not seen from another" 300 smcr_dump
+tap_case "SMC-R: a device ib_core keeps from $NS1 (exclusive mode) is neither listed nor used there" 300 smcr_exclusive
 tap_case "teardown: af_smc unloads and loads again" 120 teardown
 tap_done
