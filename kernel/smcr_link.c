@@ -76,12 +76,20 @@ static bool smcr_link_usable(const struct smcr_link *l)
 
 /*
  * Under l->lock: the link cannot carry anything any more (ERROR), and its
- * owner hears of it once, through its down work. GONE stays GONE.
+ * owner hears of it once, through its down work. GONE stays GONE. @why,
+ * when the cause is a failure rather than an orderly end (the peer's
+ * DELETE_LINK, our port going down), goes to the kernel log: every
+ * connection of the group ends with ECONNRESET, and the log line is the
+ * one place that says why.
  */
-static void smcr_link_broken(struct smcr_link *l)
+static void smcr_link_broken(struct smcr_link *l, const char *why)
 {
 	if (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT)
 		return;
+	if (why)
+		pr_info_ratelimited("link QP %u (%s port %u, peer QP %u) failed: %s\n",
+				    l->local.qpn, l->dev->name, l->port,
+				    l->peer.qpn, why);
 	l->state = SMCR_LINK_ERROR;
 	/* No WR may stay posted (and read its buffer) on a failed link. */
 	queue_work(smcr_wq, &l->err_work);
@@ -115,7 +123,7 @@ void smcr_link_timed_out(struct smcr_link *l)
 {
 	spin_lock_bh(&l->lock);
 	l->timeouts++;
-	smcr_link_broken(l);
+	smcr_link_broken(l, "a send or RDMA request timed out");
 	spin_unlock_bh(&l->lock);
 	wake_up_all(&l->wait);
 }
@@ -157,7 +165,7 @@ void smcr_link_wc_error(struct smcr_link *l, struct ib_wc *wc)
 {
 	if (wc->status != IB_WC_WR_FLUSH_ERR || !l->last_wc_status)
 		l->last_wc_status = wc->status;
-	smcr_link_broken(l);
+	smcr_link_broken(l, ib_wc_status_msg(wc->status));
 }
 
 /*
@@ -174,7 +182,7 @@ static void smcr_qp_event(struct ib_event *event, void *context)
 	case IB_EVENT_QP_ACCESS_ERR:
 	case IB_EVENT_PATH_MIG_ERR:
 		spin_lock_bh(&l->lock);
-		smcr_link_broken(l);
+		smcr_link_broken(l, ib_event_msg(event->event));
 		spin_unlock_bh(&l->lock);
 		wake_up(&l->wait);
 		break;
@@ -297,7 +305,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * destroy would otherwise send DELETE_LINK back and wait).
 		 */
 		l->peer_deleted = true;
-		smcr_link_broken(l);
+		smcr_link_broken(l, NULL);
 		wake = true;
 	} else if (l->rx_head - l->rx_tail >= SMCR_RX_RING) {
 		l->rx_dropped++;
@@ -310,7 +318,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 				      SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	/* Give the buffer back to the QP; a failure means it is in error. */
 	if (l->state != SMCR_LINK_GONE && smcr_post_recv(l, slot))
-		smcr_link_broken(l);
+		smcr_link_broken(l, "a receive buffer could not be posted again");
 	spin_unlock_bh(&l->lock);
 	if (wake)
 		wake_up(&l->wait);
@@ -501,7 +509,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		 */
 		spin_lock_bh(&l->lock);
 		if (l->state == SMCR_LINK_ACTIVE)
-			smcr_link_broken(l);
+			smcr_link_broken(l, NULL);
 		l->peer_deleted = true;
 		spin_unlock_bh(&l->lock);
 		wake_up(&l->wait);
@@ -655,7 +663,7 @@ static void smcr_keepalive_work(struct work_struct *work)
 		if (rc == -ETIMEDOUT || rc == -ENOLINK || rc == -EPROTO) {
 			spin_lock_bh(&l->lock);
 			if (l->state == SMCR_LINK_ACTIVE)
-				smcr_link_broken(l);
+				smcr_link_broken(l, "the peer did not answer TEST_LINK");
 			l->keepalive_failed = true;
 			spin_unlock_bh(&l->lock);
 			wake_up(&l->wait);
@@ -1082,7 +1090,7 @@ void smcr_link_port_down(struct smcr_dev *dev, u8 port)
 			continue;
 		spin_lock_bh(&l->lock);
 		if (l->state == SMCR_LINK_ACTIVE || l->state == SMCR_LINK_INIT) {
-			smcr_link_broken(l);
+			smcr_link_broken(l, NULL);
 			l->port_down = true;
 		}
 		spin_unlock_bh(&l->lock);
