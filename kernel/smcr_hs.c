@@ -573,13 +573,19 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	if (v2.on && first)	/* before the Confirm overwrites ac */
 		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (!first) {
-		/* The group's link, confirmed long ago: just our buffers. */
+		/*
+		 * The group's link, confirmed long ago: just our buffers.
+		 * A registration fails on a link that is failing, not for
+		 * want of memory; the peer is told which (as Linux does).
+		 */
 		rc = smcr_hs_bufs(smc, sc);
-		if (!rc)
-			rc = smcr_buf_register(l, sc->rmb);
 		if (rc) {
 			smcr_hs_conn_drop(sc);
 			return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+		}
+		if (smcr_buf_register(l, sc->rmb)) {
+			smcr_hs_conn_drop(sc);
+			return smcr_hs_decline(smc, SMC_CLC_DECL_ERR_REGBUF);
 		}
 		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, &v2, ac);
 		rc = smc_clc_send(smc, msg);
@@ -772,10 +778,13 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	if (first)
 		smcr_hs_op_start(&op, nsmc, sc->lgr->link);
 	rc = smcr_hs_bufs(nsmc, sc);
-	if (!rc && !first)
-		rc = smcr_buf_register(sc->lgr->link, sc->rmb);
 	if (rc) {
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
+		goto fail;
+	}
+	/* As the client's: a failing link, not memory. */
+	if (!first && smcr_buf_register(sc->lgr->link, sc->rmb)) {
+		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_REGBUF);
 		goto fail;
 	}
 	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, &v2, ac);
