@@ -4,33 +4,30 @@
 # chk/lib.sh: helpers of the chk area (smc_chk, smc_rnics, smc_dbg); source
 # it after ../lib/tap.sh.
 #
-#   chk_load_rdma_cm      load rdma_ucm and the modules it needs from
-#                         $SMC_SELFTESTS/chk/modules (the VM's base image
-#                         loads only rdma_rxe and ib_uverbs); prints why not
-#                         and returns 1 when that cannot be done
+#   chk_load_rdma_cm      load rdma_ucm and the modules it needs, in the
+#                         order of /smc-run/modules.rdmacm (vm/initramfs
+#                         takes them from the kernel image the VM boots;
+#                         the base image loads only rdma_rxe and ib_uverbs);
+#                         prints why not and returns 1 when that cannot be
+#                         done
 #   chk_add_rxe0          rxe0 on eth0 of this VM, waited for until ACTIVE
 #   chk_start_server ARGS start "smc_chk -S ARGS" here in the background, its
 #                         output in $TMPDIR/server.log; waits for it to listen
 #   chk_stop_server       stop it
 
-CHK_MODULES=${SMC_SELFTESTS:-$(dirname "$0")/..}/chk/modules
-# The load order: what each one needs comes first (ib_core and ib_uverbs
-# are already there).
-CHK_RDMA_CM_MODULES="configfs ib_cm iw_cm rdma_cm rdma_ucm"
+CHK_RDMA_CM_LIST=/smc-run/modules.rdmacm
 
 chk_module_loaded() {
 	grep -q "^$1 " /proc/modules || [ -d "/sys/module/$1" ]
 }
 
 chk_load_rdma_cm() {
-	for m in $CHK_RDMA_CM_MODULES; do
-		chk_module_loaded "$m" && continue
-		if [ ! -f "$CHK_MODULES/$m.ko" ]; then
-			echo "no $m.ko in $CHK_MODULES (the build found no kernel image to take it from)"
-			return 1
-		fi
-		insmod "$CHK_MODULES/$m.ko" 2>&1 || { echo "insmod $m.ko failed"; return 1; }
-	done
+	[ -s "$CHK_RDMA_CM_LIST" ] ||
+		{ echo "no $CHK_RDMA_CM_LIST (the VM image lists no RDMA CM modules)"; return 1; }
+	while read -r ko; do
+		chk_module_loaded "$(basename "$ko" .ko | tr - _)" && continue
+		insmod "$ko" 2>&1 || { echo "insmod $ko failed"; return 1; }
+	done <"$CHK_RDMA_CM_LIST"
 	# devtmpfs creates the node; wait for it rather than assume.
 	tap_wait_for 10 test -c /dev/infiniband/rdma_cm ||
 		{ echo "no /dev/infiniband/rdma_cm after loading rdma_ucm"; return 1; }
