@@ -13,7 +13,7 @@
  *   1 silent     nothing at all
  *   2 close      closes at once (the peer "died" mid-handshake)
  *   3 late       a valid Decline, but only after 3 s (later than the
- *                peer's CLC wait)
+ *                peer's CLC wait; both times SMC_WAIT_SCALE)
  *   4 truncated  the first 20 bytes of a 28-byte Decline, then nothing
  *   5 reset      resets the connection at once
  *   6 keep       reads the client's Proposal, keeps it as the template
@@ -86,6 +86,13 @@
  * with it about the layout, only about the contents, which is the point.
  */
 #include "../../kernel/wire/smc_clc.c"
+/*
+ * af_smc's bounds on its waits for the network, times SMC_WAIT_SCALE in a
+ * debug build; this peer's waits, each meant to outlast one of those, are
+ * BP_WAIT(seconds): scaled alike.
+ */
+#include "../../kernel/smc_wait.h"
+#define BP_WAIT(s)	((s) * HZ * SMC_WAIT_SCALE)
 
 enum bp_mode {
 	BP_GARBAGE, BP_SILENT, BP_CLOSE, BP_LATE, BP_TRUNCATED, BP_RESET, BP_KEEP,
@@ -172,7 +179,7 @@ static void bp_act(struct socket *sock, enum bp_mode mode)
 		sock_release(sock);
 		break;
 	case BP_LATE:
-		msleep(3000);
+		msleep(3000 * SMC_WAIT_SCALE);
 		bp_send(sock, bp_decline, sizeof(bp_decline));
 		bp_hold(sock);
 		break;
@@ -459,7 +466,7 @@ static void bp_keep_proposal(struct socket *sock)
 	int rc = -ENOMEM;
 
 	if (msg && buf) {
-		sock->sk->sk_rcvtimeo = 2 * HZ;
+		sock->sk->sk_rcvtimeo = BP_WAIT(2);
 		rc = bp_recv_clc(sock, buf, SMC_CLC_MAX_MSG_LEN);
 	}
 	if (rc > 0 && !smc_clc_decode(buf, rc, msg))
@@ -509,7 +516,7 @@ static void bp_forge_confirm(struct bp_forge *f)
 	rc = -ENOENT;		/* no client has proposed to the forger yet */
 	if (msg->hdr.type != SMC_CLC_PROPOSAL || !msg->proposal.ism_gid_cnt)
 		goto out;
-	f->sock->sk->sk_rcvtimeo = 2 * HZ;
+	f->sock->sk->sk_rcvtimeo = BP_WAIT(2);
 	rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0);
 	if (!rc)
 		rc = bp_send_clc(f->sock, msg, buf);
@@ -573,7 +580,7 @@ static void bp_forge_work(struct work_struct *work)
 	if (rc)
 		goto out;
 	/* A client that never answers must not keep unload waiting. */
-	conn->sk->sk_rcvtimeo = 5 * HZ;
+	conn->sk->sk_rcvtimeo = BP_WAIT(5);
 	rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
 	if (rc > 0)
 		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
@@ -760,7 +767,7 @@ static void bp_silent_one(struct bp_silent *c, struct smc_clc_msg *msg,
 		return;
 	}
 	/* Longer than any CLC wait of af_smc's, bounded for unload. */
-	sock->sk->sk_rcvtimeo = 5 * HZ;
+	sock->sk->sk_rcvtimeo = BP_WAIT(5);
 	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
 	if (rc)
 		goto fail;
@@ -935,7 +942,7 @@ static void bp_confirm_r_work(struct work_struct *work)
 		goto out;
 	}
 	/* Longer than the server's LLC waits after a Confirm, bounded for unload. */
-	sock->sk->sk_rcvtimeo = 10 * HZ;
+	sock->sk->sk_rcvtimeo = BP_WAIT(10);
 	rc = kernel_connect(sock, (struct sockaddr *)&sin, sizeof(sin), 0);
 	if (!rc)
 		rc = bp_propose_r(sock, msg, buf);
