@@ -78,10 +78,10 @@ check-debug: userspace guest
 	SMC_KERNEL=debug $(MAKE) BUILD=$(BUILD)/debug SMC_WAIT_SCALE=$(DEBUG_SCALE) kernel
 	$(if $(T),,SMC_KERNEL=debug BUILD=$(BUILD)/debug vm/selftest/run)
 	SMC_KERNEL=debug BUILD=$(BUILD)/debug SMC_TIMEOUT_SCALE=$(DEBUG_SCALE) SMC_VM_MEM=2048 \
-		SMC_VM_TIMEOUT=$$((3600 * $(DEBUG_SCALE))) scripts/check --vm-only $(if $(T),'$(T)')
+		SMC_VM_TIMEOUT=$$((3600 * $(DEBUG_SCALE))) scripts/check --vm-only $(foreach t,$(T),'$(t)')
 
 vm-test: all
-	scripts/check --vm-only $(if $(T),'$(T)')
+	scripts/check --vm-only $(foreach t,$(T),'$(t)')
 
 demo: all
 	scripts/demo
