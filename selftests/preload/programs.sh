@@ -147,7 +147,9 @@ sockperf_case() {
 		tap_fail "sockperf pp failed"
 	lat=$(sed -n 's/.*avg-latency=\([0-9.]*\).*/\1/p' "$work/sp.pp" | tail -n 1)
 	tap_diag "sockperf over $mode: ${bw:-?} MB/s with 64 KiB messages, ${lat:-?} us ping-pong 1 KiB"
-	[ -n "$bw" ] && [ "${bw%%.*}" -gt 0 ] || { tap_fail "no throughput figure"; cat "$work/sp.tp"; }
+	# Any positive figure: the debug kernel moves SMC-R at 0.2 MB/s.
+	[ -n "$bw" ] && awk -v b="$bw" 'BEGIN { exit !(b > 0) }' ||
+		{ tap_fail "no throughput figure (got '${bw}')"; cat "$work/sp.tp"; }
 	[ -n "$lat" ] || { tap_fail "no latency figure"; cat "$work/sp.pp"; }
 	kill $spid
 }
