@@ -164,8 +164,11 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	rc = -ENOLINK;
 	if (l->state == SMCR_LINK_ACTIVE)
 		rc = prep ? prep(l, wr, b) : 0;
-	if (!rc)
+	if (!rc) {
 		rc = ib_post_send(l->qp, wr, NULL);
+		if (rc)
+			smcr_link_post_failed(l, wr, rc);
+	}
 	up_read(&l->verbs_sem);
 	if (rc) {
 		/* Not posted: b was its owner's all along, never an orphan. */

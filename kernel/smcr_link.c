@@ -119,6 +119,18 @@ static void smcr_link_err_work(struct work_struct *work)
 				    l->local.qpn, rc);
 }
 
+/*
+ * The provider refused a work request on a link we hold usable: our slot
+ * and request accounting should make that impossible (the queue has room
+ * for all of them), so the caller's connection fails with a reset and
+ * the link itself carries on. Logged, as nothing else says why.
+ */
+void smcr_link_post_failed(struct smcr_link *l, const struct ib_send_wr *wr, int rc)
+{
+	pr_info_ratelimited("link QP %u (%s port %u): posting a work request (opcode %d) failed: %d\n",
+			    l->local.qpn, l->dev->name, l->port, wr->opcode, rc);
+}
+
 void smcr_link_timed_out(struct smcr_link *l)
 {
 	spin_lock_bh(&l->lock);
@@ -407,6 +419,8 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
 	rc = ib_post_send(l->qp, &wr, NULL);
 	if (!rc)
 		l->tx_msgs++;
+	else
+		smcr_link_post_failed(l, &wr, rc);
 out:
 	up_read(&l->verbs_sem);
 	if (rc) {

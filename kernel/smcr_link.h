@@ -346,6 +346,7 @@ void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
  * the owner's down work, the QP to the error state). Process context.
  */
 void smcr_link_timed_out(struct smcr_link *l);
+void smcr_link_post_failed(struct smcr_link *l, const struct ib_send_wr *wr, int rc);
 /* Under l->lock: a send queue WR completed or was not posted after all. */
 static inline void smcr_link_sq_done(struct smcr_link *l)
 {
