@@ -122,8 +122,9 @@ static void smcr_link_err_work(struct work_struct *work)
 /*
  * The provider refused a work request on a link we hold usable: our slot
  * and request accounting should make that impossible (the queue has room
- * for all of them), so the caller's connection fails with a reset and
- * the link itself carries on. Logged, as nothing else says why.
+ * for all of them). Only the caller's request fails (for a connection's
+ * WRITE or CDC, a reset of that connection); the link carries on.
+ * Logged, as nothing else says why.
  */
 void smcr_link_post_failed(struct smcr_link *l, const struct ib_send_wr *wr, int rc)
 {

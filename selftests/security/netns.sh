@@ -53,7 +53,9 @@ NS2=$TOPO_NS2
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }
-tap_at_exit "topo_cleanup; smc_module_rmmod; insmod $module"
+# ib_core back in shared mode too (smcr_exclusive): the entries after this
+# one make rxe devices in namespaces.
+tap_at_exit "topo_cleanup; rdma_mode shared; smc_module_rmmod; insmod $module"
 
 # nsrun NS CMD...: CMD in namespace NS ("-": the initial one).
 nsrun() {
