@@ -179,7 +179,10 @@ tap_kill_tree() {
 	return 0
 }
 
-_tap_scaled() {
+# tap_scaled N: N times $SMC_TIMEOUT_SCALE (taken as 1 below 1), rounded to
+# an integer: a bound that must grow as the debug kernel's do (make
+# check-debug scales af_smc's own waits by the same factor).
+tap_scaled() {
 	awk -v t="$1" -v s="${SMC_TIMEOUT_SCALE:-1}" \
 		'BEGIN { if (s + 0 < 1) s = 1; printf "%d\n", t * s + 0.5 }'
 }
@@ -204,7 +207,7 @@ _tap_case_exit() {
 
 tap_case() {
 	_tap_desc=$1
-	_tap_limit=$(_tap_scaled "$2")
+	_tap_limit=$(tap_scaled "$2")
 	shift 2
 	rm -f "$_tap_work/skip" "$_tap_work/timeout" "$_tap_work/failed"
 	(

@@ -49,9 +49,6 @@ module=${SMC_MODULE_FILE:-}
 T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
 port=4456
-# The debug kernel's factor (make check-debug): how long a connection is
-# held open for its group to be read while it lives grows with it.
-SCALE=${SMC_TIMEOUT_SCALE:-1}
 
 on() {
 	# on VM CMD: run CMD on VM 0 (here) or 1 (topo1: both here).
@@ -112,7 +109,7 @@ setup() {
 }
 
 mode_smcr() {
-	$T/smc-fbprobe $SRV $port $((3 * SCALE)) >"$TMPDIR/probe" 2>&1 &
+	$T/smc-fbprobe $SRV $port $(tap_scaled 3) >"$TMPDIR/probe" 2>&1 &
 	pid=$!
 	tap_wait_for 20 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
 	out=$(cat "$TMPDIR/probe")
@@ -174,7 +171,7 @@ same_group() {
 
 many() {
 	tap_assert "conns server on VM 1" serve "$T/smc-conns -s -a $SRV -p $((port + 1)) -n 200 -r /tmp/ready -t 300"
-	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 200 -H $((4 * SCALE)) -t 300 >"$TMPDIR/many" 2>&1 &
+	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 200 -H $(tap_scaled 4) -t 300 >"$TMPDIR/many" 2>&1 &
 	pid=$!
 	tap_wait_for 240 grep -q "^open" "$TMPDIR/many" || tap_fail "no result: $(tail -n 3 "$TMPDIR/many")"
 	tap_diag "client: $(cat "$TMPDIR/many" | tail -n 3 | tr '\n' ';')"

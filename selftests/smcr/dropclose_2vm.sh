@@ -40,10 +40,9 @@ RULE="INPUT -p udp --dport 4791 -j DROP"
 NF_LIST=/smc-run/modules.netfilter
 # Each bound follows from af_smc's own (the 5 s send bound, the QP's retry
 # budget), which make check-debug scales (kernel/smc_wait.h); so are these.
-SCALE=${SMC_TIMEOUT_SCALE:-1}
-CLOSE_BOUND_MS=$((6000 * SCALE))
-LINK_BOUND_MS=$((10000 * SCALE))
-RETX_BOUND_MS=$((10000 * SCALE))
+CLOSE_BOUND_MS=$(tap_scaled 6000)
+LINK_BOUND_MS=$(tap_scaled 10000)
+RETX_BOUND_MS=$(tap_scaled 10000)
 # A window this long without a packet sent counts as "stopped"; rxe
 # retransmits every 268 ms (the ack timeout; 1.07 s on the debug kernel)
 # while a WR is outstanding.

@@ -30,15 +30,15 @@ SRV=10.43.0.2
 # unanswered TEST_LINK after KEEPALIVE s of silence plus the LLC bound, 4 s.
 KEEPALIVE=2
 # make check-debug scales af_smc's bounds (the LLC and slot waits, the QP's
-# ACK timeout: kernel/smc_wait.h) and the slack for a slow guest by this
-# factor; the keepalive interval is a setting, not a bound, and is not.
-SCALE=${SMC_TIMEOUT_SCALE:-1}
+# ACK timeout: kernel/smc_wait.h), and tap_scaled the slack for a slow
+# guest with them; the keepalive interval is a setting, not a bound, and
+# is not scaled.
 # What a kill may take: that, plus 2 s for TCG scheduling and the workers.
-BOUND_MS=$(( (KEEPALIVE + (4 + 2) * SCALE) * 1000 ))
+BOUND_MS=$(( (KEEPALIVE + $(tap_scaled $((4 + 2)))) * 1000 ))
 # With a transfer the TEST_LINK may first wait for a send slot (5 s bound:
 # the transfer's CDCs hold them until their completions fail) before its
 # 4 s answer wait. (The transfer's own WRITE usually fails earlier.)
-BUSY_BOUND_MS=$(( (KEEPALIVE + (5 + 4 + 2) * SCALE) * 1000 ))
+BUSY_BOUND_MS=$(( (KEEPALIVE + $(tap_scaled $((5 + 4 + 2)))) * 1000 ))
 # A port that goes down fails its links at once (IB_EVENT_PORT_ERR).
 DOWN_BOUND_MS=2000
 DEAD=$TMPDIR/vm1-dead

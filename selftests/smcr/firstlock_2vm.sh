@@ -36,9 +36,6 @@ D=/sys/kernel/debug/af_smc/smcr_hs
 L=/sys/kernel/debug/af_smc/smcr_lgr
 B=/sys/module/smc_badpeer/parameters
 port=4457
-# make check-debug scales af_smc's waits (kernel/smc_wait.h), and the
-# bounds below on how long the server waited, by this factor.
-SCALE=${SMC_TIMEOUT_SCALE:-1}
 
 on() {
 	# on VM CMD
@@ -156,7 +153,9 @@ same_peer() {
 	"decline 0x02010000 "*)
 		ms=${second##* }
 		# Declined by the bounded wait, before the peer's own 2 s.
-		[ "$ms" -ge $((1000 * SCALE)) ] && [ "$ms" -lt $((2000 * SCALE)) ] ||
+		# make check-debug scales af_smc's waits (kernel/smc_wait.h),
+		# and so these bounds (tap_scaled).
+		[ "$ms" -ge "$(tap_scaled 1000)" ] && [ "$ms" -lt "$(tap_scaled 2000)" ] ||
 			tap_fail "declined after $ms ms, not after the 1.5 s wait" ;;
 	*) tap_fail "the second was not declined with 0x02010000 while the first was pending: $second" ;;
 	esac

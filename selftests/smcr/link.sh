@@ -53,10 +53,8 @@ else
 	VMA=0 VMB=0 IFA=smcrl0 IFB=smcrl0 DEV=rxe9
 fi
 L=/sys/kernel/debug/af_smc/link
-# The debug kernel's factor (make check-debug): the module's own bounds on
-# the network grow by it (kernel/smc_wait.h), and so do this test's
-# bounds on how long a call may take, which must stay below those.
-SCALE=${SMC_TIMEOUT_SCALE:-1}
+# The bounds below on how long a call may take grow with the module's own
+# on the debug kernel (tap_scaled; kernel/smc_wait.h), and stay below them.
 
 # on VM CMD: run CMD (a shell string) on VM.
 on() {
@@ -232,7 +230,7 @@ orderly_delete() {
 	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
 	t1=$(date +%s)
 	tap_diag "destroy of active A took $((t1 - t0)) s"
-	[ $((t1 - t0)) -le $((2 * SCALE)) ] || tap_fail "destroying A took $((t1 - t0)) s"
+	[ $((t1 - t0)) -le "$(tap_scaled 2)" ] || tap_fail "destroying A took $((t1 - t0)) s"
 	n=0
 	until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* peer_deleted 1'; do
 		n=$((n + 1))
@@ -245,7 +243,7 @@ orderly_delete() {
 	r=$(lk $VMB "test 1") && tap_fail "TEST_LINK on a deleted link succeeded"
 	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
 	t1=$(date +%s)
-	[ $((t1 - t0)) -le $SCALE ] || tap_fail "B's calls after DELETE_LINK took $((t1 - t0)) s"
+	[ $((t1 - t0)) -le "$(tap_scaled 1)" ] || tap_fail "B's calls after DELETE_LINK took $((t1 - t0)) s"
 	# An orderly end is no failure: B logs none.
 	why=$(logged_since $VMB orderly_delete | grep 'af_smc: link QP .* failed: ')
 	[ -z "$why" ] || tap_fail "B logged a failure for the peer's DELETE_LINK: $why"
@@ -324,16 +322,16 @@ dev_gone() {
 	r=$(lk $VMA "test 0") && tap_fail "TEST_LINK on a GONE link succeeded"
 	if [ "$mode" != 1vm ]; then
 		# B, left alone, notices through its keepalive (1 s idle, then
-		# a TEST_LINK that gets no answer within 4 s, times SCALE).
-		n=0
+		# a TEST_LINK that gets no answer within 4 s, scaled).
+		n=0 polls=$(tap_scaled 100)
 		until s=$(lk $VMB "stats 1") && echo "$s" | grep -q ' state 2 .* keepalive_failed 1'; do
 			n=$((n + 1))
-			[ $n -lt $((100 * SCALE)) ] || break
+			[ $n -lt "$polls" ] || break
 			sleep 0.1
 		done
 		tap_diag "B: $s (polled $n times)"
 		echo "$s" | grep -q ' state 2 .* keepalive_failed 1' ||
-			tap_fail "B's keepalive did not end the link within $((10 * SCALE)) s"
+			tap_fail "B's keepalive did not end the link within $(tap_scaled 10) s"
 		# The log names the first cause: the TEST_LINK's SEND, never
 		# acknowledged by a device that is gone, runs out of retries
 		# (about 1.9 s) before the answer's wait (4 s) ends.
@@ -346,7 +344,7 @@ dev_gone() {
 		r=$(lk $VMB "test 1") && tap_fail "TEST_LINK to a vanished peer succeeded"
 		t1=$(date +%s)
 		tap_diag "B: $r after $((t1 - t0)) s"
-		[ $((t1 - t0)) -le $((12 * SCALE)) ] || tap_fail "B's request took $((t1 - t0)) s"
+		[ $((t1 - t0)) -le "$(tap_scaled 12)" ] || tap_fail "B's request took $((t1 - t0)) s"
 	fi
 	lk $VMA "destroy 0" >/dev/null || tap_fail "destroy A"
 	lk $VMB "destroy 1" >/dev/null || tap_fail "destroy B"
