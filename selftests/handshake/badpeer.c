@@ -55,21 +55,13 @@ static const struct bad_server servers[] = {
 	{ "reset", 5, ECONNRESET, EPIPE, 0 },
 };
 
-static double scale(void)
-{
-	const char *s = getenv("SMC_TIMEOUT_SCALE");
-	double v = s ? atof(s) : 1.0;
-
-	return v > 0 ? v : 1.0;
-}
-
 /*
  * af_smc's CLC wait: a debug build (make check-debug) scales it by the
  * factor the tests get as SMC_TIMEOUT_SCALE (kernel/smc_wait.h).
  */
 static long clc_wait_ms(void)
 {
-	return (long)(CLC_WAIT_MS * scale());
+	return (long)(CLC_WAIT_MS * tap_timeout_scale());
 }
 
 static long now_ms(void)
@@ -91,7 +83,7 @@ static void bad_addr(int port, struct sockaddr_in *sin)
 /* The elapsed time fits what the peer does: quick, or about the CLC wait. */
 static void check_time(const struct bad_server *b, long ms)
 {
-	long slack = (long)(1500 * scale());
+	long slack = (long)(1500 * tap_timeout_scale());
 	long wait = clc_wait_ms();
 
 	tap_diag("%s: result after %ld ms", b->name, ms);
@@ -185,7 +177,7 @@ static void nonblocking_connect(const void *arg)
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
 	EXPECT(now_ms() - t0 < 500);	/* the handshake never blocks the caller */
 	pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
-	ASSERT_EQ(poll(&pfd, 1, (int)(10000 * scale())), 1);
+	ASSERT_EQ(poll(&pfd, 1, (int)(10000 * tap_timeout_scale())), 1);
 	check_time(b, now_ms() - t0);
 	tap_diag("poll: %s", sf_poll_str(pfd.revents, ev, sizeof(ev)));
 	EXPECT(pfd.revents & POLLERR);
@@ -287,7 +279,7 @@ static void listener_vs_bad_client(const void *arg)
 	cfd = ASSERT_SYS(sf_connect(f, &addr));
 	afd = ASSERT_SYS(accept(lfd, (struct sockaddr *)&peer, &(socklen_t){ sizeof(peer) }));
 	tap_diag("good client accepted after %ld ms", now_ms() - t0);
-	EXPECT(now_ms() - t0 < 1000 * scale());
+	EXPECT(now_ms() - t0 < 1000 * tap_timeout_scale());
 	len = sizeof(local);
 	ASSERT_SYS(getsockname(cfd, (struct sockaddr *)&local, &len));
 	EXPECT_EQ(sf_port(&peer), sf_port(&local));

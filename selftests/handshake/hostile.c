@@ -1385,7 +1385,7 @@ static uint32_t env_ip(const char *name, uint32_t def)
 int main(int argc, char **argv)
 {
 	const char *s = getenv("SMC_HOSTILE_SEED"), *n = getenv("SMC_HOSTILE_N");
-	const char *ts = getenv("SMC_TIMEOUT_SCALE"), *m = getenv("SMC_HOSTILE_MODE");
+	const char *m = getenv("SMC_HOSTILE_MODE");
 	char cur[32];
 
 	param_read("seed", cur, sizeof(cur));
@@ -1397,8 +1397,7 @@ int main(int argc, char **argv)
 	total = n ? atoi(n) : 10000;
 	if (total < 1 || total > MAX_N)
 		total = 10000;
-	if (ts && atof(ts) > 0)
-		tscale = atof(ts);
+	tscale = tap_timeout_scale();
 	if (argc > 1)
 		only_port = atoi(argv[1]);
 	n = getenv("SMC_HOSTILE_CDC_N");

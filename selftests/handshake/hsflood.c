@@ -55,7 +55,7 @@
 #define FLOOD		300	/* silent clients, more than smc_hs_wq's workers */
 #define GOOD_MS		1000	/* a good client's connect, not scaled */
 #define BUILD_MS	1500	/* the flood must be in place before its CLC wait ends */
-#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME, times scale() */
+#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME, times tap_timeout_scale() */
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
 #define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
 #define LISTENER_MAX	64	/* af_smc's SMC_HS_MAX_LISTENER */
@@ -77,14 +77,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static double scale(void)
-{
-	const char *s = getenv("SMC_TIMEOUT_SCALE");
-	double v = s ? atof(s) : 1.0;
-
-	return v > 0 ? v : 1.0;
-}
-
 /*
  * BUILD_MS, scaled: a debug build of af_smc scales its CLC wait by the
  * same factor (kernel/smc_wait.h), and the flood must still be in place
@@ -92,7 +84,7 @@ static double scale(void)
  */
 static long build_ms(void)
 {
-	return (long)(BUILD_MS * scale());
+	return (long)(BUILD_MS * tap_timeout_scale());
 }
 
 /* One smc_badpeer client, from src if not NULL: 0, or the errno of the write. */
@@ -300,7 +292,7 @@ static void flood_ends(int lfd, unsigned int port)
 		if (!hs)
 			break;
 		usleep(100 * 1000);
-	} while (now_ms() - t0 < (CLC_WAIT_MS + 1500) * scale());
+	} while (now_ms() - t0 < (CLC_WAIT_MS + 1500) * tap_timeout_scale());
 	EXPECT_EQ(hs, 0);
 	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
 	EXPECT_ERRNO(accept(lfd, NULL, NULL), EAGAIN);
@@ -408,7 +400,7 @@ static void silent_servers(const void *arg)
 	for (i = 0; i < FLOOD; i++)
 		close(fds[i]);
 	tap_diag("closing %d clients mid-handshake took %ld ms", FLOOD, now_ms() - t0);
-	EXPECT(now_ms() - t0 < 1000 * scale());
+	EXPECT(now_ms() - t0 < 1000 * tap_timeout_scale());
 }
 
 /* Our own client proposes to smc_badpeer's "keep" server, which keeps it. */
@@ -426,7 +418,7 @@ static void make_template(void)
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
 	/* "propose" is refused (ENOENT) until the server has the Proposal. */
 	t0 = now_ms();
-	while (now_ms() - t0 < 1500 * scale() && (err = bad_client("propose", 9)) == ENOENT)
+	while (now_ms() - t0 < 1500 * tap_timeout_scale() && (err = bad_client("propose", 9)) == ENOENT)
 		usleep(20 * 1000);
 	close(fd);
 	if (err) {

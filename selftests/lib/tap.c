@@ -209,12 +209,17 @@ int tap_errno_mismatch_(const char *file, int line, const char *expr,
 	return 0;
 }
 
-static double timeout_scale(void)
+double tap_timeout_scale(void)
 {
 	const char *s = getenv("SMC_TIMEOUT_SCALE");
 	double v = s ? strtod(s, NULL) : 1.0;
 
 	return v >= 1.0 ? v : 1.0;
+}
+
+unsigned int tap_scaled_seconds(unsigned int seconds)
+{
+	return (unsigned int)(seconds * tap_timeout_scale() + 0.5);
 }
 
 static int64_t now_ms(void)
@@ -278,8 +283,8 @@ static void run_child(const struct registered *c, unsigned int seconds, int pipe
 /* Run one case; returns 0 passed, 1 failed, 2 skipped. */
 static int run_case(unsigned int number, const struct registered *c)
 {
-	unsigned int seconds = (unsigned int)((c->timeout ? c->timeout : TAP_DEFAULT_TIMEOUT) *
-					      timeout_scale() + 0.5);
+	unsigned int seconds = tap_scaled_seconds(c->timeout ? c->timeout :
+						  TAP_DEFAULT_TIMEOUT);
 	char reason[1024] = "";
 	int pipefd[2], status = 0, timed_out = 0, result;
 	ssize_t n;

@@ -71,6 +71,17 @@ void tap_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
 /* Whether a check of this case has failed so far. */
 int tap_failed(void);
 
+/*
+ * SMC_TIMEOUT_SCALE, at least 1: the factor every time limit of a run gets
+ * (make check-debug sets it; a debug build of af_smc stretches its own
+ * waits for the network by the same factor, kernel/smc_wait.h). A program's
+ * own limits (an alarm, a poll bound, a deadline) take it from here, so a
+ * slow kernel slows the test instead of failing it.
+ */
+double tap_timeout_scale(void);
+/* seconds times tap_timeout_scale(), rounded; 0 stays 0 ("no limit"). */
+unsigned int tap_scaled_seconds(unsigned int seconds);
+
 /* "ECONNREFUSED" for ECONNREFUSED, "0" for 0, "errno 1234" when unknown. */
 const char *tap_errno_name(int err);
 

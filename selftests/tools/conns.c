@@ -17,7 +17,8 @@
  *	open N verified N modes smcr=A smcd=B tcp=C
  * and keeps them all open HOLD seconds (default 0) before closing them,
  * so a script can look at the link groups meanwhile. Exit 0 when all N
- * were verified, 1 otherwise (the reason on stderr).
+ * were verified, 1 otherwise (the reason on stderr). -t SECONDS (default
+ * 600, times SMC_TIMEOUT_SCALE) bounds the whole run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +34,7 @@
 
 #include "family.h"
 #include "smcdiag.h"
+#include "tap.h"
 #include "stream.h"
 
 static void __attribute__((noreturn)) die(const char *what)
@@ -236,7 +238,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	raise_nofile(n);
-	alarm(limit);
+	alarm(tap_scaled_seconds((unsigned int)limit));	/* times SMC_TIMEOUT_SCALE */
 	return srv ? server(f, addr ? addr : "any", port, n, ready) :
 		     client(f, addr, port, n, bytes, hold);
 }

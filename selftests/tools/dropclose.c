@@ -22,7 +22,8 @@
  * script can time what follows from the same origin). Exit 0 once close()
  * returned, 1 when nothing was streamed before the command, 2 on a set-up
  * failure (a connection that is not SMC-R included). -t SECONDS (default
- * 120) bounds the whole run (SIGALRM: a close() that never returns).
+ * 120, times SMC_TIMEOUT_SCALE) bounds the whole run (SIGALRM: a close()
+ * that never returns).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +41,7 @@
 
 #include "family.h"
 #include "smcdiag.h"
+#include "tap.h"
 
 #define CHUNK 65536
 
@@ -117,7 +119,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	alarm((unsigned int)limit);
+	alarm(tap_scaled_seconds((unsigned int)limit));	/* times SMC_TIMEOUT_SCALE */
 	if (!sf_addr(f, addr, port, &ss)) {
 		fprintf(stderr, "smc-dropclose: bad address %s\n", addr);
 		return 2;

@@ -42,8 +42,10 @@
 #include "family.h"
 #include "smcdiag.h"
 #include "stream.h"
+#include "tap.h"
 
-#define IDLE_LIMIT_MS 60000 /* no progress at all for this long: give up */
+/* No progress at all for this long (times SMC_TIMEOUT_SCALE): give up. */
+#define IDLE_LIMIT_S 60
 
 struct options {
 	int server, client;
@@ -76,7 +78,8 @@ static void usage(void)
 		"  -n BYTES    client: bytes to send, K/M/G suffixes (default 64M)\n"
 		"  -x SEED     client: pattern seed (default 1)\n"
 		"  -w SECONDS  client: retry a refused connect for this long (server starting)\n"
-		"  -t SECONDS  time limit of the whole program (default 600, 0 = none)\n"
+		"  -t SECONDS  time limit of the whole program, times SMC_TIMEOUT_SCALE\n"
+		"              (default 600, 0 = none)\n"
 		"  -b BUFSIZE  read/write size (default 64K)\n");
 	exit(2);
 }
@@ -279,14 +282,14 @@ static int run_client(const struct options *o)
 		}
 		if (!wr_shut)
 			pfd.events |= POLLOUT;
-		r = poll(&pfd, 1, IDLE_LIMIT_MS);
+		r = poll(&pfd, 1, (int)tap_scaled_seconds(IDLE_LIMIT_S) * 1000);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			die("poll: %s", strerror(errno));
 		if (r == 0)
-			die("no progress for %d s: sent %" PRIu64 ", received %" PRIu64
-			    " of %" PRIu64 " bytes", IDLE_LIMIT_MS / 1000, sent, received, total);
+			die("no progress for %u s: sent %" PRIu64 ", received %" PRIu64
+			    " of %" PRIu64 " bytes", tap_scaled_seconds(IDLE_LIMIT_S), sent, received, total);
 		if (pfd.revents & POLLOUT) {
 			size_t n = total - sent < o->buf_size ? (size_t)(total - sent) : o->buf_size;
 			ssize_t w;
@@ -388,7 +391,8 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGALRM, on_alarm);
+	/* A limit for the stock kernel: the debug kernel moves bytes slower. */
 	if (o.time_limit > 0)
-		alarm((unsigned int)o.time_limit);
+		alarm(tap_scaled_seconds((unsigned int)o.time_limit));
 	return o.server ? run_server(&o) : run_client(&o);
 }
