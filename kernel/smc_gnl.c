@@ -21,12 +21,6 @@
  * network namespace of the socket (GENL_UNS_ADMIN_PERM), whose state
  * they change, as for SMC_PNETID (Documentation/decisions.md).
  */
-/*
- * Our uapi header first: it has the attributes later kernels added (the
- * kernel's 6.1 copy, first on the include path, has not); its guard then
- * keeps the 6.1 copy out.
- */
-#include "../uapi/linux/smc.h"
 
 #include <linux/pci.h>
 #include <linux/utsname.h>

@@ -80,12 +80,12 @@ static int __init smc_init(void)
 		goto out_link;
 	rc = smcr_lgr_init();
 	if (rc)
-		goto out_ib_only;
+		goto out_ib;
 	smc_debugfs_init();
 	/* SMC_GEN_NETLINK reads the namespace state and the RDMA devices. */
 	rc = smc_gnl_init();
 	if (rc)
-		goto out_ib;
+		goto out_smcr_lgr;
 	rc = sock_register(&smc_family);
 	if (rc) {
 		if (rc == -EEXIST)
@@ -116,10 +116,10 @@ out_sock:
 	sock_unregister(PF_SMC);
 out_gnl:
 	smc_gnl_exit();
-out_ib:
+out_smcr_lgr:
 	smc_debugfs_exit();
 	smcr_lgr_exit();
-out_ib_only:
+out_ib:
 	smcr_ib_exit();
 out_link:
 	smcr_link_exit();

@@ -21,7 +21,6 @@
  *   - SMC_NLA_LGR_R_TYPE is SINGLE (one link) or NONE once the link is
  *     down: we make no second link, so never SYMMETRIC/ASYMMETRIC.
  */
-#include "../uapi/linux/smc.h"
 
 #include <net/genetlink.h>
 #include <net/netlink.h>

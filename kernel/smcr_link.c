@@ -7,8 +7,9 @@
  * link->lock (bh); received LLC messages go through a small ring to
  * rx_work (process context), which decodes them and answers requests.
  *
- * Teardown never waits for the hardware (FIELD-NOTES: Linux's smc.ko
- * hangs for ever in smc_wr_drain_cq over rxe). smcr_link_release_verbs
+ * Teardown never waits for the hardware (Linux 6.1's smc.ko, over rxe,
+ * hangs for ever in smc_wr_drain_cq: Documentation/smc-r.md, "Why Linux
+ * 6.1 declines our SMC-Rv1 over rxe"). smcr_link_release_verbs
  * destroys the QP *first*, without draining it: the provider then stops
  * processing it, and the completions it would have flushed never matter,
  * because the CQ goes next, and ib_free_cq() discards what is left in it
