@@ -5,9 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace smc {
+
+struct DeclineCode {
+	std::uint32_t code;
+	const char *name;	// as smcss(8) names the code
+	const char *text;	// as smcss(8) explains the code
+};
+
+// Every code the tools name: the ones Linux 6.1 defines, by code.
+std::span<const DeclineCode> decline_codes();
 
 // A short upper-case name ("PEER_NO_SMC"), or nullptr for a code this
 // table does not know.

@@ -3,7 +3,10 @@
 // JSON, text helpers, option parsing.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "decline_codes.h"
+#include "smc_decline.h"
 #include "json.h"
 #include "options.h"
 #include "table.h"
@@ -72,6 +75,26 @@ TEST(DeclineCodes, NamesAndLabels)
 	EXPECT_EQ(decline_code_name(0x12345678), nullptr);
 	EXPECT_EQ(decline_code_label(0x12345678), "0x12345678");
 	EXPECT_EQ(decline_code_label(0x05000000), "PEER_DECLINED");
+}
+
+// The tools name exactly the codes Linux 6.1 defines, as kernel/wire's
+// table marks them: a code added on one side only fails here.
+TEST(DeclineCodes, TheWireTablesLinuxCodes)
+{
+	std::size_t n = 0;
+	const smc_clc_decline_info *wire = smc_clc_decline_table(&n);
+	std::set<std::uint32_t> linux61, named;
+
+	for (std::size_t i = 0; i < n; i++)
+		if (wire[i].linux61)
+			linux61.insert(wire[i].code);
+	for (const auto &d : decline_codes()) {
+		EXPECT_TRUE(named.insert(d.code).second) << hex0x(d.code, 8) << " twice";
+		EXPECT_NE(d.name, nullptr);
+		EXPECT_NE(d.text, nullptr);
+	}
+	EXPECT_EQ(named, linux61);
+	EXPECT_GT(named.size(), 30u);
 }
 
 constexpr OptionSpec specs[] = {
