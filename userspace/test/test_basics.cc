@@ -4,13 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "decline_codes.h"
 #include "smc_decline.h"
 #include "json.h"
+#include "nl_record.h"
 #include "options.h"
 #include "table.h"
 #include "text.h"
+#include "tool_cli.h"
 
 namespace smc {
 namespace {
@@ -95,6 +98,58 @@ TEST(DeclineCodes, TheWireTablesLinuxCodes)
 	}
 	EXPECT_EQ(named, linux61);
 	EXPECT_GT(named.size(), 30u);
+}
+
+// The block every getopt-style tool shares (tool_cli.h): one spelling and
+// text of -j/-p/-v/-h, the tool's own options passed through untouched.
+constexpr OptionSpec cli_specs[] = {
+	{'x', "extra", true, 0},
+};
+constexpr ToolCli test_cli = {"smctest", cli_specs, true, "Usage: smctest\n",
+			      "  -x, --extra X   one of ours\n", "The end.\n", 18};
+
+struct CliRun {
+	std::ostringstream out, err;
+	nl::ReplayFactory f{nl::Recording{}};
+	ToolEnv env{out, err, f, [](std::uint32_t) { return std::string(); }, "/tmp", 0, "9.9"};
+	std::variant<ToolArgs, int> run(std::initializer_list<const char *> args)
+	{
+		std::vector<std::string> v(args.begin(), args.end());
+		return parse_tool_args(test_cli, v, env);
+	}
+};
+
+TEST(ToolCli, CommonOptionsAndOwnOnes)
+{
+	CliRun r;
+	auto got = r.run({"-p", "--extra=1", "op"});
+	ASSERT_TRUE(std::holds_alternative<ToolArgs>(got));
+	const auto &a = std::get<ToolArgs>(got);
+	EXPECT_TRUE(a.json);
+	EXPECT_TRUE(a.pretty);
+	ASSERT_EQ(a.parsed.options.size(), 1u);	// -p is not the tool's
+	EXPECT_EQ(a.parsed.options[0].id, 0);
+	EXPECT_EQ(a.parsed.options[0].arg, "1");
+	EXPECT_EQ(a.parsed.operands, std::vector<std::string>{"op"});
+	EXPECT_EQ(r.out.str() + r.err.str(), "");
+}
+
+TEST(ToolCli, VersionHelpAndUsageErrors)
+{
+	CliRun v, h, bad;
+	EXPECT_EQ(std::get<int>(v.run({"-j", "--version"})), exit_ok);
+	EXPECT_EQ(v.out.str(), "smctest (smc-linux) 9.9\n");
+	EXPECT_EQ(std::get<int>(h.run({"-h"})), exit_ok);
+	EXPECT_EQ(h.out.str(), "Usage: smctest\n\n"
+			       "  -x, --extra X   one of ours\n"
+			       "  -j, --json      JSON instead of text\n"
+			       "  -p, --pretty    indented JSON (implies --json)\n"
+			       "  -v, --version   print the version and exit\n"
+			       "  -h, --help      print this help and exit\n"
+			       "\nThe end.\n");
+	EXPECT_EQ(std::get<int>(bad.run({"--nope"})), exit_usage);
+	EXPECT_EQ(bad.err.str(), "smctest: unknown option '--nope' (see smctest --help)\n");
+	EXPECT_EQ(bad.out.str(), "");
 }
 
 constexpr OptionSpec specs[] = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "smc_tool.h"
 
-#include "options.h"
+#include "tool_cli.h"
 
 namespace smc {
 
@@ -64,12 +64,10 @@ std::string main_help(const SmcContext &ctx)
 		"Options:\n"
 		"  -d, --details      more columns; -dd even more\n"
 		"  -a, --absolute     statistics since the module was loaded, ignoring resets\n"
-		"  -j, --json         JSON output\n"
-		"  -p, --pretty       indented JSON (implies --json)\n"
-		"  -t, --type TYPE    smcd or smcr, whatever name the program runs under\n"
-		"  -v, --version      print the version and exit\n"
-		"  -h, --help         print this help and exit\n"
-		"\n"
+		"  -t, --type TYPE    smcd or smcr, whatever name the program runs under\n";
+	// The options every tool has, in the words of every tool (tool_cli.h).
+	s += tool_common_help(true, 21);
+	s += "\n"
 		"Objects and commands may be abbreviated: '" + p + " d' is '" + p + " device'.\n"
 		"'" + p + " OBJECT help' describes an object.\n";
 	return s;
@@ -81,8 +79,15 @@ enum class Parse { go, done, bad };
 // dashes and may be abbreviated; -ad, -da, -dd and the like combine.
 Parse parse_globals(SmcContext &ctx, Args args, std::size_t &i, bool &tech_given, int &rc)
 {
+	// iproute2's words, not getopt_long's: one dash or two, any prefix
+	// (the first listed word wins), so "-d" is --details.
+	enum Global : int { g_absolute, g_version, g_details, g_ddetails, g_help, g_json, g_pretty,
+			    g_type };
 	static constexpr std::string_view names[] = {"absolute", "version", "details", "ddetails",
 						      "help", "json", "pretty", "type"};
+	static constexpr Global ids[] = {g_absolute, g_version, g_details, g_ddetails, g_help,
+					 g_json, g_pretty, g_type};
+	static_assert(std::size(names) == std::size(ids));
 	while (i < args.size()) {
 		const std::string &a = args[i];
 		if (a == "--") {
@@ -100,6 +105,9 @@ Parse parse_globals(SmcContext &ctx, Args args, std::size_t &i, bool &tech_given
 			has_value = true;
 		}
 		int w = match_word(name, names);
+		std::optional<Global> opt;
+		if (w >= 0)
+			opt = ids[static_cast<std::size_t>(w)];
 		auto set_flag = [&](char c) {
 			switch (c) {
 			case 'a': ctx.absolute = true; return true;
@@ -109,21 +117,21 @@ Parse parse_globals(SmcContext &ctx, Args args, std::size_t &i, bool &tech_given
 			default: return false;
 			}
 		};
-		switch (w) {
-		case 0: ctx.absolute = true; break;
-		case 1:
-			ctx.env.out << ctx.prog << " (smc-linux) " << ctx.env.version << '\n';
+		switch (opt.value_or(Global(-1))) {
+		case g_absolute: ctx.absolute = true; break;
+		case g_version:
+			ctx.env.out << tool_version(ctx.prog.c_str(), ctx.env);
 			rc = exit_ok;
 			return Parse::done;
-		case 2: ctx.detail = std::max(ctx.detail, 1); break;
-		case 3: ctx.detail = 2; break;
-		case 4:
+		case g_details: ctx.detail = std::max(ctx.detail, 1); break;
+		case g_ddetails: ctx.detail = 2; break;
+		case g_help:
 			ctx.env.out << main_help(ctx);
 			rc = exit_ok;
 			return Parse::done;
-		case 5: ctx.json = true; break;
-		case 6: ctx.json = ctx.pretty = true; break;
-		case 7: {
+		case g_json: ctx.json = true; break;
+		case g_pretty: ctx.json = ctx.pretty = true; break;
+		case g_type: {
 			if (!has_value) {
 				if (i + 1 >= args.size()) {
 					rc = ctx.usage("", "option '" + a + "' needs smcd or smcr");
@@ -154,7 +162,7 @@ Parse parse_globals(SmcContext &ctx, Args args, std::size_t &i, bool &tech_given
 			}
 		}
 		}
-		if (has_value && w != 7) {
+		if (has_value && opt != g_type) {
 			rc = ctx.usage("", "option '" + a + "' takes no value");
 			return Parse::bad;
 		}

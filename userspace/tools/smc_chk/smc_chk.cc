@@ -6,7 +6,7 @@
 
 #include <net/if.h>
 
-#include "options.h"
+#include "tool_cli.h"
 
 namespace smc {
 
@@ -30,12 +30,14 @@ constexpr OptionSpec specs[] = {
 	{'h', "help", false, opt_help},
 };
 
-const char help_text[] =
+// -v and -h are in specs too: parse_chk_options() reports them as flags,
+// which smc_chk_run() answers with the shared texts.
+constexpr ToolCli cli = {
+	"smc_chk", specs, false,
 	"Usage: smc_chk -S [-p PORT] [-6] [-d] [--no-rdma] [--reject]\n"
 	"       smc_chk -C HOST [-p PORT] [-6] [-t SECONDS] [-d] [--no-rdma|--rdma-always]\n"
 	"       smc_chk -i IFACE\n"
-	"Check whether connections to HOST use SMC-D, SMC-R or fall back to TCP, and why.\n"
-	"\n"
+	"Check whether connections to HOST use SMC-D, SMC-R or fall back to TCP, and why.\n",
 	"  -S, --server          run the test server (TCP and RDMA CM on PORT)\n"
 	"  -C, --connect HOST    connect to the test server on HOST and report\n"
 	"  -p, --port PORT       port of the test server (default 37373)\n"
@@ -45,13 +47,12 @@ const char help_text[] =
 	"  -d, --debug           say more\n"
 	"      --no-rdma         no RDMA path check (client), no RDMA CM listener (server)\n"
 	"      --rdma-always     check the RDMA path even when SMC-R was used\n"
-	"      --reject          the server rejects RDMA connections (to test clients)\n"
-	"  -v, --version         print the version and exit\n"
-	"  -h, --help            print this help and exit\n"
-	"\n"
+	"      --reject          the server rejects RDMA connections (to test clients)\n",
 	"When the connection does not use SMC-R, the client also checks the RDMA path\n"
 	"to HOST with the RDMA CM and says which step fails and what that means.\n"
-	"Exit status: 0 SMC-D or SMC-R, 3 TCP, 1 the check failed, 2 usage error.\n";
+	"Exit status: 0 SMC-D or SMC-R, 3 TCP, 1 the check failed, 2 usage error.\n",
+	24,
+};
 
 Error usage(std::string m) { return make_error(EINVAL, std::move(m)); }
 
@@ -153,15 +154,14 @@ int smc_chk_run(const std::vector<std::string> &args, ToolEnv &env, RdmaCm &cm)
 {
 	auto o = parse_chk_options(args);
 	if (!o) {
-		env.err << "smc_chk: " << o.error().message << " (see smc_chk --help)\n";
-		return exit_usage;
+		return tool_usage_error(cli, env, o.error().message);
 	}
 	if (o->help) {
-		env.out << help_text;
+		env.out << tool_help(cli);
 		return exit_ok;
 	}
 	if (o->version) {
-		env.out << "smc_chk (smc-linux) " << env.version << '\n';
+		env.out << tool_version(cli.prog, env);
 		return exit_ok;
 	}
 	int rc = exit_ok;

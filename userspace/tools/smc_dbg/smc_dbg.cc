@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "options.h"
+#include "tool_cli.h"
 #include "tar_writer.h"
 #include "text.h"
 
@@ -26,27 +26,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum Opt { opt_output, opt_version, opt_help };
+enum Opt { opt_output };
 
 constexpr OptionSpec specs[] = {
 	{'o', "output", true, opt_output},
-	{'v', "version", false, opt_version},
-	{'h', "help", false, opt_help},
 };
 
-const char help_text[] =
+constexpr ToolCli cli = {
+	"smc_dbg", specs, false,
 	"Usage: smc_dbg [-o PATH]\n"
 	"Collect what a bug report about SMC needs into one tarball: versions, modules,\n"
 	"smcss, the PNET table, link groups, devices, statistics, net.smc sysctls,\n"
-	"kernel messages about smc and rxe, interfaces and RDMA links.\n"
-	"\n"
+	"kernel messages about smc and rxe, interfaces and RDMA links.\n",
 	"  -o, --output PATH   the tarball (default: smc_dbg-HOST-TIME.tar here);\n"
-	"                      a directory puts the default name there\n"
-	"  -v, --version       print the version and exit\n"
-	"  -h, --help          print this help and exit\n"
-	"\n"
+	"                      a directory puts the default name there\n",
 	"A source that fails is recorded in its member and in index.txt; smc_dbg\n"
-	"fails only when it cannot write the tarball.\n";
+	"fails only when it cannot write the tarball.\n",
+	22,
+};
 
 constexpr int command_timeout_ms = 10000;
 
@@ -167,26 +164,17 @@ DbgSystem real_dbg_system()
 
 int smc_dbg_run(const std::vector<std::string> &args, ToolEnv &env, DbgSystem &sys)
 {
-	auto parsed = parse_options(specs, std::span(args).subspan(args.empty() ? 0 : 1));
-	if (!parsed) {
-		env.err << "smc_dbg: " << parsed.error().message << " (see smc_dbg --help)\n";
-		return exit_usage;
-	}
-	if (!parsed->operands.empty()) {
-		env.err << "smc_dbg: unexpected argument '" << parsed->operands[0]
-			<< "' (see smc_dbg --help)\n";
-		return exit_usage;
-	}
+	auto cmd = parse_tool_args(cli, std::span(args).subspan(args.empty() ? 0 : 1), env);
+	if (const int *rc = std::get_if<int>(&cmd))
+		return *rc;
+	const auto &tool = std::get<ToolArgs>(cmd);
+	if (!tool.parsed.operands.empty())
+		return tool_usage_error(cli, env, "unexpected argument '" +
+					tool.parsed.operands[0] + "'");
 	std::string output;
-	for (const auto &o : parsed->options) {
+	for (const auto &o : tool.parsed.options) {
 		switch (o.id) {
 		case opt_output: output = o.arg; break;
-		case opt_version:
-			env.out << "smc_dbg (smc-linux) " << env.version << '\n';
-			return exit_ok;
-		case opt_help:
-			env.out << help_text;
-			return exit_ok;
 		}
 	}
 	fs::path path;

@@ -3,14 +3,13 @@
 
 #include <rdma/ib_user_verbs.h>
 
-#include "options.h"
+#include "tool_cli.h"
 
 namespace smc {
 
 namespace {
 
-enum Opt { opt_add, opt_delete, opt_show, opt_flush, opt_interface, opt_ibdevice, opt_ibport,
-	   opt_json, opt_pretty, opt_version, opt_help };
+enum Opt { opt_add, opt_delete, opt_show, opt_flush, opt_interface, opt_ibdevice, opt_ibport };
 
 // Indexed by Opt.
 constexpr OptionSpec specs[] = {
@@ -21,38 +20,30 @@ constexpr OptionSpec specs[] = {
 	{'I', "interface", true, opt_interface},
 	{'D', "ibdevice", true, opt_ibdevice},
 	{'P', "ibport", true, opt_ibport},
-	{'j', "json", false, opt_json},
-	{'p', "pretty", false, opt_pretty},
-	{'v', "version", false, opt_version},
-	{'h', "help", false, opt_help},
 };
 
-const char help_text[] =
+constexpr ToolCli cli = {
+	"smc_pnet", specs, true,
 	"Usage: smc_pnet [OPTION]... [PNETID]\n"
 	"Show or change the table that assigns network interfaces and RDMA or ISM\n"
-	"devices to physical networks (PNET IDs).\n"
-	"\n"
+	"devices to physical networks (PNET IDs).\n",
 	"  -s, --show [PNETID]     show the whole table or one PNET ID (the default)\n"
 	"  -a, --add PNETID        add an entry: needs -I and/or -D\n"
 	"  -d, --delete PNETID     delete every entry of a PNET ID\n"
 	"  -f, --flush             delete the whole table\n"
 	"  -I, --interface NAME    network interface of the entry to add\n"
 	"  -D, --ibdevice NAME     RDMA or ISM device of the entry to add\n"
-	"  -P, --ibport PORT       port of that device, 1 or 2 (default 1)\n"
-	"  -j, --json              show as JSON\n"
-	"  -p, --pretty            show as indented JSON (implies --json)\n"
-	"  -v, --version           print the version and exit\n"
-	"  -h, --help              print this help and exit\n"
-	"\n"
-	"PNET IDs are 1 to 16 letters and digits; they are stored in upper case.\n";
+	"  -P, --ibport PORT       port of that device, 1 or 2 (default 1)\n",
+	"PNET IDs are 1 to 16 letters and digits; they are stored in upper case.\n",
+	26,
+};
 
 constexpr std::size_t ifname_max = 15;			// IFNAMSIZ - 1
 constexpr std::size_t ibname_max = IB_DEVICE_NAME_MAX - 1;
 
 int usage_error(ToolEnv &env, const std::string &message)
 {
-	env.err << "smc_pnet: " << message << " (see smc_pnet --help)\n";
-	return exit_usage;
+	return tool_usage_error(cli, env, message);
 }
 
 int fail(ToolEnv &env, const Error &e)
@@ -90,15 +81,17 @@ Table<PnetEntry> pnet_table()
 
 int smc_pnet_main(const std::vector<std::string> &args, ToolEnv &env)
 {
-	auto parsed = parse_options(specs, std::span(args).subspan(args.empty() ? 0 : 1));
-	if (!parsed)
-		return usage_error(env, parsed.error().message);
+	auto cmd = parse_tool_args(cli, std::span(args).subspan(args.empty() ? 0 : 1), env);
+	if (const int *rc = std::get_if<int>(&cmd))
+		return *rc;
+	const auto &tool = std::get<ToolArgs>(cmd);
+	const ParsedArgs *parsed = &tool.parsed;
 
 	int command = -1;
 	std::string command_spelling;
 	PnetEntry entry;
 	std::string port_arg, interface_spelling, device_spelling;
-	bool json = false, pretty = false;
+	bool json = tool.json, pretty = tool.pretty;
 	for (const auto &o : parsed->options) {
 		switch (o.id) {
 		case opt_add:
@@ -114,14 +107,6 @@ int smc_pnet_main(const std::vector<std::string> &args, ToolEnv &env)
 		case opt_interface: entry.netdev = o.arg; interface_spelling = o.spelling; break;
 		case opt_ibdevice: entry.ibdev = o.arg; device_spelling = o.spelling; break;
 		case opt_ibport: port_arg = o.arg; break;
-		case opt_json: json = true; break;
-		case opt_pretty: json = pretty = true; break;
-		case opt_version:
-			env.out << "smc_pnet (smc-linux) " << env.version << '\n';
-			return exit_ok;
-		case opt_help:
-			env.out << help_text;
-			return exit_ok;
 		}
 	}
 	const auto &operands = parsed->operands;

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "smcss.h"
 
-#include "options.h"
+#include "tool_cli.h"
 
 namespace smc {
 
 namespace {
 
-enum Opt { opt_all, opt_listening, opt_debug, opt_smcd, opt_smcr, opt_wide, opt_json,
-	   opt_pretty, opt_version, opt_help };
+enum Opt { opt_all, opt_listening, opt_debug, opt_smcd, opt_smcr, opt_wide };
 
 constexpr OptionSpec specs[] = {
 	{'a', "all", false, opt_all},
@@ -17,46 +16,42 @@ constexpr OptionSpec specs[] = {
 	{'D', "smcd", false, opt_smcd},
 	{'R', "smcr", false, opt_smcr},
 	{'W', "wide", false, opt_wide},
-	{'j', "json", false, opt_json},
-	{'p', "pretty", false, opt_pretty},
-	{'v', "version", false, opt_version},
-	{'h', "help", false, opt_help},
 };
 
-const char help_text[] =
+constexpr ToolCli cli = {
+	"smcss", specs, true,
 	"Usage: smcss [OPTION]...\n"
-	"List the AF_SMC sockets of this network namespace.\n"
-	"\n"
+	"List the AF_SMC sockets of this network namespace.\n",
 	"  -a, --all         every socket: listening, opening, connected and closing\n"
 	"  -l, --listening   listening sockets only\n"
 	"  -d, --debug       add shutdown state, buffer sizes and cursors\n"
 	"  -D, --smcd        SMC-D sockets only, with their SMC-D details\n"
 	"  -R, --smcr        SMC-R sockets only, with their SMC-R details\n"
-	"  -W, --wide        never shorten addresses\n"
-	"  -j, --json        JSON instead of a table\n"
-	"  -p, --pretty      indented JSON (implies --json)\n"
-	"  -v, --version     print the version and exit\n"
-	"  -h, --help        print this help and exit\n"
-	"\n"
-	"Without options: the sockets that are connecting, connected or closing.\n";
+	"  -W, --wide        never shorten addresses\n",
+	"Without options: the sockets that are connecting, connected or closing.\n",
+	20,
+};
 
 int usage_error(ToolEnv &env, const std::string &message)
 {
-	env.err << "smcss: " << message << " (see smcss --help)\n";
-	return exit_usage;
+	return tool_usage_error(cli, env, message);
 }
 
 } // namespace
 
 int smcss_main(const std::vector<std::string> &args, ToolEnv &env)
 {
-	auto parsed = parse_options(specs, std::span(args).subspan(args.empty() ? 0 : 1));
-	if (!parsed)
-		return usage_error(env, parsed.error().message);
+	auto cmd = parse_tool_args(cli, std::span(args).subspan(args.empty() ? 0 : 1), env);
+	if (const int *rc = std::get_if<int>(&cmd))
+		return *rc;
+	const auto &tool = std::get<ToolArgs>(cmd);
+	const ParsedArgs *parsed = &tool.parsed;
 	if (!parsed->operands.empty())
 		return usage_error(env, "unexpected argument '" + parsed->operands[0] + "'");
 
 	SmcssOptions opt;
+	opt.json = tool.json;
+	opt.pretty = tool.pretty;
 	for (const auto &o : parsed->options) {
 		switch (o.id) {
 		case opt_all: opt.all = true; break;
@@ -65,14 +60,6 @@ int smcss_main(const std::vector<std::string> &args, ToolEnv &env)
 		case opt_smcd: opt.smcd = true; break;
 		case opt_smcr: opt.smcr = true; break;
 		case opt_wide: opt.wide = true; break;
-		case opt_json: opt.json = true; break;
-		case opt_pretty: opt.json = opt.pretty = true; break;
-		case opt_version:
-			env.out << "smcss (smc-linux) " << env.version << '\n';
-			return exit_ok;
-		case opt_help:
-			env.out << help_text;
-			return exit_ok;
 		}
 	}
 	if (opt.smcd && opt.smcr)
