@@ -339,6 +339,64 @@ void diff_run(const struct sf_family *f, obs_fn fn)
 	}
 }
 
+/* TcpExtSyncookiesSent from /proc/net/netstat, or -1. */
+static long long diff_syncookies_sent(void)
+{
+	char names[4096], values[4096];
+	long long v = -1;
+	FILE *fp = fopen("/proc/net/netstat", "r");
+
+	if (!fp)
+		return -1;
+	while (fgets(names, sizeof(names), fp) && fgets(values, sizeof(values), fp)) {
+		char *n_save, *v_save;
+		char *n = strtok_r(names, " \n", &n_save);
+		char *val = strtok_r(values, " \n", &v_save);
+
+		if (!n || !val || strcmp(n, "TcpExt:"))
+			continue;
+		while ((n = strtok_r(NULL, " \n", &n_save)) &&
+		       (val = strtok_r(NULL, " \n", &v_save)))
+			if (!strcmp(n, "SyncookiesSent")) {
+				v = strtoll(val, NULL, 10);
+				break;
+			}
+		break;
+	}
+	fclose(fp);
+	return v;
+}
+
+/* TcpExtSyncookiesSent at diff_syncookies_allow(); -1: not allowed. */
+static long long diff_syncookies_base = -1;
+
+void diff_syncookies_allow(void)
+{
+	diff_syncookies_base = MIRROR_ON() ? -1 : diff_syncookies_sent();
+}
+
+void diff_syncookies_end(void)
+{
+	diff_syncookies_base = -1;
+}
+
+/* A fallback that SYN cookies explain (see diff.h), said as such. */
+static int diff_syncookie_fallback(const struct sf_family *f, const struct sd_sock *s)
+{
+	long long now;
+
+	if (diff_syncookies_base < 0 || s->mode != SMC_DIAG_MODE_FALLBACK_TCP ||
+	    s->reason != 0x03010000 /* SMC_CLC_DECL_PEERNOSMC */)
+		return 0;
+	now = diff_syncookies_sent();
+	if (now <= diff_syncookies_base)
+		return 0;
+	tap_diag("the %s connection fell back to TCP (0x%08x): TCP sent SYN cookies meanwhile "
+		 "(TcpExtSyncookiesSent +%lld), whose SYN-ACK has no SMC option",
+		 f->label, s->reason, now - diff_syncookies_base);
+	return 1;
+}
+
 void diff_check_mode(const struct sf_family *f, int fd)
 {
 	struct sd_sock s;
@@ -353,6 +411,8 @@ void diff_check_mode(const struct sf_family *f, int fd)
 			 f->label, tap_errno_name(-rc));
 		return;
 	}
+	if (diff_mode() != DIFF_MODE_FALLBACK && diff_syncookie_fallback(f, &s))
+		return;
 	if (diff_mode() == DIFF_MODE_SMCD) {
 		if (s.mode != SMC_DIAG_MODE_SMCD)
 			tap_fail("the %s connection is not SMC-D: mode %u, fallback reason 0x%08x, peer 0x%08x",

@@ -118,6 +118,19 @@ enum diff_mode diff_mode(void);
  */
 void diff_check_mode(const struct sf_family *f, int fd);
 /*
+ * A case that bursts connections at a tiny backlog may make TCP answer
+ * with SYN cookies (its SYN queue is full, tcp_syncookies=1), and a SYN
+ * cookie's SYN-ACK carries no SMC option: that connection is TCP on both
+ * ends, fallback reason PEERNOSMC, as on Linux. After
+ * diff_syncookies_allow(), diff_check_mode() takes such a fallback as
+ * one of these, with a diagnostic, when TcpExtSyncookiesSent of this
+ * host rose since the call; on one VM only (across two VMs the listener's
+ * counter is the other VM's, and the check stays strict).
+ * diff_syncookies_end() ends the allowance.
+ */
+void diff_syncookies_allow(void);
+void diff_syncookies_end(void);
+/*
  * Fail the case unless the connected socket fd of family f fell back to TCP
  * with the local reason given (SMC_CLC_DECL_*), whatever the mode the run
  * asks for: for cases that promise a fallback (TCP Fast Open). Nothing for
