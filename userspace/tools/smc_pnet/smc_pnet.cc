@@ -85,14 +85,14 @@ int smc_pnet_main(const std::vector<std::string> &args, ToolEnv &env)
 	if (const int *rc = std::get_if<int>(&cmd))
 		return *rc;
 	const auto &tool = std::get<ToolArgs>(cmd);
-	const ParsedArgs *parsed = &tool.parsed;
+	const ParsedArgs &parsed = tool.parsed;
 
 	int command = -1;
 	std::string command_spelling;
 	PnetEntry entry;
 	std::string port_arg, interface_spelling, device_spelling;
 	bool json = tool.json, pretty = tool.pretty;
-	for (const auto &o : parsed->options) {
+	for (const auto &o : parsed.options) {
 		switch (o.id) {
 		case opt_add:
 		case opt_delete:
@@ -109,7 +109,7 @@ int smc_pnet_main(const std::vector<std::string> &args, ToolEnv &env)
 		case opt_ibport: port_arg = o.arg; break;
 		}
 	}
-	const auto &operands = parsed->operands;
+	const auto &operands = parsed.operands;
 	if (operands.size() > 1)
 		return usage_error(env, "too many arguments ('" + operands[1] + "')");
 	if (command < 0) {

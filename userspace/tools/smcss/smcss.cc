@@ -45,14 +45,14 @@ int smcss_main(const std::vector<std::string> &args, ToolEnv &env)
 	if (const int *rc = std::get_if<int>(&cmd))
 		return *rc;
 	const auto &tool = std::get<ToolArgs>(cmd);
-	const ParsedArgs *parsed = &tool.parsed;
-	if (!parsed->operands.empty())
-		return usage_error(env, "unexpected argument '" + parsed->operands[0] + "'");
+	const ParsedArgs &parsed = tool.parsed;
+	if (!parsed.operands.empty())
+		return usage_error(env, "unexpected argument '" + parsed.operands[0] + "'");
 
 	SmcssOptions opt;
 	opt.json = tool.json;
 	opt.pretty = tool.pretty;
-	for (const auto &o : parsed->options) {
+	for (const auto &o : parsed.options) {
 		switch (o.id) {
 		case opt_all: opt.all = true; break;
 		case opt_listening: opt.listening = true; break;
