@@ -251,6 +251,7 @@ static int run_client(const struct options *o)
 	char *sbuf = malloc(o->buf_size), *rbuf = malloc(o->buf_size);
 	socklen_t len = sizeof(local);
 	int fd, eof = 0, wr_shut = 0;
+	unsigned int idle_s = tap_scaled_seconds(IDLE_LIMIT_S);
 	double start, elapsed;
 
 	if (!sbuf || !rbuf)
@@ -282,14 +283,14 @@ static int run_client(const struct options *o)
 		}
 		if (!wr_shut)
 			pfd.events |= POLLOUT;
-		r = poll(&pfd, 1, (int)tap_scaled_seconds(IDLE_LIMIT_S) * 1000);
+		r = poll(&pfd, 1, (int)idle_s * 1000);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			die("poll: %s", strerror(errno));
 		if (r == 0)
 			die("no progress for %u s: sent %" PRIu64 ", received %" PRIu64
-			    " of %" PRIu64 " bytes", tap_scaled_seconds(IDLE_LIMIT_S), sent, received, total);
+			    " of %" PRIu64 " bytes", idle_s, sent, received, total);
 		if (pfd.revents & POLLOUT) {
 			size_t n = total - sent < o->buf_size ? (size_t)(total - sent) : o->buf_size;
 			ssize_t w;
