@@ -120,12 +120,19 @@ static unsigned int smc_close_reset(struct smc_sock *smc)
 		err = ECONNRESET;
 	else if (!conn->done_writing)
 		err = EPIPE;		/* TCP in CLOSE_WAIT */
-	smc_close_set(smc, SMC_PROCESSABORT);
-	smc_close_end(smc);
+	/*
+	 * The error first, as tcp_reset() sets it before tcp_done(): a
+	 * lockless reader (sendmsg's smc_tx_stopped(), then sock_error())
+	 * that sees the connection ended also sees why. Poll and recv read
+	 * both under the conn lock.
+	 */
 	if (err) {
 		WRITE_ONCE(sk->sk_err, err);
 		ev |= SMC_CLOSE_RX_ERROR;
+		smp_wmb();
 	}
+	smc_close_set(smc, SMC_PROCESSABORT);
+	smc_close_end(smc);
 	return ev;
 }
 

@@ -23,17 +23,23 @@ __poll_t smc_data_poll(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	u8 shutdown = READ_ONCE(sk->sk_shutdown);
+	int target = sock_rcvlowat(sk, 0, INT_MAX);
 	__poll_t mask = 0;
+	u8 shutdown;
 	u64 avail;
-	int target;
 
+	/*
+	 * One snapshot under conn->lock, where the close state machine sets
+	 * sk_err and sk_shutdown in one step: read apart, a poll racing a
+	 * reset answered EPOLLERR without the EPOLLHUP and EPOLLIN that come
+	 * with it (seen between two VMs over SMC-R).
+	 */
+	spin_lock_bh(&conn->lock);
+	shutdown = sk->sk_shutdown;
 	if (shutdown == SHUTDOWN_MASK)
 		mask |= EPOLLHUP;
 	if (shutdown & RCV_SHUTDOWN)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
-	target = sock_rcvlowat(sk, 0, INT_MAX);
-	spin_lock_bh(&conn->lock);
 	avail = conn->rx_prod - conn->rx_cons;
 	/* The urgent byte next, out of the stream: one more is needed. */
 	if (conn->urg_state != SMC_URG_NONE && conn->urg_pos == conn->rx_cons &&
@@ -51,9 +57,9 @@ __poll_t smc_data_poll(struct smc_sock *smc)
 	}
 	if (conn->urg_state == SMC_URG_VALID)
 		mask |= EPOLLPRI;
-	spin_unlock_bh(&conn->lock);
 	if (READ_ONCE(sk->sk_err) || !skb_queue_empty_lockless(&sk->sk_error_queue))
 		mask |= EPOLLERR;
+	spin_unlock_bh(&conn->lock);
 	return mask;
 }
 

@@ -151,6 +151,37 @@ static bool smc_rx_wake(struct smc_sock *smc, u64 next)
 	       (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
 }
 
+/* What a read that found nothing does next: smc_rx_idle(). */
+enum { SMC_RX_WAIT, SMC_RX_AGAIN, SMC_RX_EOF };
+
+/*
+ * A read with nothing copied found no byte at next. Decided under
+ * conn->lock, where the CDC handler moves rx_prod and the close state
+ * machine sets peer_done_writing, sk_err and sk_shutdown, each in one
+ * step: read locklessly, a reset seen half applied was an EOF instead of
+ * ECONNRESET, and bytes that came with the peer's FIN an EOF before them.
+ * Returns SMC_RX_AGAIN (bytes came meanwhile), SMC_RX_EOF, the socket's
+ * error (negative, consumed as TCP's recv consumes it) or SMC_RX_WAIT.
+ */
+static int smc_rx_idle(struct smc_sock *smc, u64 next)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct sock *sk = &smc->sk;
+	int rc = SMC_RX_WAIT;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->rx_prod > next)
+		rc = SMC_RX_AGAIN;
+	else if (conn->peer_done_writing)	/* TCP's SOCK_DONE */
+		rc = SMC_RX_EOF;
+	else if (sk->sk_err)
+		rc = sock_error(sk);
+	else if (sk->sk_shutdown & RCV_SHUTDOWN)
+		rc = SMC_RX_EOF;
+	spin_unlock_bh(&conn->lock);
+	return rc;
+}
+
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags)
 {
@@ -248,15 +279,15 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			    !timeo || signal_pending(current))
 				break;
 		} else {
-			/* TCP's SOCK_DONE: the FIN came, reads see EOF. */
-			if (READ_ONCE(conn->peer_done_writing))
-				break;
-			if (READ_ONCE(sk->sk_err)) {
-				rc = sock_error(sk);
+			int idle = smc_rx_idle(smc, next);
+
+			if (idle == SMC_RX_AGAIN)
+				continue;
+			if (idle != SMC_RX_WAIT) {
+				if (idle < 0)
+					rc = idle;
 				break;
 			}
-			if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
-				break;
 			rc = smc_wait_check(timeo);
 			if (rc)
 				break;

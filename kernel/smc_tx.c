@@ -471,6 +471,8 @@ int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len)
 		long n;
 
 		if (smc_tx_stopped(sk)) {
+			/* A reset's error is set before its shutdown bits. */
+			smp_rmb();	/* pairs with smc_close_reset() */
 			if (!copied)
 				rc = sock_error(sk) ?: -EPIPE;
 			break;
