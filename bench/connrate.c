@@ -7,7 +7,8 @@
  * A listener and a client in one process: connect (blocking), accept,
  * exchange one byte each way so both ends are fully set up, close both;
  * as many times as fit in SECONDS (default 5). Prints
- * "connections N seconds S rate R/s".
+ * "connections N seconds S rate R/s", then where a connection's time went
+ * on average: "phases_us socket+connect C accept A exchange E close X".
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -35,6 +36,8 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	double seconds = 5, start, end;
 	socklen_t len = sizeof(sin);
+	/* Seconds spent in each phase, summed over the connections. */
+	double t_connect = 0, t_accept = 0, t_exchange = 0, t_close = 0;
 	long count = 0;
 
 	while ((opt = getopt(argc, argv, "f:s:")) != -1) {
@@ -58,23 +61,40 @@ int main(int argc, char **argv)
 	start = now();
 	end = start + seconds;
 	while (now() < end) {
-		int c = socket(domain, SOCK_STREAM, proto), a;
+		double t0 = now(), t1, t2, t3;
+		int c = socket(domain, SOCK_STREAM, proto), a = -1;
 		char b = 'x';
 
-		if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)) ||
-		    (a = accept(lfd, NULL, NULL)) < 0 || write(c, &b, 1) != 1 ||
-		    read(a, &b, 1) != 1 || write(a, &b, 1) != 1 || read(c, &b, 1) != 1) {
-			perror("smc-connrate: connection");
-			return 1;
-		}
+		if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)))
+			goto fail;
+		t1 = now();
+		a = accept(lfd, NULL, NULL);
+		if (a < 0)
+			goto fail;
+		t2 = now();
+		if (write(c, &b, 1) != 1 || read(a, &b, 1) != 1 || write(a, &b, 1) != 1 ||
+		    read(c, &b, 1) != 1)
+			goto fail;
+		t3 = now();
 		close(c);
 		close(a);
+		t_connect += t1 - t0;
+		t_accept += t2 - t1;
+		t_exchange += t3 - t2;
+		t_close += now() - t3;
 		count++;
 	}
 	end = now();
 	printf("connections %ld seconds %.2f rate %.1f/s\n", count, end - start,
 	       count / (end - start));
+	if (count)
+		printf("phases_us socket+connect %.0f accept %.0f exchange %.0f close %.0f\n",
+		       t_connect / count * 1e6, t_accept / count * 1e6,
+		       t_exchange / count * 1e6, t_close / count * 1e6);
 	return 0;
+fail:
+	perror("smc-connrate: connection");
+	return 1;
 usage:
 	fprintf(stderr, "usage: smc-connrate -f inet|smc [-s SECONDS]\n");
 	return 2;

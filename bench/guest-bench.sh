@@ -75,9 +75,14 @@ echo "MODE_1B_TCP $(cat "$work/qmodes")"
 q_smc=$(qlat 127.0.0.1 19766 smc_run)
 echo "MODE_1B $(cat "$work/qmodes")"
 echo "RESULT latency_1B_qperf $q_tcp $q_smc us"
-tcp=$("$here/smc-connrate" -f inet -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
-smc=$("$here/smc-connrate" -f smc -s "$t" | sed -n 's/.*rate \([0-9.]*\).*/\1/p')
+# Where a connection's time goes: smc-connrate's phases line, per family.
+"$here/smc-connrate" -f inet -s "$t" >"$work/cr_tcp"
+"$here/smc-connrate" -f smc -s "$t" >"$work/cr_smc"
+tcp=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_tcp")
+smc=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc")
 echo "RESULT connections $tcp $smc conn/s"
+echo "PHASES TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
+echo "PHASES SMC-D $(sed -n 's/^phases_us //p' "$work/cr_smc")"
 
 # The same throughput with 256 KiB receive rings: net.smc.rmem sizes the
 # ring of a socket that does not set SO_RCVBUF (default 64 KiB, as Linux),

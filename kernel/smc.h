@@ -138,12 +138,11 @@ struct smc_sock {
 	/*
 	 * A handshake waiting for the peer's next CLC message holds no
 	 * worker ("parked", smc_hs_park()): the clcsock's callbacks queue
-	 * hs_wake_work to look whether it is all there, hs_timer ends the
-	 * wait at hs_deadline. hs_ctx: what a client's handshake keeps
-	 * across its wait for the Accept. hs_peer: a child's count in
-	 * smc_hs_limit.c, once admitted.
+	 * hs_work, which looks whether it is all there (smc_hs_resume()),
+	 * hs_timer ends the wait at hs_deadline. hs_ctx: what a client's
+	 * handshake keeps across its wait for the Accept. hs_peer: a child's
+	 * count in smc_hs_limit.c, once admitted.
 	 */
-	struct work_struct	hs_wake_work;
 	struct timer_list	hs_timer;
 	unsigned long		hs_deadline;
 	struct smc_connect_ctx	*hs_ctx;
@@ -186,8 +185,9 @@ enum smc_sock_flags {
 	SMC_F_ACCEPTQ_COUNTED,
 	/*
 	 * A handshake waiting, without a worker, for the peer's next CLC
-	 * message. Set and cleared under the clcsock's sk_callback_lock
-	 * (write); whoever clears it queues hs_work (smc_hs_unpark()).
+	 * message. Set under the clcsock's sk_callback_lock (write), cleared
+	 * by test_and_clear_bit(); whoever clears it queues hs_work
+	 * (smc_hs_event(), smc_hs_unpark()).
 	 */
 	SMC_F_HS_PARKED,
 };
@@ -277,16 +277,19 @@ void smc_hs_fail(struct smc_sock *smc, int err);
 bool smc_hs_park(struct smc_sock *smc);
 void smc_hs_unpark(struct smc_sock *smc);
 void smc_hs_unparked(struct smc_sock *smc);
+bool smc_hs_resume(struct smc_sock *smc);
 long smc_hs_time_left(const struct smc_sock *smc);
 
 /*
- * A clcsock event (data, state, error); the callback holds clcsk's
- * sk_callback_lock for reading.
+ * A clcsock event (data, state, error; the callback holds clcsk's
+ * sk_callback_lock for reading), or the park's timer: a parked handshake
+ * goes on, and hs_work looks whether its message is in (smc_hs_resume()).
  */
 static inline void smc_hs_event(struct smc_sock *smc)
 {
-	if (test_bit(SMC_F_HS_PARKED, &smc->flags))
-		queue_work(smc_accept_wq, &smc->hs_wake_work);
+	if (test_bit(SMC_F_HS_PARKED, &smc->flags) &&
+	    test_and_clear_bit(SMC_F_HS_PARKED, &smc->flags))
+		queue_work(smc_hs_wq, &smc->hs_work);
 }
 
 /* smc_listen.c: the listening side */

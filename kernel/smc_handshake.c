@@ -45,50 +45,91 @@ static void smc_connect_work(struct work_struct *work);
  * a server's child for the client's Proposal (smc_listen.c), a client
  * for the server's Accept. Every handshake on the host shares the
  * workers of smc_hs_wq, so a peer that stays silent must not hold one
- * for the whole CLC wait. The clcsock's callbacks queue a short look
- * (smc_hs_wake_work(), on smc_accept_wq) at every event; the look, or
- * smc_hs_abort_wait(), unparks once the whole message is in, the stream
- * ended or failed, the socket is being closed, or hs_deadline is past;
- * hs_work then runs and reads without waiting (smc_hs_time_left()).
+ * for the whole CLC wait. The park looks once whether the message is in
+ * already; if not, the clcsock's next event (data, state, error), the
+ * timer at hs_deadline, or smc_hs_abort_wait() unparks, which queues
+ * hs_work. Its first act, smc_hs_resume(), looks again: a message still
+ * incomplete (a peer that sends part of it) parks it again until the
+ * same deadline; otherwise it reads without waiting (smc_hs_time_left()).
+ * An event queues hs_work directly, not a look that then queues it: one
+ * work item per message on the fast path (the look used to be a work item
+ * of its own, one more hop per message, measured with bench/connrate.c).
  *
- * SMC_F_HS_PARKED is set and cleared under the clcsock's sk_callback_lock
- * (write), which the callbacks hold (read) to test it: once cleared, no
- * callback queues the look. hs_work is queued exactly once per park, by
- * whoever clears the flag, and its first act is smc_hs_unparked(), which
- * stops the timer and the look; nothing else refers to the sock after.
+ * SMC_F_HS_PARKED is set under the clcsock's sk_callback_lock (write),
+ * which the callbacks hold (read) to test it, so an event either comes
+ * after the flag or left its bytes for the park's own look. It is cleared
+ * by test_and_clear_bit(): hs_work is queued exactly once per park, by
+ * whoever clears the flag, and its first act stops the timer; nothing
+ * else refers to the sock after.
  */
 
-static void smc_hs_wake_work(struct work_struct *work);
-static void smc_hs_timeout(struct timer_list *t);
+static bool smc_hs_msg_in(struct smc_sock *smc);
+
+/* Stop the timer of a park that ended. Process context. */
+void smc_hs_unparked(struct smc_sock *smc)
+{
+	del_timer_sync(&smc->hs_timer);
+}
 
 /*
- * Park smc's handshake, which holds a reference for hs_work, until the
- * peer's next message: true, or false when the socket is being closed
- * already (smc_hs_abort_wait() ran): then nobody would unpark it, and the
- * caller goes on (its read fails at once). Process context.
+ * Park until hs_deadline: true when parked, false when the caller goes
+ * on at once: the message is in already, or the socket is being closed
+ * (smc_hs_abort_wait() ran, and its read fails at once). Process context.
  */
-bool smc_hs_park(struct smc_sock *smc)
+static bool smc_hs_park_until_deadline(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
 	bool parked;
 
-	smc->hs_deadline = jiffies + SMC_CLC_WAIT_TIME;
 	write_lock_bh(&clcsk->sk_callback_lock);
 	parked = !test_bit(SMC_F_HS_ABORT, &smc->flags);
 	if (parked) {
 		set_bit(SMC_F_HS_PARKED, &smc->flags);
-		/*
-		 * Armed under the lock, so an unpark, which needs it, comes
-		 * after; and one look now, for what came before the flag.
-		 */
 		mod_timer(&smc->hs_timer, smc->hs_deadline);
-		queue_work(smc_accept_wq, &smc->hs_wake_work);
 	}
 	write_unlock_bh(&clcsk->sk_callback_lock);
-	return parked;
+	if (!parked)
+		return false;
+	/*
+	 * What came before the flag woke nobody: look now. Taking the flag
+	 * back fails only if an event or the timer took it and queued
+	 * hs_work, whose run then reads the message.
+	 */
+	if (smc_hs_msg_in(smc) &&
+	    test_and_clear_bit(SMC_F_HS_PARKED, &smc->flags)) {
+		smc_hs_unparked(smc);
+		return false;
+	}
+	return true;
 }
 
-/* End smc's parked wait and queue hs_work; only the first call does. */
+/* Park smc's handshake, which holds a reference for hs_work, for one message. */
+bool smc_hs_park(struct smc_sock *smc)
+{
+	smc->hs_deadline = jiffies + SMC_CLC_WAIT_TIME;
+	return smc_hs_park_until_deadline(smc);
+}
+
+/*
+ * First thing of hs_work after a park (or of a run queued instead of
+ * one): false when the message is still incomplete and the handshake
+ * parked again, and hs_work must return at once.
+ */
+bool smc_hs_resume(struct smc_sock *smc)
+{
+	smc_hs_unparked(smc);
+	if (smc_hs_msg_in(smc) || !time_before(jiffies, smc->hs_deadline))
+		return true;
+	return !smc_hs_park_until_deadline(smc);
+}
+
+/*
+ * End smc's parked wait and queue hs_work; only the first call does. For
+ * smc_hs_abort_wait(), after SMC_F_HS_ABORT is set: the lock orders this
+ * against a park, which tests that bit under it. (The callbacks, already
+ * under the lock, and the timer, armed only after the flag was set, clear
+ * it with smc_hs_event().)
+ */
 void smc_hs_unpark(struct smc_sock *smc)
 {
 	struct sock *clcsk = smc->clcsock->sk;
@@ -99,16 +140,6 @@ void smc_hs_unpark(struct smc_sock *smc)
 	write_unlock_bh(&clcsk->sk_callback_lock);
 	if (go)
 		queue_work(smc_hs_wq, &smc->hs_work);
-}
-
-/*
- * First thing of hs_work after a park (or of its cancellation): the
- * timer could still queue the look, so it goes first.
- */
-void smc_hs_unparked(struct smc_sock *smc)
-{
-	del_timer_sync(&smc->hs_timer);
-	cancel_work_sync(&smc->hs_wake_work);
 }
 
 /* What is left of the CLC wait that the last park began. */
@@ -151,37 +182,18 @@ static bool smc_hs_msg_in(struct smc_sock *smc)
 	return avail >= hdr.length;
 }
 
-/* An event on a parked handshake's clcsock, or its time is up. */
-static void smc_hs_wake_work(struct work_struct *work)
-{
-	struct smc_sock *smc = container_of(work, struct smc_sock,
-					    hs_wake_work);
-
-	/*
-	 * Parked, smc cannot go: its hs_work holds the reference, and runs
-	 * only after the unpark, and waits for us first.
-	 */
-	if (test_bit(SMC_F_HS_PARKED, &smc->flags) &&
-	    (time_after_eq(jiffies, smc->hs_deadline) || smc_hs_msg_in(smc)))
-		smc_hs_unpark(smc);
-}
-
-/*
- * hs_deadline. The look decides, in process context: the callback lock
- * is taken for writing there only.
- */
+/* hs_deadline: hs_work then reads what there is, and fails if incomplete. */
 static void smc_hs_timeout(struct timer_list *t)
 {
 	struct smc_sock *smc = from_timer(smc, t, hs_timer);
 
-	queue_work(smc_accept_wq, &smc->hs_wake_work);
+	smc_hs_event(smc);
 }
 
 void smc_hs_init(struct smc_sock *smc)
 {
 	smc->hs_state = SMC_HS_NONE;
 	INIT_WORK(&smc->hs_work, smc_connect_work);
-	INIT_WORK(&smc->hs_wake_work, smc_hs_wake_work);
 	timer_setup(&smc->hs_timer, smc_hs_timeout, 0);
 	smc->hs_ctx = NULL;
 	INIT_LIST_HEAD(&smc->child_entry);
@@ -447,7 +459,8 @@ static void smc_connect_work(struct work_struct *work)
 	int rc;
 
 	if (c) {
-		smc_hs_unparked(smc);
+		if (!smc_hs_resume(smc))
+			return;		/* the Accept is not all in yet */
 	} else {
 		rc = -ENOMEM;
 		c = kzalloc(sizeof(*c), GFP_KERNEL);

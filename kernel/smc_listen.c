@@ -26,10 +26,10 @@
  *
  * Workers: a child waits for its client's Proposal "parked", holding no
  * worker of smc_hs_wq (smc_hs_park() in smc_handshake.c): its clcsock's
- * callbacks queue a look whenever something arrives, and only once the
- * whole message is there (or the stream ended, or SMC_CLC_WAIT_TIME from
- * the child's start ran out, or the listener closes) does its handshake
- * work run, reading the Proposal without waiting. So clients that offer
+ * callbacks queue its handshake work whenever something arrives, which
+ * parks again at once unless the whole message is there (or the stream
+ * ended, or SMC_CLC_WAIT_TIME from the child's start ran out, or the
+ * listener closes); then it reads the Proposal without waiting. So clients that offer
  * SMC and never send a Proposal cost what TCP connections nobody
  * accepted cost, and delay no other handshake. From the Proposal on a
  * child holds a worker; smc_hs_limit.c bounds how many do per listener
@@ -137,6 +137,19 @@ void smc_listen_kick(struct smc_sock *lsmc)
 	sock_hold(&lsmc->sk);
 	if (!queue_work(smc_accept_wq, &lsmc->ls.accept_work))
 		sock_put(&lsmc->sk);
+}
+
+/*
+ * A child left the count (accepted or dropped): whether TCP's queue holds
+ * connections the accept work has not taken (a take that failed), and it
+ * must be kicked. A connection TCP completes later kicks it from the
+ * clcsock's callback; a kick for nothing cost every accept() a work item
+ * (measured with bench/connrate.c). Listener locked and listening.
+ */
+static bool smc_listen_untaken(struct smc_sock *lsmc)
+{
+	return (int)READ_ONCE(lsmc->clcsock->sk->sk_ack_backlog) >
+	       (int)READ_ONCE(lsmc->ls.pending);
 }
 
 /*
@@ -284,7 +297,7 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 {
 	struct smc_sock *lsmc = nsmc->listener;
 	struct sock *lsk = &lsmc->sk;
-	bool keep;
+	bool keep, kick = false;
 
 	smc_hs_release(nsmc);
 	smc_stats_hs_done(nsmc, true, rc);
@@ -311,8 +324,10 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 		return;
 	}
 	WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending - 1);
-	if (smc_is_smc_listener(lsmc))
+	if (smc_is_smc_listener(lsmc)) {
 		smc_listen_count(lsmc, nsmc, false);
+		kick = smc_listen_untaken(lsmc);
+	}
 	release_sock(lsk);
 	/*
 	 * Dropped: nsmc is on no list, so it is still ours, and its
@@ -320,8 +335,8 @@ static void smc_listen_child_done(struct smc_sock *nsmc, int rc)
 	 */
 	if (rc)
 		pr_debug("dropped a connection in its handshake: %d\n", rc);
-	if (smc_is_smc_listener(lsmc))
-		smc_listen_kick(lsmc);		/* room for the next one */
+	if (kick)
+		smc_listen_kick(lsmc);
 	smc_child_destroy(nsmc);
 }
 
@@ -329,7 +344,8 @@ static void smc_listen_child_work(struct work_struct *work)
 {
 	struct smc_sock *nsmc = container_of(work, struct smc_sock, hs_work);
 
-	smc_hs_unparked(nsmc);
+	if (!smc_hs_resume(nsmc))
+		return;		/* the Proposal is not all in yet */
 	smc_listen_child_done(nsmc, smc_listen_clc(nsmc));
 }
 
@@ -445,6 +461,7 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	struct sock *lsk = &lsmc->sk;
 	struct smc_sock *nsmc = NULL;
+	bool kick = false;
 	long timeo;
 	int rc = 0;
 
@@ -462,6 +479,7 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 			list_del_init(&nsmc->child_entry);
 			WRITE_ONCE(lsmc->ls.pending, lsmc->ls.pending - 1);
 			smc_listen_count(lsmc, nsmc, false);
+			kick = smc_listen_untaken(lsmc);
 			break;
 		}
 		rc = smc_wait_check(timeo);
@@ -480,7 +498,8 @@ int smc_listen_accept(struct smc_sock *lsmc, struct socket *newsock,
 	 * nsmc is ours now. lsk stays alive through our caller's file, not
 	 * through nsmc's reference, which we drop here.
 	 */
-	smc_listen_kick(lsmc);	/* room for one more */
+	if (kick)
+		smc_listen_kick(lsmc);
 	sock_graft(&nsmc->sk, newsock);
 	newsock->state = SS_CONNECTED;
 	nsmc->listener = NULL;
