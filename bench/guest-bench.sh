@@ -4,7 +4,8 @@
 # bench/guest-bench.sh SECONDS: runs inside one VM (scripts/bench starts it).
 # TCP over loopback against SMC-D over the loopback ISM device, measured in
 # the same run with unmodified sockperf and qperf (moved onto AF_SMC by
-# smc_run) and smc-connrate, then TCP against SMC-R over the same veth of topology 1.
+# smc_run), smc-connrate and the programs of guest-programs.sh, then TCP
+# against SMC-R over the same veth of topology 1.
 # Prints "RESULT name tcp smc unit" (SMC-D) and "RESULT_R ..." (SMC-R)
 # lines for scripts/bench.
 t=${1:-5}
@@ -44,6 +45,7 @@ work=$(mktemp -d)
 # no LIDs), the socket tests need nothing.
 qperf_cm() { case "$1" in rc_*) echo -cm1 ;; esac; }
 qlat() {	# host port [smc_run] [TEST]
+	# shellcheck disable=SC2046 # qperf_cm prints no word or one
 	timeout "$limit" $3 qperf $(qperf_cm "${4:-}") -lp "$2" -uu -v -m 1 -t "$t" "$1" "${4:-tcp_lat}" \
 		>"$work/qperf" 2>&1 &
 	_q=$!
@@ -83,6 +85,9 @@ smc=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc")
 echo "RESULT connections $tcp $smc conn/s"
 echo "PHASES TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
 echo "PHASES SMC-D $(sed -n 's/^phases_us //p' "$work/cr_smc")"
+
+# The programs users run (nginx/wrk, redis-benchmark, iperf3), same VM.
+"$here/guest-programs.sh" "$t"
 
 # The same throughput with 256 KiB receive rings: net.smc.rmem sizes the
 # ring of a socket that does not set SO_RCVBUF (default 64 KiB, as Linux),
@@ -174,6 +179,7 @@ echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
 # and ib_uverbs). SMC-R is measured with qperf too, tcp_bw and tcp_lat
 # under smc_run, in the same breath. Lines "RESULT_V name verbs smcr unit".
 qbw() {	# host port test [smc_run] -> MB/s (qperf's -uu gives bytes/s)
+	# shellcheck disable=SC2046 # qperf_cm prints no word or one
 	timeout "$limit" $4 qperf $(qperf_cm "$3") -lp "$2" -uu -m 64K -t "$t" "$1" "$3" 2>&1 |
 		sed -n 's/^ *bw *= *\([0-9.]*\) bytes\/sec.*/\1/p' |
 		awk '{ printf "%.3f\n", $1 / 1000000 }'
