@@ -6,6 +6,7 @@
 #   make demo       boot a VM and move data over AF_SMC with a real program
 #   make install    the tools, the preload library and the man pages
 #   make check-debug  the VM suites on a KASAN/KFENCE/lockdep/kmemleak kernel
+#   make style      checkpatch on kernel/, shellcheck on the scripts (also in check)
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -22,7 +23,7 @@ IMAGE = $(BUILD)/kernel-image/$(KVER)/root
 CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
-.PHONY: all deps kernel userspace guest check check-debug vm-test demo bench install clean
+.PHONY: all deps kernel userspace guest check check-debug vm-test demo bench style install clean
 
 all: kernel userspace guest
 
@@ -85,6 +86,9 @@ vm-test: all
 
 demo: all
 	scripts/demo
+
+style: deps
+	scripts/style
 
 # SMC-D vs TCP in one VM, with the ratios (not part of check). S=seconds.
 bench: all

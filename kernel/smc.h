@@ -204,6 +204,7 @@ static inline bool smc_use_fallback(const struct smc_sock *smc)
 
 static inline int smc_hs_state(const struct smc_sock *smc)
 {
+	/* Pairs with the smp_store_release()s of DONE in smc_handshake.c. */
 	return smp_load_acquire(&smc->hs_state);
 }
 

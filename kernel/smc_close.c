@@ -129,7 +129,7 @@ static unsigned int smc_close_reset(struct smc_sock *smc)
 	if (err) {
 		WRITE_ONCE(sk->sk_err, err);
 		ev |= SMC_CLOSE_RX_ERROR;
-		smp_wmb();
+		smp_wmb();	/* pairs with smp_rmb() in smc_tx_sendmsg() */
 	}
 	smc_close_set(smc, SMC_PROCESSABORT);
 	smc_close_end(smc);

@@ -225,6 +225,7 @@ void smc_hs_force_fallback(struct smc_sock *smc, u32 reason)
  */
 void smc_hs_finish(struct smc_sock *smc)
 {
+	/* Pairs with smc_hs_state(): who reads DONE reads the decision. */
 	smp_store_release(&smc->hs_state, SMC_HS_DONE);
 	smc_clcsock_sync(smc);
 	smc->sk.sk_state_change(&smc->sk);
@@ -270,6 +271,7 @@ void smc_hs_tcp_progress(struct smc_sock *smc, const struct sock *clcsk)
 	if (!READ_ONCE(tcp_sk(clcsk)->syn_smc)) {
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_stats_fallback(smc, false);
+		/* Pairs with smc_hs_state(), as in smc_hs_finish(). */
 		smp_store_release(&smc->hs_state, SMC_HS_DONE);
 		return;
 	}

@@ -93,6 +93,7 @@ static bool smc_tx_stopped(const struct sock *sk)
  */
 bool smc_tx_cork_set(const struct smc_sock *smc)
 {
+	/* A racing setsockopt is seen by the next call (above). */
 	return data_race(tcp_sk(smc->clcsock->sk)->nonagle) & TCP_NAGLE_CORK;
 }
 

@@ -123,9 +123,11 @@ struct smc_clc_hdr {
 	uint8_t type;		/* SMC_CLC_PROPOSAL.. */
 	uint8_t version;	/* in: SMC_CLC_V1 or SMC_CLC_V2 */
 	uint8_t typev1;		/* in: SMC_CLC_TYPE_*; 0 in declines */
-	uint8_t typev2;		/* in: v2 proposal: SMCv2 type; accept/confirm:
-				 * SMC_CLC_FIRST_CONTACT; decline:
-				 * SMC_CLC_OUT_OF_SYNC (2-bit raw field) */
+	/*
+	 * in: v2 proposal: SMCv2 type; accept/confirm: SMC_CLC_FIRST_CONTACT;
+	 * decline: SMC_CLC_OUT_OF_SYNC (2-bit raw field)
+	 */
+	uint8_t typev2;
 	uint16_t length;	/* total bytes incl. header and trailer */
 	uint8_t eyecatcher;	/* in: enum smc_clc_eyecatcher of the header */
 	uint8_t trl_eyecatcher;	/* in: enum smc_clc_eyecatcher of the trailer */

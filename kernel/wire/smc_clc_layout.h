@@ -47,8 +47,8 @@ struct smc_clc_wire_local {
 struct smc_clc_wire_proposal {
 	struct smc_clc_wire_hdr hdr;
 	struct smc_clc_wire_local lcl;
-	uint8_t iparea_offset[2];	/* from the end of this field to the
-					 * IP prefix area */
+	/* from the end of this field to the IP prefix area */
+	uint8_t iparea_offset[2];
 };
 
 /*
@@ -59,8 +59,8 @@ struct smc_clc_wire_proposal {
 struct smc_clc_wire_proposal_smcd {
 	uint8_t ism_gid[8];
 	uint8_t ism_chid[2];		/* v2 */
-	uint8_t v2_ext_offset[2];	/* v2: from the end of this field to
-					 * the v2 extension; 0 = none */
+	/* v2: from the end of this field to the v2 extension; 0 = none */
+	uint8_t v2_ext_offset[2];
 	uint8_t reserved[28];
 };
 
@@ -88,8 +88,8 @@ struct smc_clc_wire_v2_ext {
 	uint8_t reserved1;
 	uint8_t flag;			/* release:4 | reserved:3 | seid:1 */
 	uint8_t reserved2[2];
-	uint8_t smcd_v2_ext_offset[2];	/* from the end of this field to the
-					 * SMC-Dv2 extension; 0 = none */
+	/* from the end of this field to the SMC-Dv2 extension; 0 = none */
+	uint8_t smcd_v2_ext_offset[2];
 	uint8_t roce_gid[16];		/* SMC-Rv2: RoCEv2 GID (IPv4-mapped) */
 	/* Reserved in SMC v2.0 (Linux 6.1 sends zeros); SMC v2.1 meaning: */
 	uint8_t max_conns;

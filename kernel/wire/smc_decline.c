@@ -48,11 +48,9 @@ static const struct smc_clc_decline_info smc_clc_decl_table[] = {
 	DECL(ERR_REGBUF, "internal error: registering RDMA buffers failed"),
 };
 
-#define TABLE_LEN (sizeof(smc_clc_decl_table) / sizeof(smc_clc_decl_table[0]))
-
 const struct smc_clc_decline_info *smc_clc_decline_lookup(uint32_t code)
 {
-	size_t lo = 0, hi = TABLE_LEN, mid;
+	size_t lo = 0, hi = ARRAY_SIZE(smc_clc_decl_table), mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -93,6 +91,6 @@ const char *smc_clc_decline_text(uint32_t code)
 const struct smc_clc_decline_info *smc_clc_decline_table(size_t *count)
 {
 	if (count)
-		*count = TABLE_LEN;
+		*count = ARRAY_SIZE(smc_clc_decl_table);
 	return smc_clc_decl_table;
 }

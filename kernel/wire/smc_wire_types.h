@@ -7,13 +7,14 @@
  * fuzzer, tools). This header is the only place that knows the difference.
  *
  * Rules for code that includes it: use only uint8_t..uint64_t, size_t, bool,
- * NULL, offsetof and memcpy/memset/memcmp/strnlen; no floating point, no VLAs,
- * no recursion, small stack frames.
+ * NULL, offsetof, ARRAY_SIZE and memcpy/memset/memcmp/strnlen; no floating
+ * point, no VLAs, no recursion, small stack frames.
  */
 #ifndef SMC_WIRE_TYPES_H
 #define SMC_WIRE_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/kernel.h>	/* ARRAY_SIZE */
 #include <linux/types.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
 #ifdef __cplusplus

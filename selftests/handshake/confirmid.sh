@@ -41,6 +41,7 @@ B=/sys/module/smc_badpeer/parameters
 DELAY=/sys/module/af_smc/parameters/smcr_probe_confirm_delay_ms
 SRV=$TOPO_VETH_IP4_2
 
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }

@@ -54,6 +54,7 @@ on() {
 	# on VM CMD: run CMD on VM 0 (here) or 1 (topo1: both here).
 	if [ "$1" = 0 ] || [ "$topo" = topo1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
 }
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
 	on 0 "$cmd" && on 1 "$cmd"
@@ -109,7 +110,7 @@ setup() {
 }
 
 mode_smcr() {
-	$T/smc-fbprobe $SRV $port $(tap_scaled 3) >"$TMPDIR/probe" 2>&1 &
+	$T/smc-fbprobe $SRV $port "$(tap_scaled 3)" >"$TMPDIR/probe" 2>&1 &
 	pid=$!
 	tap_wait_for 20 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
 	out=$(cat "$TMPDIR/probe")
@@ -171,7 +172,7 @@ same_group() {
 
 many() {
 	tap_assert "conns server on VM 1" serve "$T/smc-conns -s -a $SRV -p $((port + 1)) -n 200 -r /tmp/ready -t 300"
-	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 200 -H $(tap_scaled 4) -t 300 >"$TMPDIR/many" 2>&1 &
+	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 200 -H "$(tap_scaled 4)" -t 300 >"$TMPDIR/many" 2>&1 &
 	pid=$!
 	tap_wait_for 240 grep -q "^open" "$TMPDIR/many" || tap_fail "no result: $(tail -n 3 "$TMPDIR/many")"
 	tap_diag "client: $(cat "$TMPDIR/many" | tail -n 3 | tr '\n' ';')"

@@ -41,6 +41,7 @@ on() {
 	# on VM CMD
 	if [ "$1" = 0 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
 }
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
 	on 0 "$cmd" && on 1 "$cmd"

@@ -49,6 +49,7 @@ SRV6=$TOPO_VETH_IP6_2
 port=4456
 port6=4457
 
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }

@@ -46,7 +46,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 	tap_skip_all "runs with Debian's smc.ko on both VMs (2@intree)"
 T=$SMC_SELFTESTS/tools
 port=4470
-TR=/sys/kernel/tracing
 work=${TMPDIR:-/tmp}
 
 . "$here/intree_probes.sh"

@@ -187,6 +187,7 @@ keepalive_sysctl() {
 }
 
 write64k() {
+	# shellcheck disable=SC2046 # the line's fields, split on purpose
 	set -- $(cat $TMPDIR/link_b)
 	rkey=$8 addr=$9
 	r=$(lk $VMB "check 1 65536 7") && tap_fail "B's RMB has the pattern before the write"
@@ -203,6 +204,7 @@ write64k() {
 }
 
 bad_rkey() {
+	# shellcheck disable=SC2046 # the line's fields, split on purpose
 	set -- $(cat $TMPDIR/link_b)
 	rkey=$8 addr=$9
 	mark $VMA bad_rkey

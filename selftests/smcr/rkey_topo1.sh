@@ -34,6 +34,7 @@ T=$SMC_SELFTESTS/tools
 C=/sys/kernel/debug/af_smc/smcr_conns
 SRV=$TOPO_VETH_IP4_2
 
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }

@@ -43,6 +43,7 @@ SRV=$TOPO_VETH_IP4_2
 port=4457
 EID=SMCRV2.SELFTEST
 
+# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
 reload() {
 	smc_module_rmmod && insmod "$module" "$@"
 }

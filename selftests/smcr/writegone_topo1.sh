@@ -103,6 +103,7 @@ held_write() {
 	fi
 	tap_assert "insmod smc_window window=write at=$1 at_offset=$2" \
 		insmod "$window" window=write at="$1" at_offset="$2" delay_ms="$3"
+	# shellcheck disable=SC2046 # the line's fields, split on purpose
 	set -- $(cat $TMPDIR/link_b)
 	rkey=$8 addr=$9
 	(

@@ -79,7 +79,7 @@ cat $dir/log; exit \$(cat $dir/rc 2>/dev/null || echo 124)" >"$TMPDIR/server"
 	set -- $client_mode
 	c_mode=$1 c_reason=$3 c_peer=$5
 	set -- $server_mode
-	s_mode=$1 s_reason=$3 s_peer=$5
+	s_mode=$1 s_reason=$3
 	[ "$c_mode" = TCP ] && [ "$s_mode" = TCP ] ||
 		tap_fail "not a TCP fallback at both ends: client '$client_mode', server '$server_mode'"
 	# The server found no SMC-Dv2 device it shares with the client

@@ -18,6 +18,8 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 done
 [ "$1" = -- ] && shift
 while [ $# -gt 0 ]; do
+	# $1 is NAME=VALUE: export assigns it.
+	# shellcheck disable=SC2163
 	case "$1" in
 	*=*) export "$1"; shift ;;
 	*) break ;;

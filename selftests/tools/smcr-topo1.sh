@@ -24,6 +24,8 @@
 . "$SMC_SELFTESTS/lib/topology.sh"
 
 while [ $# -gt 0 ]; do
+	# $1 is NAME=VALUE: export assigns it.
+	# shellcheck disable=SC2163
 	case "$1" in
 	*=*) export "$1"; shift ;;
 	*) break ;;
