@@ -12,6 +12,9 @@
 # the run's port that smcss showed while the client ran, by mode
 # (scripts/bench requires n > 0 and m = 0).
 t=${1:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../selftests/lib/nginx.sh
+. "$here/../selftests/lib/nginx.sh"
 host=127.0.0.1
 work=$(mktemp -d)
 limit=$((t + 60))
@@ -57,28 +60,6 @@ listening() {	# port: something listens there within 20 s
 # ---- nginx with wrk -----------------------------------------------------
 mkdir -p "$work/www"
 head -c 1024 /dev/urandom >"$work/www/1k"
-nginx_conf() {	# port -> config file
-	_d=$work/nginx.$1
-	mkdir -p "$_d/tmp"
-	cat >"$_d/conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $_d/pid;
-error_log $_d/error.log;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $_d/tmp/body;
-	proxy_temp_path $_d/tmp/proxy;
-	fastcgi_temp_path $_d/tmp/fastcgi;
-	uwsgi_temp_path $_d/tmp/uwsgi;
-	scgi_temp_path $_d/tmp/scgi;
-	server { listen $host:$1; root $work/www; }
-}
-EOF
-	echo "$_d/conf"
-}
 wrk_rate() {	# name port run [wrk options]
 	_n=$1 _p=$2 _r=$3
 	shift 3
@@ -86,9 +67,9 @@ wrk_rate() {	# name port run [wrk options]
 		! grep -q -E 'Socket errors|Non-2xx' "$work/out" &&
 		sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$work/out"
 }
-nginx -c "$(nginx_conf 18080)" >/dev/null 2>&1 &
+nginx -c "$(nginx_conf "$work/nginx.18080" $host:18080 "$work/www")" >/dev/null 2>&1 &
 ntcp=$!
-smc_run nginx -c "$(nginx_conf 18081)" >/dev/null 2>&1 &
+smc_run nginx -c "$(nginx_conf "$work/nginx.18081" $host:18081 "$work/www")" >/dev/null 2>&1 &
 nsmc=$!
 listening 18080 && listening 18081 || echo "bench: nginx did not listen"
 echo "RESULT nginx_wrk_keepalive $(or0 "$(wrk_rate - 18080 "")")" \

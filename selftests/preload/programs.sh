@@ -25,6 +25,8 @@
 # without the module are left to the SMC-D mode.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+# shellcheck source=../lib/nginx.sh
+. "$here/../lib/nginx.sh"
 
 want=SMCD
 host=127.0.0.1
@@ -179,29 +181,12 @@ redis_case() {
 # ---- nginx ---------------------------------------------------------------
 nginx_case() {
 	mode=$1 port=$(port_of 8080) d=$work/nginx.$1
-	mkdir -p "$d/www" "$d/tmp"
+	mkdir -p "$d/www"
 	head -c 3000017 /dev/urandom >"$d/www/big"
 	echo hello >"$d/www/index.html"
 	# sendfile on: nginx then sends the file with sendfile(2) to the socket.
-	cat >"$d/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $d/nginx.pid;
-error_log $d/error.log;
-events { worker_connections 256; }
-http {
-	access_log off;
-	sendfile on;
-	client_body_temp_path $d/tmp/body;
-	proxy_temp_path $d/tmp/proxy;
-	fastcgi_temp_path $d/tmp/fastcgi;
-	uwsgi_temp_path $d/tmp/uwsgi;
-	scgi_temp_path $d/tmp/scgi;
-	server { listen $host:$port; root $d/www; limit_rate 1m; }
-}
-EOF
-	$run nginx -e "$d/error.log" -c "$d/nginx.conf" >"$work/nginx.s" 2>&1 &
+	conf=$(nginx_conf "$d" "$host:$port" "$d/www" "sendfile on;" "limit_rate 1m;")
+	$run nginx -e "$d/error.log" -c "$conf" >"$work/nginx.s" 2>&1 &
 	spid=$!
 	wait_listen $port "$work/nginx.s"
 	# nginx sends at most 1 MB/s (limit_rate), so that the download lasts
