@@ -29,9 +29,9 @@
  * callbacks queue its handshake work whenever something arrives, which
  * parks again at once unless the whole message is there (or the stream
  * ended, or SMC_CLC_WAIT_TIME from the child's start ran out, or the
- * listener closes); then it reads the Proposal without waiting. So clients that offer
- * SMC and never send a Proposal cost what TCP connections nobody
- * accepted cost, and delay no other handshake. From the Proposal on a
+ * listener closes); then it reads the Proposal without waiting. So
+ * clients that offer SMC and never send a Proposal cost what TCP
+ * connections nobody accepted cost, and delay no other handshake. From the Proposal on a
  * child holds a worker; smc_hs_limit.c bounds how many do per listener
  * and per client address.
  *
