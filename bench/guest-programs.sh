@@ -15,6 +15,8 @@ t=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../selftests/lib/nginx.sh
 . "$here/../selftests/lib/nginx.sh"
+# shellcheck source=../selftests/lib/ports.sh
+. "$here/../selftests/lib/ports.sh"
 host=127.0.0.1
 work=$(mktemp -d)
 limit=$((t + 60))
@@ -25,8 +27,7 @@ limit=$((t + 60))
 watch_mode() {	# name port pid
 	: >"$work/watch"
 	while kill -0 "$3" 2>/dev/null; do
-		smcss -a 2>/dev/null | awk -v p=":$2" \
-			'$1 == "ACTIVE" && ($4 ~ p "$" || $5 ~ p "$") { print $7 }' >>"$work/watch"
+		smcss -a 2>/dev/null | port_conns "$2" | awk '$1 == "ACTIVE" { print $2 }' >>"$work/watch"
 		sleep 0.3
 	done
 	echo "PROGMODE $1 SMCD $(grep -c '^SMCD$' "$work/watch") TCP $(grep -c '^TCP$' "$work/watch")" \
@@ -50,7 +51,7 @@ or0() { echo "${1:-0}"; }
 
 listening() {	# port: something listens there within 20 s
 	_n=0
-	until ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1\$"; do
+	until port_listening "$1"; do
 		_n=$((_n + 1))
 		[ $_n -lt 200 ] || return 1
 		sleep 0.1

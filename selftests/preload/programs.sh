@@ -27,6 +27,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 # shellcheck source=../lib/nginx.sh
 . "$here/../lib/nginx.sh"
+# shellcheck source=../lib/ports.sh
+. "$here/../lib/ports.sh"
 
 want=SMCD
 host=127.0.0.1
@@ -61,12 +63,10 @@ fi
 
 # Connections on TCP port $1, one "STATE MODE" line each, from smcss -a.
 conns_on_port() {
-	# Columns: State UID Inode Local Peer Intf Mode [reasons]. A failed
-	# smcss shows in the sample (it would look like "no connection").
+	# A failed smcss shows in the sample (it would look like "no connection").
 	smcss -a 2>"$work/smcss.err" >"$work/smcss.out" ||
 		echo "smcss-failed: $(head -n 1 "$work/smcss.err")"
-	awk -v p=":$1" '
-		$1 != "State" && ($4 ~ p "$" || $5 ~ p "$") { print $1, $7 }' "$work/smcss.out"
+	port_conns "$1" <"$work/smcss.out"
 }
 
 # rxe_counts: "DEV sent rcvd" RoCE packets of rxev1 and rxev2, one line each.
@@ -109,9 +109,8 @@ watch_port() {
 }
 
 # wait_listen PORT LOG: the server on PORT accepts connections (LOG: its output).
-listening() { ss -ltn 2>/dev/null | grep -q ":$1 " || smcss -l 2>/dev/null | grep -q ":$1\$"; }
 wait_listen() {
-	tap_wait_for 20 listening "$1" && return 0
+	tap_wait_for 20 port_listening "$1" && return 0
 	tap_fail "nothing listens on port $1; the server said:"
 	sed 's/^/#   /' "$2"
 	return 1
