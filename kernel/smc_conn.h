@@ -31,13 +31,13 @@
 
 struct mem_cgroup;
 
-#include "smc_ism.h"
+#include "smcd_ism.h"
 #include "wire/smc_cdc.h"
 
 struct smc_sock;
 struct msghdr;
 
-struct smc_lgr;
+struct smcd_lgr;
 struct smc_conn;
 struct smcr_conn;
 
@@ -84,18 +84,18 @@ struct smc_conn {
 	const struct smc_conn_ops *ops;
 	/* SMC-R's state of the connection (smcr_lgr.h), while ops is SMC-R's. */
 	struct smcr_conn	*smcr;
-	struct smc_ism_dev	*ism;		/* SMC-D device, with a reference */
-	/* Our link group (smc_lgr.h) and our entry on its list. */
-	struct smc_lgr		*lgr;
+	struct smcd_ism_dev	*ism;		/* SMC-D device, with a reference */
+	/* Our link group (smcd_lgr.h) and our entry on its list. */
+	struct smcd_lgr		*lgr;
 	struct list_head	lgr_entry;
 	u32			lgr_id;		/* lgr's id, kept for diag */
 	bool			first_contact;	/* we made lgr for this conn */
 	u64			peer_gid;
 	u64			peer_token;	/* the peer's DMB */
 	/* Our clcsock's TCP connection, to which our DMB is bound. */
-	struct smc_dmb_tuple	tuple;
+	struct smcd_dmb_tuple	tuple;
 	u32			diag_token;	/* sock_diag's CONNINFO token */
-	struct smc_dmb		rmb;		/* ours: CDC header, then ring */
+	struct smcd_dmb		rmb;		/* ours: CDC header, then ring */
 	u8			*rx_ring;	/* our receive ring */
 	u32			rmb_size;	/* bytes of our ring */
 	/*
@@ -220,13 +220,13 @@ void smc_conn_init(struct smc_conn *conn);
  * (server: we accepted the connection); takes over the caller's device
  * reference on success.
  */
-int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
+int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		    u64 peer_gid, bool server);
 /* Attach the peer's DMB; size_class is what the peer announced. */
-int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
-/* Everything smc_conn_create/attach did, undone; safe to call twice. */
+int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
+/* Everything smcd_conn_create/attach did, undone; safe to call twice. */
 void smc_conn_destroy(struct smc_sock *smc);
-u8 smc_conn_size_class(const struct smc_conn *conn);
+u8 smcd_conn_size_class(const struct smc_conn *conn);
 
 /* smc_cdc.c: CDC messages, whatever the transport */
 /* Send a CDC message with our cursors and flags; 0 or -errno. */

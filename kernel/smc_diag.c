@@ -235,7 +235,7 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 	}
 	if ((req->diag_ext & (1 << (SMC_DIAG_DMBINFO - 1))) &&
 	    r->diag_mode == SMC_DIAG_MODE_SMCD) {
-		struct smc_ism_dev *ism = READ_ONCE(smc->conn.ism);
+		struct smcd_ism_dev *ism = READ_ONCE(smc->conn.ism);
 		struct smcd_diag_dmbinfo dinfo = {};
 
 		/* Registered devices outlive every connection on them. */

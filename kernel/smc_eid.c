@@ -26,7 +26,7 @@
 
 #include "smc.h"
 #include "smc_eid.h"
-#include "smc_ism.h"
+#include "smcd_ism.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
 
@@ -47,7 +47,7 @@ static struct smc_eid_table *smc_eid_table(const struct net *net)
 /* SMC-Dv2 needs an ISM device; without one there is no SEID to speak of. */
 static bool smc_eid_v2_capable(void)
 {
-	return smc_ism_available();
+	return smcd_ism_available();
 }
 
 void smc_eid_propose(struct net *net, struct smc_clc_proposal *p)

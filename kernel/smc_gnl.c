@@ -34,8 +34,8 @@
 #include "smc.h"
 #include "smc_eid.h"
 #include "smc_gnl.h"
-#include "smc_ism.h"
-#include "smc_lgr.h"
+#include "smcd_ism.h"
+#include "smcd_lgr.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
 #include "smc_pnet.h"
@@ -63,7 +63,7 @@ static void *smc_gnl_put(struct sk_buff *skb, struct netlink_callback *cb,
 static int smc_gnl_dump_sys_info(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	char host[SMC_MAX_HOSTNAME_LEN + 1], seid[SMC_MAX_EID_LEN + 1];
-	bool ism_v2 = smc_ism_available();
+	bool ism_v2 = smcd_ism_available();
 	const char *node;
 	struct nlattr *n;
 	void *hdr;
@@ -151,11 +151,11 @@ struct smc_gnl_dev_ctx {
  * counts the requester's connections only: how busy the device is in
  * another namespace is none of its business.
  */
-static int smc_gnl_put_smcd_dev(struct smc_ism_dev *dev, void *arg)
+static int smc_gnl_put_smcd_dev(struct smcd_ism_dev *dev, void *arg)
 {
 	struct smc_gnl_dev_ctx *c = arg;
 	struct sk_buff *skb = c->skb;
-	unsigned int use = smc_lgr_dev_conns(dev, c->net->net_cookie);
+	unsigned int use = smcd_lgr_dev_conns(dev, c->net->net_cookie);
 	struct nlattr *n;
 	void *hdr;
 
@@ -261,7 +261,7 @@ static int smc_gnl_dump_dev_smcd(struct sk_buff *skb, struct netlink_callback *c
 	struct smc_gnl_dev_ctx c = { .skb = skb, .cb = cb,
 				     .net = sock_net(skb->sk) };
 
-	return smc_gnl_dev_result(skb, smc_ism_walk(&cb->args[0],
+	return smc_gnl_dev_result(skb, smcd_ism_walk(&cb->args[0],
 						    smc_gnl_put_smcd_dev, &c));
 }
 
@@ -276,7 +276,7 @@ static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *c
 
 /* ---- link groups ---- */
 
-static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smc_lgr_info *i)
+static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcd_lgr_info *i)
 {
 	struct nlattr *n = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
 
@@ -296,7 +296,7 @@ static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smc_lgr_info *i)
  * holds (SMC_NLA_LGR_D_DMB_ALLOC, a later kernel's attribute, as u64).
  * Runs under the link group lock: nothing here sleeps or allocates.
  */
-static int smc_gnl_put_lgr_smcd(const struct smc_lgr_info *i, void *arg)
+static int smc_gnl_put_lgr_smcd(const struct smcd_lgr_info *i, void *arg)
 {
 	struct smc_gnl_dev_ctx *c = arg;
 	struct sk_buff *skb = c->skb;
@@ -344,8 +344,8 @@ static int smc_gnl_dump_lgr_smcd(struct sk_buff *skb, struct netlink_callback *c
 	unsigned long pos = cb->args[0];
 	int rc;
 
-	cb->seq = smc_lgr_seq();
-	rc = smc_lgr_for_each(&pos, smc_gnl_put_lgr_smcd, &c);
+	cb->seq = smcd_lgr_seq();
+	rc = smcd_lgr_for_each(&pos, smc_gnl_put_lgr_smcd, &c);
 	cb->args[0] = pos;
 	return smc_gnl_dev_result(skb, rc);
 }

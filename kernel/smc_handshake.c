@@ -31,8 +31,8 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
-#include "smc_ism.h"
-#include "smc_lgr.h"
+#include "smcd_ism.h"
+#include "smcd_lgr.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
@@ -310,7 +310,7 @@ static int smc_connect_decline(struct smc_sock *smc, u32 code, u8 version)
  * check its Accept, make our DMB, attach the server's, and confirm.
  * 0 when decided (SMC, or TCP after our Decline), else -errno.
  */
-static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
+static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
 			    struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
@@ -321,19 +321,19 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 
 	if (ac->hdr.version != SMC_CLC_V2 || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
 	    ac->d.chid != ism->chid || ac->d.gid != ism->gid) {
-		smc_ism_put(ism);
+		smcd_ism_put(ism);
 		return smc_connect_decline(smc, SMC_CLC_DECL_MODEUNSUPP,
 					   ac->hdr.version);
 	}
 	token = ac->d.token;
 	class = ac->d.dmbe_size;
 	memcpy(eid, ac->eid, sizeof(eid));
-	rc = smc_conn_create(smc, ism, ac->d.gid, false);
+	rc = smcd_conn_create(smc, ism, ac->d.gid, false);
 	if (rc) {
-		smc_ism_put(ism);
+		smcd_ism_put(ism);
 		return smc_connect_decline(smc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
 	}
-	rc = smc_conn_attach_peer(smc, token, class);
+	rc = smcd_conn_attach_peer(smc, token, class);
 	if (rc) {
 		/*
 		 * The server named a DMB that is not its end of this TCP
@@ -345,7 +345,7 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
 		return smc_connect_decline(smc, SMC_CLC_DECL_SYNCERR, SMC_CLC_V2);
 	}
 	if (smc_clc_first_contact(&ac->hdr))
-		smc_lgr_set_peer(&smc->conn, ac->fce.os_type, ac->fce.release,
+		smcd_lgr_set_peer(&smc->conn, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, eid);
 	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, ac);
 	rc = smc_clc_send(smc, msg);
@@ -364,7 +364,7 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smc_ism_dev *ism,
  */
 struct smc_connect_ctx {
 	struct smc_clc_msg	msg;
-	struct smc_ism_dev	*ism;
+	struct smcd_ism_dev	*ism;
 	struct smcr_path	path;
 	bool			smcr, smcr_v2;
 };
@@ -376,7 +376,7 @@ static void smc_connect_ctx_free(struct smc_sock *smc)
 	if (!c)
 		return;
 	smc->hs_ctx = NULL;
-	smc_ism_put(c->ism);
+	smcd_ism_put(c->ism);
 	smcr_path_put(&c->path);
 	kfree(c);
 }
@@ -418,7 +418,7 @@ static int smc_connect_propose(struct smc_sock *smc, struct smc_connect_ctx *c)
 static int smc_connect_answer(struct smc_sock *smc, struct smc_connect_ctx *c)
 {
 	struct smc_clc_msg *msg = &c->msg;
-	struct smc_ism_dev *ism;
+	struct smcd_ism_dev *ism;
 	int rc;
 
 	rc = smc_clc_recv(smc, msg, smc_hs_time_left(smc));
@@ -428,21 +428,21 @@ static int smc_connect_answer(struct smc_sock *smc, struct smc_connect_ctx *c)
 	c->ism = NULL;
 	switch (msg->hdr.type) {
 	case SMC_CLC_DECLINE:
-		smc_ism_put(ism);
+		smcd_ism_put(ism);
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_ACCEPT:
 		/* Each transport checks the Accept against what it offered. */
 		if (c->smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
-			smc_ism_put(ism);
+			smcd_ism_put(ism);
 			rc = smcr_hs_connect(smc, &c->path, msg, c->smcr_v2);
 		} else {
 			rc = smc_connect_smcd(smc, ism, msg);
 		}
 		break;
 	default:
-		smc_ism_put(ism);
+		smcd_ism_put(ism);
 		rc = -EPROTO;	/* nothing else answers a Proposal */
 	}
 	return rc;

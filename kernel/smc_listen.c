@@ -49,8 +49,8 @@
 
 #include "smc.h"
 #include "smc_clc_io.h"
-#include "smc_ism.h"
-#include "smc_lgr.h"
+#include "smcd_ism.h"
+#include "smcd_lgr.h"
 #include "smc_mem.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
@@ -177,15 +177,15 @@ static void smc_child_destroy(struct smc_sock *nsmc)
  * send the Accept, wait for the Confirm and attach the client's DMB.
  * 0 when decided (SMC, or TCP after a Decline), else -errno.
  */
-static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
+static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 			   u64 peer_gid, const u8 *eid, struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	int rc;
 
-	rc = smc_conn_create(nsmc, ism, peer_gid, true);
+	rc = smcd_conn_create(nsmc, ism, peer_gid, true);
 	if (rc) {
-		smc_ism_put(ism);
+		smcd_ism_put(ism);
 		rc = smc_clc_send_decline(nsmc, SMC_CLC_DECL_MEM, SMC_CLC_V2);
 		if (!rc)
 			smc_hs_set_fallback(nsmc, SMC_CLC_DECL_MEM, 0);
@@ -207,7 +207,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 	if (msg->hdr.type != SMC_CLC_CONFIRM || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
 	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.ism->chid)
 		goto fail;
-	rc = smc_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
+	rc = smcd_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
 	if (rc) {
 		/*
 		 * The client's Confirm names a DMB that is not its end of
@@ -222,7 +222,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smc_ism_dev *ism,
 		return rc;
 	}
 	if (smc_clc_first_contact(&ac->hdr))
-		smc_lgr_set_peer(&nsmc->conn, ac->fce.os_type, ac->fce.release,
+		smcd_lgr_set_peer(&nsmc->conn, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, ac->eid);
 	smc_hs_set_smc(nsmc);
 	return 0;
@@ -238,7 +238,7 @@ fail:
 static int smc_listen_clc(struct smc_sock *nsmc)
 {
 	u8 eid[SMC_CLC_EID_LEN];
-	struct smc_ism_dev *ism;
+	struct smcd_ism_dev *ism;
 	struct smc_clc_msg *msg;
 	u64 peer_gid = 0;
 	u32 code;

@@ -18,8 +18,8 @@
 #include "smc_clc_io.h"
 #include "smc_debugfs.h"
 #include "smc_gnl.h"
-#include "smc_ism.h"
-#include "smc_lgr.h"
+#include "smcd_ism.h"
+#include "smcd_lgr.h"
 #include "smc_netns.h"
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
@@ -95,10 +95,10 @@ static int __init smc_init(void)
 	rc = smc_diag_init();
 	if (rc)
 		goto out_sock;
-	rc = smc_lgr_init();
+	rc = smcd_lgr_init();
 	if (rc)
 		goto out_diag;
-	rc = smc_loopback_init();
+	rc = smcd_loopback_init();
 	if (rc)
 		goto out_lgr;
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
@@ -109,7 +109,7 @@ static int __init smc_init(void)
 	return 0;
 
 out_lgr:
-	smc_lgr_exit();
+	smcd_lgr_exit();
 out_diag:
 	smc_diag_exit();
 out_sock:
@@ -145,8 +145,8 @@ static void __exit smc_exit(void)
 {
 	smc_diag_exit();
 	/* Link groups hold device references: they go first. */
-	smc_lgr_exit();
-	smc_loopback_exit();
+	smcd_lgr_exit();
+	smcd_loopback_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
 	sock_unregister(PF_SMC);
 	/*

@@ -22,7 +22,7 @@
 #include <linux/seq_file.h>
 
 #include "smc.h"
-#include "smc_lgr.h"
+#include "smcd_lgr.h"
 
 static int smc_objects_show(struct seq_file *m, void *v)
 {

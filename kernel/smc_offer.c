@@ -4,7 +4,7 @@
  *
  * Both answers follow from the devices this host can use for SMC: ISM
  * devices for SMC-D, RoCE ports for SMC-R. A client with an ISM device
- * (smc_ism.h) proposes SMC-Dv2 over it; without one it has nothing to
+ * (smcd_ism.h) proposes SMC-Dv2 over it; without one it has nothing to
  * propose and declines at once with "no SMC device", as Linux does. A
  * server accepts SMC-Dv2 over one of its ISM devices that the Proposal
  * lists, with the same system EID; otherwise it declines, naming what the
@@ -15,7 +15,7 @@
 
 #include "smc.h"
 #include "smc_eid.h"
-#include "smc_ism.h"
+#include "smcd_ism.h"
 #include "smc_offer.h"
 
 /*
@@ -36,9 +36,9 @@ void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
 }
 
 u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
-		      struct smc_ism_dev **ismp)
+		      struct smcd_ism_dev **ismp)
 {
-	struct smc_ism_dev *ism = smc_ism_first();
+	struct smcd_ism_dev *ism = smcd_ism_first();
 
 	*ismp = NULL;
 	if (!ism)
@@ -87,7 +87,7 @@ static bool smc_offer_wants_r(const struct smc_clc_proposal *p)
 /* An SMC-Dv2 device of ours that the Proposal lists, or the decline code. */
 static u32 smc_offer_match_d2(struct smc_sock *smc,
 			      const struct smc_clc_proposal *p,
-			      struct smc_ism_dev **ismp, u64 *peer_gid, u8 *eid)
+			      struct smcd_ism_dev **ismp, u64 *peer_gid, u8 *eid)
 {
 	int i;
 
@@ -104,7 +104,7 @@ static u32 smc_offer_match_d2(struct smc_sock *smc,
 		return p->seid || p->eid_cnt ? SMC_CLC_DECL_NOSMCD2DEV :
 					       SMC_CLC_DECL_NOSEID;
 	for (i = 0; i < p->ism_gid_cnt; i++) {
-		*ismp = smc_ism_find(p->ism_dev[i].gid, p->ism_dev[i].chid);
+		*ismp = smcd_ism_find(p->ism_dev[i].gid, p->ism_dev[i].chid);
 		if (*ismp) {
 			*peer_gid = p->ism_dev[i].gid;
 			return 0;
@@ -114,7 +114,7 @@ static u32 smc_offer_match_d2(struct smc_sock *smc,
 }
 
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smc_ism_dev **ismp, u64 *peer_gid, u8 *eid)
+		     struct smcd_ism_dev **ismp, u64 *peer_gid, u8 *eid)
 {
 	bool want_d = smc_offer_wants_d(p), want_r = smc_offer_wants_r(p);
 	u32 code;
@@ -136,7 +136,7 @@ u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
 /*
  * Fill an SMC-Dv2 Accept (server) or Confirm (client) for smc's SMC-D
  * connection. First contact says that this side made a new link group
- * for it (smc_lgr.h); the first-contact extension (fce) goes only then.
+ * for it (smcd_lgr.h); the first-contact extension (fce) goes only then.
  */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 			 struct smc_clc_accept_confirm *ac)
@@ -155,7 +155,7 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->d.gid = conn->ism->gid;
 	ac->d.token = conn->rmb.token;
 	ac->d.dmbe_idx = 0;
-	ac->d.dmbe_size = smc_conn_size_class(conn);
+	ac->d.dmbe_size = smcd_conn_size_class(conn);
 	ac->d.linkid = conn->lgr_id;
 	ac->d.chid = conn->ism->chid;
 	memcpy(ac->eid, eid, SMC_CLC_EID_LEN);

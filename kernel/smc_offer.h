@@ -10,7 +10,7 @@
 
 struct smc_sock;
 
-struct smc_ism_dev;
+struct smcd_ism_dev;
 
 /*
  * Fill *p with a Proposal for smc's connection: 0 and, in *ism, the
@@ -18,7 +18,7 @@ struct smc_ism_dev;
  * decline with instead.
  */
 u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
-		      struct smc_ism_dev **ism);
+		      struct smcd_ism_dev **ism);
 
 /*
  * The answer to a peer's Proposal: 0, an ISM device of ours it listed
@@ -27,7 +27,7 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
  * our Decline.
  */
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smc_ism_dev **ism, u64 *peer_gid, u8 *eid);
+		     struct smcd_ism_dev **ism, u64 *peer_gid, u8 *eid);
 
 /* An SMC-Dv2 Accept or Confirm (type) for smc's connection. */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,

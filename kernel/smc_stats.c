@@ -127,7 +127,7 @@ void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
  * An SMC connection has its buffers by now: our DMB or RMB (rx), and the send
  * buffer's size (tx), which is fixed although the buffer is allocated
  * only when a byte first has to wait (smc_tx.c). Counted here, once the
- * connection exists, so that smc_smcd.c needs no hook; a handshake that
+ * connection exists, so that smcd_conn.c needs no hook; a handshake that
  * fails after registering a DMB does not count it.
  */
 static void smc_stats_smcd_bufs(struct smc_sock *smc)

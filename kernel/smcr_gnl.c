@@ -33,7 +33,7 @@
 #include "smc_pnet.h"
 #include "smcr_lgr.h"
 
-/* Linux's enum smc_lgr_type and enum smc_link_state values. */
+/* Linux's enum smcd_lgr_type and enum smc_link_state values. */
 #define SMCR_GNL_LGR_NONE	0
 #define SMCR_GNL_LGR_SINGLE	1
 #define SMCR_GNL_LNK_ACTIVATING	2
@@ -83,7 +83,7 @@ static void *smcr_gnl_put(struct smcr_gnl_ctx *c, u8 cmd)
 /* SMC-Rv2 groups: V2_COMMON (as SMC-D's) and R_V2 with DIRECT. */
 static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 {
-	const struct smc_lgr_info *i = &lgr->v2_peer;
+	const struct smcd_lgr_info *i = &lgr->v2_peer;
 	struct nlattr *n;
 
 	if (lgr->key.version < SMC_CLC_V2 || !i->peer_known)

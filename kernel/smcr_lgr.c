@@ -330,7 +330,7 @@ void smcr_lgr_first_wake(void)
 void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 			  const u8 *eid, bool direct)
 {
-	struct smc_lgr_info *p = &lgr->v2_peer;
+	struct smcd_lgr_info *p = &lgr->v2_peer;
 	int i;
 
 	mutex_lock(&smcr_lgr_lock);

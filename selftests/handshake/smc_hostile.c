@@ -447,7 +447,7 @@ static const struct nf_hook_ops hp_ops = {
 
 /*
  * CDC: af_smc decodes an SMC-D CDC message from the header of its own DMB,
- * where the peer wrote it (smc_smcd_cdc_rx() calls smc_cdc_decode_d()),
+ * where the peer wrote it (smcd_cdc_rx() calls smc_cdc_decode_d()),
  * and an SMC-R one from the copy of the RDMA SEND that brought it
  * (smcr_lgr_cdc_rx() calls smc_cdc_decode_r()). A kprobe on each changes
  * those bytes first, as a hostile peer could have written them: cursors

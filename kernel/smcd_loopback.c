@@ -15,9 +15,9 @@
  * the DMB's lock, which unregister takes to clear it).
  *
  * Who may write: a DMB is made for one TCP connection (its owner's
- * clcsock, struct smc_dmb_tuple), and only the connection at the other
+ * clcsock, struct smcd_dmb_tuple), and only the connection at the other
  * end of that TCP connection, in a network namespace of the same user
- * namespace (smc_dmb_tuple_is_peer() says why), may attach it or move
+ * namespace (smcd_dmb_tuple_is_peer() says why), may attach it or move
  * data into it; the token only finds the DMB. Tokens are random 64-bit values
  * all the same (never 0, unique among live DMBs), so they tell nothing
  * about other DMBs and cannot be guessed from one's own.
@@ -30,7 +30,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "smc_ism.h"
+#include "smcd_ism.h"
 #include "smc_mem.h"
 
 /*
@@ -42,46 +42,46 @@ static bool loopback_ism = true;
 module_param(loopback_ism, bool, 0444);
 MODULE_PARM_DESC(loopback_ism, "register the in-kernel loopback ISM device, so connections inside this kernel use SMC-D (default: on)");
 
-struct smc_lo_dmb {
+struct smcd_lo_dmb {
 	u64			token;
-	struct rhash_head	node;		/* smc_lo_dmbs, by token */
+	struct rhash_head	node;		/* smcd_lo_dmbs, by token */
 	void			*mem;
 	u32			len;
 	refcount_t		ref;
 	struct rcu_head		rcu;
 	spinlock_t		lock;		/* handler, owner, tuple, dead */
-	smc_dmb_signal_t	handler;
+	smcd_dmb_signal_t	handler;
 	void			*owner;
-	struct smc_dmb_tuple	tuple;		/* the owner's TCP connection */
+	struct smcd_dmb_tuple	tuple;		/* the owner's TCP connection */
 	bool			dead;
 };
 
 /* Live DMBs by token: O(1) lookups under RCU, whatever the tokens. */
-static struct rhashtable smc_lo_dmbs;
-static const struct rhashtable_params smc_lo_params = {
+static struct rhashtable smcd_lo_dmbs;
+static const struct rhashtable_params smcd_lo_params = {
 	.key_len	= sizeof(u64),
-	.key_offset	= offsetof(struct smc_lo_dmb, token),
-	.head_offset	= offsetof(struct smc_lo_dmb, node),
+	.key_offset	= offsetof(struct smcd_lo_dmb, token),
+	.head_offset	= offsetof(struct smcd_lo_dmb, node),
 	.automatic_shrinking = true,
 };
 
-static struct smc_lo_dmb *smc_lo_get(u64 token)
+static struct smcd_lo_dmb *smcd_lo_get(u64 token)
 {
-	struct smc_lo_dmb *d;
+	struct smcd_lo_dmb *d;
 
 	rcu_read_lock();
-	d = rhashtable_lookup(&smc_lo_dmbs, &token, smc_lo_params);
+	d = rhashtable_lookup(&smcd_lo_dmbs, &token, smcd_lo_params);
 	if (d && !refcount_inc_not_zero(&d->ref))
 		d = NULL;
 	rcu_read_unlock();
 	return d;
 }
 
-static void smc_lo_put(struct smc_lo_dmb *d)
+static void smcd_lo_put(struct smcd_lo_dmb *d)
 {
 	if (!refcount_dec_and_test(&d->ref))
 		return;
-	rhashtable_remove_fast(&smc_lo_dmbs, &d->node, smc_lo_params);
+	rhashtable_remove_fast(&smcd_lo_dmbs, &d->node, smcd_lo_params);
 	kvfree(d->mem);
 	kfree_rcu(d, rcu);	/* lookups run under RCU */
 }
@@ -91,25 +91,25 @@ static void smc_lo_put(struct smc_lo_dmb *d)
  * d is parked or unregistered (the peer is gone: smc_cdc.c takes that
  * for a reset, so it must stay -ENOENT); -EACCES for anybody else.
  */
-static int smc_lo_may_write(struct smc_lo_dmb *d,
-			    const struct smc_dmb_tuple *from)
+static int smcd_lo_may_write(struct smcd_lo_dmb *d,
+			    const struct smcd_dmb_tuple *from)
 {
 	int rc = 0;
 
 	spin_lock_bh(&d->lock);
 	if (d->dead)
 		rc = -ENOENT;
-	else if (!smc_dmb_tuple_is_peer(&d->tuple, from))
+	else if (!smcd_dmb_tuple_is_peer(&d->tuple, from))
 		rc = -EACCES;
 	spin_unlock_bh(&d->lock);
 	return rc;
 }
 
-static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			       smc_dmb_signal_t handler, void *owner,
-			       const struct smc_dmb_tuple *tuple)
+static int smcd_lo_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
+			       smcd_dmb_signal_t handler, void *owner,
+			       const struct smcd_dmb_tuple *tuple)
 {
-	struct smc_lo_dmb *d;
+	struct smcd_lo_dmb *d;
 	int rc;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -137,9 +137,9 @@ static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	 */
 	do {
 		d->token = get_random_u64();
-		rc = d->token ? rhashtable_lookup_insert_fast(&smc_lo_dmbs,
+		rc = d->token ? rhashtable_lookup_insert_fast(&smcd_lo_dmbs,
 							      &d->node,
-							      smc_lo_params) :
+							      smcd_lo_params) :
 				-EEXIST;
 	} while (rc == -EEXIST);
 	if (rc) {
@@ -152,9 +152,9 @@ static int smc_lo_register_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	return 0;
 }
 
-static void smc_lo_unregister_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb)
+static void smcd_lo_unregister_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb)
 {
-	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
+	struct smcd_lo_dmb *d = smcd_lo_get(dmb->token);
 
 	if (WARN_ON_ONCE(!d))
 		return;
@@ -164,21 +164,21 @@ static void smc_lo_unregister_dmb(struct smc_ism_dev *dev, struct smc_dmb *dmb)
 	d->owner = NULL;
 	memset(&d->tuple, 0, sizeof(d->tuple));
 	spin_unlock_bh(&d->lock);
-	smc_lo_put(d);		/* ours from smc_lo_get() */
-	smc_lo_put(d);		/* the owner's */
+	smcd_lo_put(d);		/* ours from smcd_lo_get() */
+	smcd_lo_put(d);		/* the owner's */
 	dmb->cpu_addr = NULL;
 }
 
-static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
-			    const struct smc_dmb_tuple *from, u32 offset,
+static int smcd_lo_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+			    const struct smcd_dmb_tuple *from, u32 offset,
 			    const void *data, u32 len, bool signal)
 {
-	struct smc_lo_dmb *d;
+	struct smcd_lo_dmb *d;
 	int rc = 0;
 
 	if (peer_gid != dev->gid)
 		return -EHOSTUNREACH;
-	d = smc_lo_get(token);
+	d = smcd_lo_get(token);
 	if (!d)
 		return -ENOENT;
 	if (offset > d->len || len > d->len - offset) {
@@ -190,9 +190,9 @@ static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
 	 * pool) or someone else's DMB gets no byte. The owner can change
 	 * right after the check only to a pooled state (tuple cleared),
 	 * which the pool hands out again only when nobody holds the DMB:
-	 * our reference from smc_lo_get() counts (dmb_busy).
+	 * our reference from smcd_lo_get() counts (dmb_busy).
 	 */
-	rc = smc_lo_may_write(d, from);
+	rc = smcd_lo_may_write(d, from);
 	if (rc)
 		goto out;
 	memcpy(d->mem + offset, data, len);
@@ -205,42 +205,42 @@ static int smc_lo_move_data(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
 		spin_unlock_bh(&d->lock);
 	}
 out:
-	smc_lo_put(d);
+	smcd_lo_put(d);
 	return rc;
 }
 
-static void *smc_lo_attach_dmb(struct smc_ism_dev *dev, u64 token,
-			       const struct smc_dmb_tuple *from, u32 *len)
+static void *smcd_lo_attach_dmb(struct smcd_ism_dev *dev, u64 token,
+			       const struct smcd_dmb_tuple *from, u32 *len)
 {
-	struct smc_lo_dmb *d = smc_lo_get(token);
+	struct smcd_lo_dmb *d = smcd_lo_get(token);
 	int rc;
 
 	if (!d)
 		return ERR_PTR(-ENOENT);
-	rc = smc_lo_may_write(d, from);
+	rc = smcd_lo_may_write(d, from);
 	if (rc) {
-		smc_lo_put(d);
+		smcd_lo_put(d);
 		return ERR_PTR(rc);
 	}
 	*len = d->len;
 	return d->mem;		/* the reference stays until detach */
 }
 
-static void smc_lo_detach_dmb(struct smc_ism_dev *dev, u64 token)
+static void smcd_lo_detach_dmb(struct smcd_ism_dev *dev, u64 token)
 {
-	struct smc_lo_dmb *d = smc_lo_get(token);
+	struct smcd_lo_dmb *d = smcd_lo_get(token);
 
 	if (WARN_ON_ONCE(!d))
 		return;
-	smc_lo_put(d);		/* from smc_lo_get() */
-	smc_lo_put(d);		/* the attachment's */
+	smcd_lo_put(d);		/* from smcd_lo_get() */
+	smcd_lo_put(d);		/* the attachment's */
 }
 
-static void smc_lo_set_dmb_owner(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-				 smc_dmb_signal_t handler, void *owner,
-				 const struct smc_dmb_tuple *tuple)
+static void smcd_lo_set_dmb_owner(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
+				 smcd_dmb_signal_t handler, void *owner,
+				 const struct smcd_dmb_tuple *tuple)
 {
-	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
+	struct smcd_lo_dmb *d = smcd_lo_get(dmb->token);
 
 	if (WARN_ON_ONCE(!d))
 		return;
@@ -254,62 +254,62 @@ static void smc_lo_set_dmb_owner(struct smc_ism_dev *dev, struct smc_dmb *dmb,
 	else
 		memset(&d->tuple, 0, sizeof(d->tuple));
 	spin_unlock_bh(&d->lock);
-	smc_lo_put(d);
+	smcd_lo_put(d);
 }
 
-static bool smc_lo_dmb_busy(struct smc_ism_dev *dev, struct smc_dmb *dmb)
+static bool smcd_lo_dmb_busy(struct smcd_ism_dev *dev, struct smcd_dmb *dmb)
 {
-	struct smc_lo_dmb *d = smc_lo_get(dmb->token);
+	struct smcd_lo_dmb *d = smcd_lo_get(dmb->token);
 	bool busy;
 
 	if (WARN_ON_ONCE(!d))
 		return true;
 	/* The owner's reference and ours: any more is someone else's. */
 	busy = refcount_read(&d->ref) > 2;
-	smc_lo_put(d);
+	smcd_lo_put(d);
 	return busy;
 }
 
-static const struct smc_ism_ops smc_lo_ops = {
-	.register_dmb	= smc_lo_register_dmb,
-	.unregister_dmb	= smc_lo_unregister_dmb,
-	.move_data	= smc_lo_move_data,
-	.attach_dmb	= smc_lo_attach_dmb,
-	.detach_dmb	= smc_lo_detach_dmb,
-	.set_dmb_owner	= smc_lo_set_dmb_owner,
-	.dmb_busy	= smc_lo_dmb_busy,
+static const struct smcd_ism_ops smcd_lo_ops = {
+	.register_dmb	= smcd_lo_register_dmb,
+	.unregister_dmb	= smcd_lo_unregister_dmb,
+	.move_data	= smcd_lo_move_data,
+	.attach_dmb	= smcd_lo_attach_dmb,
+	.detach_dmb	= smcd_lo_detach_dmb,
+	.set_dmb_owner	= smcd_lo_set_dmb_owner,
+	.dmb_busy	= smcd_lo_dmb_busy,
 };
 
-static struct smc_ism_dev smc_lo_dev = {
-	.ops	= &smc_lo_ops,
+static struct smcd_ism_dev smcd_lo_dev = {
+	.ops	= &smcd_lo_ops,
 	.name	= "loopback-ism",
-	.chid	= SMC_ISM_CHID_LOOPBACK,
+	.chid	= SMCD_ISM_CHID_LOOPBACK,
 };
 
-int smc_loopback_init(void)
+int smcd_loopback_init(void)
 {
 	int rc;
 
 	if (!loopback_ism)
 		return 0;
-	rc = rhashtable_init(&smc_lo_dmbs, &smc_lo_params);
+	rc = rhashtable_init(&smcd_lo_dmbs, &smcd_lo_params);
 	if (rc)
 		return rc;
 	/* A random GID: unlike a hardware ISM, nothing else names it. */
 	do {
-		smc_lo_dev.gid = get_random_u64();
-	} while (!smc_lo_dev.gid);
-	rc = smc_ism_register(&smc_lo_dev);
+		smcd_lo_dev.gid = get_random_u64();
+	} while (!smcd_lo_dev.gid);
+	rc = smcd_ism_register(&smcd_lo_dev);
 	if (rc)
-		rhashtable_destroy(&smc_lo_dmbs);
+		rhashtable_destroy(&smcd_lo_dmbs);
 	return rc;
 }
 
-void smc_loopback_exit(void)
+void smcd_loopback_exit(void)
 {
 	if (!loopback_ism)
 		return;
-	smc_ism_unregister(&smc_lo_dev);
-	WARN_ON_ONCE(atomic_read(&smc_lo_dmbs.nelems));
-	rhashtable_destroy(&smc_lo_dmbs);
+	smcd_ism_unregister(&smcd_lo_dev);
+	WARN_ON_ONCE(atomic_read(&smcd_lo_dmbs.nelems));
+	rhashtable_destroy(&smcd_lo_dmbs);
 }

@@ -16,44 +16,44 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
-#include "smc_ism.h"
+#include "smcd_ism.h"
 
-static LIST_HEAD(smc_ism_devices);
-static DEFINE_MUTEX(smc_ism_lock);
+static LIST_HEAD(smcd_ism_devices);
+static DEFINE_MUTEX(smcd_ism_lock);
 
-int smc_ism_register(struct smc_ism_dev *dev)
+int smcd_ism_register(struct smcd_ism_dev *dev)
 {
 	refcount_set(&dev->ref, 1);
-	mutex_lock(&smc_ism_lock);
-	list_add_tail(&dev->list, &smc_ism_devices);
-	mutex_unlock(&smc_ism_lock);
+	mutex_lock(&smcd_ism_lock);
+	list_add_tail(&dev->list, &smcd_ism_devices);
+	mutex_unlock(&smcd_ism_lock);
 	pr_info("ISM device %s: GID %016llx CHID %04x\n", dev->name, dev->gid,
 		dev->chid);
 	return 0;
 }
 
-void smc_ism_unregister(struct smc_ism_dev *dev)
+void smcd_ism_unregister(struct smcd_ism_dev *dev)
 {
-	mutex_lock(&smc_ism_lock);
+	mutex_lock(&smcd_ism_lock);
 	list_del_init(&dev->list);
-	mutex_unlock(&smc_ism_lock);
+	mutex_unlock(&smcd_ism_lock);
 	/* Connections still using it keep it until they end. */
 	if (!refcount_dec_and_test(&dev->ref))
 		wait_var_event(&dev->ref, !refcount_read(&dev->ref));
 }
 
-void smc_ism_put(struct smc_ism_dev *dev)
+void smcd_ism_put(struct smcd_ism_dev *dev)
 {
 	if (dev && refcount_dec_and_test(&dev->ref))
 		wake_up_var(&dev->ref);
 }
 
-struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid)
+struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
 {
-	struct smc_ism_dev *dev, *found = NULL;
+	struct smcd_ism_dev *dev, *found = NULL;
 
-	mutex_lock(&smc_ism_lock);
-	list_for_each_entry(dev, &smc_ism_devices, list) {
+	mutex_lock(&smcd_ism_lock);
+	list_for_each_entry(dev, &smcd_ism_devices, list) {
 		/* A software device reaches only itself. */
 		if (dev->chid == chid && dev->gid == gid) {
 			refcount_inc(&dev->ref);
@@ -61,42 +61,42 @@ struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid)
 			break;
 		}
 	}
-	mutex_unlock(&smc_ism_lock);
+	mutex_unlock(&smcd_ism_lock);
 	return found;
 }
 
-struct smc_ism_dev *smc_ism_first(void)
+struct smcd_ism_dev *smcd_ism_first(void)
 {
-	struct smc_ism_dev *dev;
+	struct smcd_ism_dev *dev;
 
-	mutex_lock(&smc_ism_lock);
-	dev = list_first_entry_or_null(&smc_ism_devices, struct smc_ism_dev,
+	mutex_lock(&smcd_ism_lock);
+	dev = list_first_entry_or_null(&smcd_ism_devices, struct smcd_ism_dev,
 				       list);
 	if (dev)
 		refcount_inc(&dev->ref);
-	mutex_unlock(&smc_ism_lock);
+	mutex_unlock(&smcd_ism_lock);
 	return dev;
 }
 
-bool smc_ism_available(void)
+bool smcd_ism_available(void)
 {
 	bool any;
 
-	mutex_lock(&smc_ism_lock);
-	any = !list_empty(&smc_ism_devices);
-	mutex_unlock(&smc_ism_lock);
+	mutex_lock(&smcd_ism_lock);
+	any = !list_empty(&smcd_ism_devices);
+	mutex_unlock(&smcd_ism_lock);
 	return any;
 }
 
-int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
+int smcd_ism_walk(long *pos, int (*fn)(struct smcd_ism_dev *dev, void *arg),
 		 void *arg)
 {
-	struct smc_ism_dev *dev;
+	struct smcd_ism_dev *dev;
 	long i = 0;
 	int rc = 0;
 
-	mutex_lock(&smc_ism_lock);
-	list_for_each_entry(dev, &smc_ism_devices, list) {
+	mutex_lock(&smcd_ism_lock);
+	list_for_each_entry(dev, &smcd_ism_devices, list) {
 		if (i++ < *pos)
 			continue;
 		rc = fn(dev, arg);
@@ -104,11 +104,11 @@ int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
 			break;
 		(*pos)++;
 	}
-	mutex_unlock(&smc_ism_lock);
+	mutex_unlock(&smcd_ism_lock);
 	return rc;
 }
 
-void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t)
+void smcd_dmb_tuple_of(struct sock *sk, struct smcd_dmb_tuple *t)
 {
 	const struct inet_sock *inet = inet_sk(sk);
 
@@ -127,8 +127,8 @@ void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t)
 	ipv6_addr_set_v4mapped(inet->inet_daddr, &t->raddr);
 }
 
-bool smc_dmb_tuple_is_peer(const struct smc_dmb_tuple *a,
-			   const struct smc_dmb_tuple *b)
+bool smcd_dmb_tuple_is_peer(const struct smcd_dmb_tuple *a,
+			   const struct smcd_dmb_tuple *b)
 {
 	/*
 	 * A tuple of nothing (all zero) is nobody's peer. The two ends may

@@ -9,7 +9,7 @@
  * copy per byte on each side, see Documentation/smc-d.md) unless bytes
  * wait in its send buffer; otherwise the bytes move from the send buffer.
  * Then the sender writes its CDC header into the peer's DMB with a
- * signal, which runs smc_smcd_cdc_rx() of the receiving socket, in the
+ * signal, which runs smcd_cdc_rx() of the receiving socket, in the
  * sender's context, under the DMB's lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,7 +19,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
-#include "smc_lgr.h"
+#include "smcd_lgr.h"
 #include "smc_mem.h"
 
 void smc_conn_init(struct smc_conn *conn)
@@ -30,7 +30,7 @@ void smc_conn_init(struct smc_conn *conn)
 	smc_tx_init(conn);
 }
 
-u8 smc_conn_size_class(const struct smc_conn *conn)
+u8 smcd_conn_size_class(const struct smc_conn *conn)
 {
 	return ilog2((conn->rmb_size + SMC_CDC_D_LEN) / SMC_DMB_MIN_SIZE);
 }
@@ -39,7 +39,7 @@ u8 smc_conn_size_class(const struct smc_conn *conn)
  * Runs in the sender's context, bh off, under our DMB's lock: the peer
  * wrote its CDC header into our DMB and signalled.
  */
-static void smc_smcd_cdc_rx(void *owner)
+static void smcd_cdc_rx(void *owner)
 {
 	struct smc_sock *smc = owner;
 	struct smc_cdc_msg m;
@@ -53,7 +53,7 @@ static void smc_smcd_cdc_rx(void *owner)
  * Bytes of our send buffer into the peer's ring, behind its CDC header: a
  * copy or an ISM move, done when it returns, so SMC-D has no settle().
  */
-static int smc_smcd_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
+static int smcd_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 			  u32 len)
 {
 	if (conn->peer_ring) {
@@ -67,7 +67,7 @@ static int smc_smcd_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 }
 
 /* The CDC header goes to the start of the peer's DMB, with a signal. */
-static int smc_smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
+static int smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
 {
 	u8 buf[SMC_CDC_D_LEN];
 
@@ -77,31 +77,31 @@ static int smc_smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
 					 sizeof(buf), true);
 }
 
-static void smc_smcd_destroy(struct smc_conn *conn)
+static void smcd_destroy(struct smc_conn *conn)
 {
-	struct smc_ism_dev *ism = conn->ism;
+	struct smcd_ism_dev *ism = conn->ism;
 
 	if (conn->peer_attached) {
 		ism->ops->detach_dmb(ism, conn->peer_token);
 		conn->peer_attached = false;
 		conn->peer_ring = NULL;
 	}
-	/* After this no smc_smcd_cdc_rx() runs for us. */
-	smc_lgr_conn_del(conn);
+	/* After this no smcd_cdc_rx() runs for us. */
+	smcd_lgr_conn_del(conn);
 	conn->rx_ring = NULL;
 	conn->ism = NULL;
-	smc_ism_put(ism);
+	smcd_ism_put(ism);
 	/* smc_tx_destroy() freed the send buffer before us. */
 	smc_mem_unreserve(container_of(conn, struct smc_sock, conn));
 }
 
-static const struct smc_conn_ops smc_smcd_ops = {
-	.write		= smc_smcd_write,
-	.cdc_send	= smc_smcd_cdc_send,
-	.destroy	= smc_smcd_destroy,
+static const struct smc_conn_ops smcd_ops = {
+	.write		= smcd_write,
+	.cdc_send	= smcd_cdc_send,
+	.destroy	= smcd_destroy,
 };
 
-int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
+int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		    u64 peer_gid, bool server)
 {
 	static atomic_t diag_tokens = ATOMIC_INIT(0);
@@ -119,11 +119,11 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 	if (rc)
 		return rc;
 	/* The handshake runs on a connected clcsock: its ends are final. */
-	smc_dmb_tuple_of(smc->clcsock->sk, &conn->tuple);
-	rc = smc_lgr_conn_add(conn, ism, sock_net(&smc->sk)->net_cookie,
+	smcd_dmb_tuple_of(smc->clcsock->sk, &conn->tuple);
+	rc = smcd_lgr_conn_add(conn, ism, sock_net(&smc->sk)->net_cookie,
 			      peer_gid, smc_clcsock_vlan(smc),
 			      server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
-			      class, smc_smcd_cdc_rx, smc, &conn->tuple);
+			      class, smcd_cdc_rx, smc, &conn->tuple);
 	if (rc) {
 		smc_mem_unreserve(smc);
 		return rc;
@@ -140,14 +140,14 @@ int smc_conn_create(struct smc_sock *smc, struct smc_ism_dev *ism,
 	conn->sndbuf_size = sndbuf_size;
 	conn->peer_gid = peer_gid;
 	conn->ism = ism;	/* the caller's reference is ours now */
-	conn->ops = &smc_smcd_ops;
+	conn->ops = &smcd_ops;
 	return 0;
 }
 
-int smc_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
+int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 {
 	struct smc_conn *conn = &smc->conn;
-	struct smc_ism_dev *ism = conn->ism;
+	struct smcd_ism_dev *ism = conn->ism;
 	u32 len = 0;
 	void *mem;
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: SMC-D link groups and their DMB pools (see smc_lgr.h for the
+ * af_smc: SMC-D link groups and their DMB pools (see smcd_lgr.h for the
  * rules and the locking).
  *
- * Lifetime of a group: made by smc_lgr_conn_add() when no group matches,
- * listed on smc_lgrs until freed. When its last connection leaves, the
+ * Lifetime of a group: made by smcd_lgr_conn_add() when no group matches,
+ * listed on smcd_lgrs until freed. When its last connection leaves, the
  * free work is armed for smc_lgr_linger seconds; a connection joining
  * before it runs keeps the group (the work then finds connections and
  * does nothing). Only the free work frees a group, under the lock, so a
- * group found on the list under the lock is alive. smc_lgr_exit() runs
+ * group found on the list under the lock is alive. smcd_lgr_exit() runs
  * every pending free work at once and waits for them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,7 +21,7 @@
 #include <linux/workqueue.h>
 
 #include "smc_conn.h"
-#include "smc_lgr.h"
+#include "smcd_lgr.h"
 #include "smc_mem.h"
 
 unsigned int smc_lgr_linger = 10;
@@ -30,18 +30,18 @@ MODULE_PARM_DESC(lgr_linger, "seconds an SMC-D link group without connections ke
 
 /*
  * Pool bounds: a group keeps at most this many bytes of free DMBs, and
- * all groups together at most SMC_POOL_MAX_TOTAL. 4 MiB is 64 DMBs of the
+ * all groups together at most SMCD_POOL_MAX_TOTAL. 4 MiB is 64 DMBs of the
  * default 64 KiB: more than a burst of reconnects needs, and little
  * memory for an idle peer.
  */
-#define SMC_POOL_MAX_LGR	(4U << 20)
-#define SMC_POOL_MAX_TOTAL	(16U << 20)
+#define SMCD_POOL_MAX_LGR	(4U << 20)
+#define SMCD_POOL_MAX_TOTAL	(16U << 20)
 
-struct smc_lgr {
-	struct list_head	list;		/* smc_lgrs */
+struct smcd_lgr {
+	struct list_head	list;		/* smcd_lgrs */
 	u32			id;
 	enum smc_lgr_role	role;
-	struct smc_ism_dev	*ism;		/* with a reference */
+	struct smcd_ism_dev	*ism;		/* with a reference */
 	u64			net_cookie;	/* its connections' netns */
 	u64			peer_gid;
 	u16			vlan_id;
@@ -53,13 +53,13 @@ struct smc_lgr {
 	u32			pool_bytes;
 	u32			pool_num;
 	struct delayed_work	free_work;
-	struct smc_lgr_info	peer;		/* the peer_* fields only */
+	struct smcd_lgr_info	peer;		/* the peer_* fields only */
 };
 
 /* A free DMB in a pool: what the device needs to find it again. */
-struct smc_pool_dmb {
+struct smcd_pool_dmb {
 	struct list_head	entry;
-	struct smc_dmb		dmb;
+	struct smcd_dmb		dmb;
 	/*
 	 * The memcg its pages are charged to (smc_mem_id()): only a
 	 * connection of that memcg gets it again, so no container uses
@@ -68,19 +68,19 @@ struct smc_pool_dmb {
 	u64			memcg_id;
 };
 
-static DEFINE_MUTEX(smc_lgr_lock);
-static LIST_HEAD(smc_lgrs);
-static u32 smc_lgr_next_id;
-static unsigned int smc_lgr_seqno;
-static u32 smc_pool_total;		/* bytes, all pools */
-static struct workqueue_struct *smc_lgr_wq;
+static DEFINE_MUTEX(smcd_lgr_lock);
+static LIST_HEAD(smcd_lgrs);
+static u32 smcd_lgr_next_id;
+static unsigned int smcd_lgr_seqno;
+static u32 smcd_pool_total;		/* bytes, all pools */
+static struct workqueue_struct *smcd_lgr_wq;
 
 atomic_t smc_obj_conns, smc_obj_dmbs, smc_obj_pool, smc_obj_lgrs;
 
-static int smc_dmb_register(struct smc_conn *conn, struct smc_ism_dev *ism,
-			    struct smc_dmb *dmb, u8 class,
-			    smc_dmb_signal_t handler, void *owner,
-			    const struct smc_dmb_tuple *tuple)
+static int smcd_dmb_register(struct smc_conn *conn, struct smcd_ism_dev *ism,
+			    struct smcd_dmb *dmb, u8 class,
+			    smcd_dmb_signal_t handler, void *owner,
+			    const struct smcd_dmb_tuple *tuple)
 {
 	struct mem_cgroup *old;
 	int rc;
@@ -95,27 +95,27 @@ static int smc_dmb_register(struct smc_conn *conn, struct smc_ism_dev *ism,
 	return rc;
 }
 
-static void smc_dmb_unregister(struct smc_ism_dev *ism, struct smc_dmb *dmb)
+static void smcd_dmb_unregister(struct smcd_ism_dev *ism, struct smcd_dmb *dmb)
 {
 	ism->ops->unregister_dmb(ism, dmb);
 	atomic_dec(&smc_obj_dmbs);
 }
 
 /* An id no listed group has; never 0. Lock held. */
-static u32 smc_lgr_new_id(void)
+static u32 smcd_lgr_new_id(void)
 {
-	struct smc_lgr *lgr;
+	struct smcd_lgr *lgr;
 
 again:
-	if (!++smc_lgr_next_id)
-		++smc_lgr_next_id;
-	list_for_each_entry(lgr, &smc_lgrs, list)
-		if (lgr->id == smc_lgr_next_id)
+	if (!++smcd_lgr_next_id)
+		++smcd_lgr_next_id;
+	list_for_each_entry(lgr, &smcd_lgrs, list)
+		if (lgr->id == smcd_lgr_next_id)
 			goto again;
-	return smc_lgr_next_id;
+	return smcd_lgr_next_id;
 }
 
-static void smc_lgr_free_work(struct work_struct *work);
+static void smcd_lgr_free_work(struct work_struct *work);
 
 /*
  * The namespace is part of the key: on the loopback device every
@@ -123,13 +123,13 @@ static void smc_lgr_free_work(struct work_struct *work);
  * connections of all namespaces would share one group per role, and so
  * its DMB pool and the peer's self-description (hole 7).
  */
-static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 net_cookie,
+static struct smcd_lgr *smcd_lgr_find(struct smcd_ism_dev *ism, u64 net_cookie,
 				    u64 peer_gid, u16 vlan_id,
 				    enum smc_lgr_role role)
 {
-	struct smc_lgr *lgr;
+	struct smcd_lgr *lgr;
 
-	list_for_each_entry(lgr, &smc_lgrs, list)
+	list_for_each_entry(lgr, &smcd_lgrs, list)
 		if (lgr->ism == ism && lgr->net_cookie == net_cookie &&
 		    lgr->peer_gid == peer_gid && lgr->vlan_id == vlan_id &&
 		    lgr->role == role)
@@ -137,16 +137,16 @@ static struct smc_lgr *smc_lgr_find(struct smc_ism_dev *ism, u64 net_cookie,
 	return NULL;
 }
 
-static struct smc_lgr *smc_lgr_create(struct smc_ism_dev *ism,
+static struct smcd_lgr *smcd_lgr_create(struct smcd_ism_dev *ism,
 				      u64 net_cookie, u64 peer_gid,
 				      u16 vlan_id, enum smc_lgr_role role)
 {
-	struct smc_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
+	struct smcd_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 	int i;
 
 	if (!lgr)
 		return NULL;
-	lgr->id = smc_lgr_new_id();
+	lgr->id = smcd_lgr_new_id();
 	lgr->role = role;
 	refcount_inc(&ism->ref);	/* the caller holds one: cannot be 0 */
 	lgr->ism = ism;
@@ -156,23 +156,23 @@ static struct smc_lgr *smc_lgr_create(struct smc_ism_dev *ism,
 	INIT_LIST_HEAD(&lgr->conns);
 	for (i = 0; i <= SMC_DMB_MAX_CLASS; i++)
 		INIT_LIST_HEAD(&lgr->pool[i]);
-	INIT_DELAYED_WORK(&lgr->free_work, smc_lgr_free_work);
-	list_add_tail(&lgr->list, &smc_lgrs);
-	smc_lgr_seqno++;
+	INIT_DELAYED_WORK(&lgr->free_work, smcd_lgr_free_work);
+	list_add_tail(&lgr->list, &smcd_lgrs);
+	smcd_lgr_seqno++;
 	atomic_inc(&smc_obj_lgrs);
 	return lgr;
 }
 
 /* Unregister a pooled DMB. Lock held. */
-static void smc_pool_drop(struct smc_lgr *lgr, struct smc_pool_dmb *p)
+static void smcd_pool_drop(struct smcd_lgr *lgr, struct smcd_pool_dmb *p)
 {
 	list_del(&p->entry);
 	lgr->pool_bytes -= p->dmb.len;
 	lgr->pool_num--;
-	smc_pool_total -= p->dmb.len;
+	smcd_pool_total -= p->dmb.len;
 	lgr->dmb_bytes -= p->dmb.len;
 	atomic_dec(&smc_obj_pool);
-	smc_dmb_unregister(lgr->ism, &p->dmb);
+	smcd_dmb_unregister(lgr->ism, &p->dmb);
 	kfree(p);
 }
 
@@ -181,14 +181,14 @@ static void smc_pool_drop(struct smc_lgr *lgr, struct smc_pool_dmb *p)
  * handler(owner) on the TCP connection tuple from now on; NULL if there
  * is none. Lock held.
  */
-static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
+static struct smcd_pool_dmb *smcd_pool_take(struct smcd_lgr *lgr, u8 class,
 					  u64 memcg_id,
-					  smc_dmb_signal_t handler,
+					  smcd_dmb_signal_t handler,
 					  void *owner,
-					  const struct smc_dmb_tuple *tuple)
+					  const struct smcd_dmb_tuple *tuple)
 {
-	const struct smc_ism_ops *ops = lgr->ism->ops;
-	struct smc_pool_dmb *p;
+	const struct smcd_ism_ops *ops = lgr->ism->ops;
+	struct smcd_pool_dmb *p;
 
 	list_for_each_entry(p, &lgr->pool[class], entry) {
 		if (p->memcg_id != memcg_id)
@@ -199,7 +199,7 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 		list_del(&p->entry);
 		lgr->pool_bytes -= p->dmb.len;
 		lgr->pool_num--;
-		smc_pool_total -= p->dmb.len;
+		smcd_pool_total -= p->dmb.len;
 		atomic_dec(&smc_obj_pool);
 		/*
 		 * The old connection's cursors and flags must not reach the
@@ -214,42 +214,42 @@ static struct smc_pool_dmb *smc_pool_take(struct smc_lgr *lgr, u8 class,
 	return NULL;
 }
 
-int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
+int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
-		     enum smc_lgr_role role, u8 class, smc_dmb_signal_t handler,
-		     void *owner, const struct smc_dmb_tuple *tuple)
+		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
+		     void *owner, const struct smcd_dmb_tuple *tuple)
 {
-	struct smc_pool_dmb *p;
-	struct smc_lgr *lgr;
+	struct smcd_pool_dmb *p;
+	struct smcd_lgr *lgr;
 	bool first = false;
 	int rc;
 
 	if (class > SMC_DMB_MAX_CLASS)
 		return -EINVAL;
-	mutex_lock(&smc_lgr_lock);
-	lgr = smc_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
+	mutex_lock(&smcd_lgr_lock);
+	lgr = smcd_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
 	if (!lgr) {
-		lgr = smc_lgr_create(ism, net_cookie, peer_gid, vlan_id, role);
+		lgr = smcd_lgr_create(ism, net_cookie, peer_gid, vlan_id, role);
 		if (!lgr) {
-			mutex_unlock(&smc_lgr_lock);
+			mutex_unlock(&smcd_lgr_lock);
 			return -ENOMEM;
 		}
 		first = true;
 	}
-	p = smc_pool_take(lgr, class, smc_mem_id(conn), handler, owner,
+	p = smcd_pool_take(lgr, class, smc_mem_id(conn), handler, owner,
 			  tuple);
 	if (p) {
 		conn->rmb = p->dmb;
 		kfree(p);
 	} else {
-		rc = smc_dmb_register(conn, ism, &conn->rmb, class, handler,
+		rc = smcd_dmb_register(conn, ism, &conn->rmb, class, handler,
 				      owner, tuple);
 		if (rc) {
 			/* A new group stays empty: it lingers and goes. */
 			if (!lgr->conns_num)
-				mod_delayed_work(smc_lgr_wq, &lgr->free_work,
+				mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
 						 READ_ONCE(smc_lgr_linger) * HZ);
-			mutex_unlock(&smc_lgr_lock);
+			mutex_unlock(&smcd_lgr_lock);
 			return rc;
 		}
 		lgr->dmb_bytes += conn->rmb.len;
@@ -260,28 +260,28 @@ int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
 	conn->lgr_id = lgr->id;
 	conn->first_contact = first;
 	atomic_inc(&smc_obj_conns);
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 	return 0;
 }
 
-void smc_lgr_conn_del(struct smc_conn *conn)
+void smcd_lgr_conn_del(struct smc_conn *conn)
 {
-	struct smc_lgr *lgr = conn->lgr;
-	struct smc_ism_dev *ism;
-	struct smc_pool_dmb *p;
+	struct smcd_lgr *lgr = conn->lgr;
+	struct smcd_ism_dev *ism;
+	struct smcd_pool_dmb *p;
 	bool pooled = false;
 
 	if (!lgr)
 		return;
 	ism = lgr->ism;
-	mutex_lock(&smc_lgr_lock);
+	mutex_lock(&smcd_lgr_lock);
 	list_del_init(&conn->lgr_entry);
 	lgr->conns_num--;
 	conn->lgr = NULL;
 	atomic_dec(&smc_obj_conns);
 	if (ism->ops->dmb_busy && ism->ops->set_dmb_owner &&
-	    lgr->pool_bytes + conn->rmb.len <= SMC_POOL_MAX_LGR &&
-	    smc_pool_total + conn->rmb.len <= SMC_POOL_MAX_TOTAL) {
+	    lgr->pool_bytes + conn->rmb.len <= SMCD_POOL_MAX_LGR &&
+	    smcd_pool_total + conn->rmb.len <= SMCD_POOL_MAX_TOTAL) {
 		p = kmalloc(sizeof(*p), GFP_KERNEL);
 		if (p) {
 			/* No smc_cdc_rx() for the old owner after this. */
@@ -293,32 +293,32 @@ void smc_lgr_conn_del(struct smc_conn *conn)
 							     SMC_DMB_MIN_SIZE)]);
 			lgr->pool_bytes += p->dmb.len;
 			lgr->pool_num++;
-			smc_pool_total += p->dmb.len;
+			smcd_pool_total += p->dmb.len;
 			atomic_inc(&smc_obj_pool);
 			pooled = true;
 		}
 	}
 	if (!pooled) {
 		lgr->dmb_bytes -= conn->rmb.len;
-		smc_dmb_unregister(ism, &conn->rmb);
+		smcd_dmb_unregister(ism, &conn->rmb);
 	}
 	conn->rmb.cpu_addr = NULL;
 	if (!lgr->conns_num)
-		mod_delayed_work(smc_lgr_wq, &lgr->free_work,
+		mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
 				 READ_ONCE(smc_lgr_linger) * HZ);
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 }
 
-static void smc_lgr_free_work(struct work_struct *work)
+static void smcd_lgr_free_work(struct work_struct *work)
 {
-	struct smc_lgr *lgr = container_of(to_delayed_work(work),
-					   struct smc_lgr, free_work);
-	struct smc_pool_dmb *p, *n;
+	struct smcd_lgr *lgr = container_of(to_delayed_work(work),
+					   struct smcd_lgr, free_work);
+	struct smcd_pool_dmb *p, *n;
 	int i;
 
-	mutex_lock(&smc_lgr_lock);
+	mutex_lock(&smcd_lgr_lock);
 	if (lgr->conns_num) {
-		mutex_unlock(&smc_lgr_lock);
+		mutex_unlock(&smcd_lgr_lock);
 		return;		/* someone joined while it lingered */
 	}
 	list_del(&lgr->list);
@@ -328,26 +328,26 @@ static void smc_lgr_free_work(struct work_struct *work)
 	 * another once the group is off the list.
 	 */
 	cancel_delayed_work(&lgr->free_work);
-	smc_lgr_seqno++;
+	smcd_lgr_seqno++;
 	for (i = 0; i <= SMC_DMB_MAX_CLASS; i++)
 		list_for_each_entry_safe(p, n, &lgr->pool[i], entry)
-			smc_pool_drop(lgr, p);
-	mutex_unlock(&smc_lgr_lock);
+			smcd_pool_drop(lgr, p);
+	mutex_unlock(&smcd_lgr_lock);
 	WARN_ON_ONCE(lgr->dmb_bytes);
-	smc_ism_put(lgr->ism);
+	smcd_ism_put(lgr->ism);
 	atomic_dec(&smc_obj_lgrs);
 	kfree(lgr);
 }
 
-void smc_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
+void smcd_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
 		      const u8 *host, const u8 *eid)
 {
-	struct smc_lgr_info *p;
+	struct smcd_lgr_info *p;
 	int i;
 
 	if (!conn->lgr)
 		return;
-	mutex_lock(&smc_lgr_lock);
+	mutex_lock(&smcd_lgr_lock);
 	p = &conn->lgr->peer;
 	p->peer_known = true;
 	p->smc_version = 2;
@@ -362,11 +362,11 @@ void smc_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
 	p->neg_eid[32] = 0;
 	strim(p->peer_host);
 	strim(p->neg_eid);
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 }
 
-static void smc_lgr_fill_info(const struct smc_lgr *lgr,
-			      struct smc_lgr_info *info)
+static void smcd_lgr_fill_info(const struct smcd_lgr *lgr,
+			      struct smcd_lgr_info *info)
 {
 	*info = lgr->peer;
 	info->id = lgr->id;
@@ -382,82 +382,82 @@ static void smc_lgr_fill_info(const struct smc_lgr *lgr,
 	info->dev_name = lgr->ism->name;
 }
 
-bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info)
+bool smcd_lgr_info_of(const struct smc_conn *conn, struct smcd_lgr_info *info)
 {
 	bool ok = false;
 
-	mutex_lock(&smc_lgr_lock);
+	mutex_lock(&smcd_lgr_lock);
 	if (conn->lgr) {
-		smc_lgr_fill_info(conn->lgr, info);
+		smcd_lgr_fill_info(conn->lgr, info);
 		ok = true;
 	}
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 	return ok;
 }
 
-int smc_lgr_for_each(unsigned long *pos,
-		     int (*fn)(const struct smc_lgr_info *info, void *arg),
+int smcd_lgr_for_each(unsigned long *pos,
+		     int (*fn)(const struct smcd_lgr_info *info, void *arg),
 		     void *arg)
 {
-	struct smc_lgr_info *info;
-	struct smc_lgr *lgr;
+	struct smcd_lgr_info *info;
+	struct smcd_lgr *lgr;
 	unsigned long i = 0;
 	int rc = 0;
 
 	info = kmalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
-	mutex_lock(&smc_lgr_lock);
-	list_for_each_entry(lgr, &smc_lgrs, list) {
+	mutex_lock(&smcd_lgr_lock);
+	list_for_each_entry(lgr, &smcd_lgrs, list) {
 		if (i++ < *pos)
 			continue;
-		smc_lgr_fill_info(lgr, info);
+		smcd_lgr_fill_info(lgr, info);
 		rc = fn(info, arg);
 		if (rc)
 			break;
 		(*pos)++;
 	}
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 	kfree(info);
 	return rc;
 }
 
-unsigned int smc_lgr_seq(void)
+unsigned int smcd_lgr_seq(void)
 {
-	return READ_ONCE(smc_lgr_seqno);
+	return READ_ONCE(smcd_lgr_seqno);
 }
 
-unsigned int smc_lgr_dev_conns(const struct smc_ism_dev *ism, u64 net_cookie)
+unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie)
 {
 	unsigned int n = 0;
-	struct smc_lgr *lgr;
+	struct smcd_lgr *lgr;
 
-	mutex_lock(&smc_lgr_lock);
-	list_for_each_entry(lgr, &smc_lgrs, list)
+	mutex_lock(&smcd_lgr_lock);
+	list_for_each_entry(lgr, &smcd_lgrs, list)
 		if (lgr->ism == ism && lgr->net_cookie == net_cookie)
 			n += lgr->conns_num;
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 	return n;
 }
 
-int smc_lgr_init(void)
+int smcd_lgr_init(void)
 {
-	smc_lgr_wq = alloc_workqueue("af_smc_lgr", 0, 0);
-	return smc_lgr_wq ? 0 : -ENOMEM;
+	smcd_lgr_wq = alloc_workqueue("af_smc_lgr", 0, 0);
+	return smcd_lgr_wq ? 0 : -ENOMEM;
 }
 
-void smc_lgr_exit(void)
+void smcd_lgr_exit(void)
 {
-	struct smc_lgr *lgr;
+	struct smcd_lgr *lgr;
 
 	/* No sockets are left, so every group waits for its free work. */
-	mutex_lock(&smc_lgr_lock);
-	list_for_each_entry(lgr, &smc_lgrs, list) {
+	mutex_lock(&smcd_lgr_lock);
+	list_for_each_entry(lgr, &smcd_lgrs, list) {
 		WARN_ON_ONCE(lgr->conns_num);
-		mod_delayed_work(smc_lgr_wq, &lgr->free_work, 0);
+		mod_delayed_work(smcd_lgr_wq, &lgr->free_work, 0);
 	}
-	mutex_unlock(&smc_lgr_lock);
+	mutex_unlock(&smcd_lgr_lock);
 	/* Waits for every queued and delayed item, then frees the queue. */
-	destroy_workqueue(smc_lgr_wq);
-	WARN_ON_ONCE(!list_empty(&smc_lgrs));
+	destroy_workqueue(smcd_lgr_wq);
+	WARN_ON_ONCE(!list_empty(&smcd_lgrs));
 }

@@ -5,22 +5,22 @@
  * An ISM device moves bytes into DMBs (direct memory buffers) that the
  * owner of each DMB registered, and tells the owner when a write asked
  * for a signal. SMC-D connections use nothing else, so a second device
- * type (memory shared between VMs, say) is one more struct smc_ism_ops.
+ * type (memory shared between VMs, say) is one more struct smcd_ism_ops.
  *
  * A DMB is identified on its device by a 64-bit token, which the owner
  * hands to its peer in the CLC handshake. A device reaches peers by GID;
  * two devices can talk when their CHIDs match and the peer's GID is known
  * to the device (for the loopback device: only itself).
  */
-#ifndef _SMC_ISM_H
-#define _SMC_ISM_H
+#ifndef _SMCD_ISM_H
+#define _SMCD_ISM_H
 
 #include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 
-struct smc_ism_dev;
+struct smcd_ism_dev;
 struct sock;
 
 /*
@@ -31,7 +31,7 @@ struct sock;
  * connection at the other end of this very TCP connection may write
  * into it (see Documentation/security.md).
  */
-struct smc_dmb_tuple {
+struct smcd_dmb_tuple {
 	/*
 	 * The user namespace owning that netns: compared only, never
 	 * dereferenced; the owner's netns holds it while the owner lives.
@@ -42,39 +42,39 @@ struct smc_dmb_tuple {
 };
 
 /* The tuple of a connected TCP socket. */
-void smc_dmb_tuple_of(struct sock *sk, struct smc_dmb_tuple *t);
+void smcd_dmb_tuple_of(struct sock *sk, struct smcd_dmb_tuple *t);
 /* Whether b is the other end of a's TCP connection. */
-bool smc_dmb_tuple_is_peer(const struct smc_dmb_tuple *a,
-			   const struct smc_dmb_tuple *b);
+bool smcd_dmb_tuple_is_peer(const struct smcd_dmb_tuple *a,
+			   const struct smcd_dmb_tuple *b);
 
 /* The owner's handler of signalled writes; may run in any context. */
-typedef void (*smc_dmb_signal_t)(void *owner);
+typedef void (*smcd_dmb_signal_t)(void *owner);
 
-struct smc_dmb {
+struct smcd_dmb {
 	u64		token;		/* set by register_dmb */
 	void		*cpu_addr;	/* the owner's view of the buffer */
 	u32		len;		/* asked for by the owner */
 };
 
-struct smc_ism_ops {
+struct smcd_ism_ops {
 	/*
 	 * Allocate and register dmb->len bytes; signals go to handler(owner).
 	 * tuple is the owner's TCP connection: a device that can tell who
 	 * writes (the loopback device) lets only its peer attach or move.
 	 */
-	int (*register_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			    smc_dmb_signal_t handler, void *owner,
-			    const struct smc_dmb_tuple *tuple);
+	int (*register_dmb)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
+			    smcd_dmb_signal_t handler, void *owner,
+			    const struct smcd_dmb_tuple *tuple);
 	/* No handler runs once this returns; the memory may outlive it. */
-	void (*unregister_dmb)(struct smc_ism_dev *dev, struct smc_dmb *dmb);
+	void (*unregister_dmb)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb);
 	/*
 	 * Copy len bytes into the DMB token of peer_gid at offset, then, if
 	 * signal, run its owner's handler. from is the sender's connection.
 	 * -ENOENT if the DMB is gone, -EACCES if it belongs to a connection
 	 * whose peer is not from.
 	 */
-	int (*move_data)(struct smc_ism_dev *dev, u64 peer_gid, u64 token,
-			 const struct smc_dmb_tuple *from, u32 offset,
+	int (*move_data)(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+			 const struct smcd_dmb_tuple *from, u32 offset,
 			 const void *data, u32 len, bool signal);
 	/*
 	 * Devices whose DMBs the peer's memory is: map the peer's DMB so the
@@ -83,31 +83,31 @@ struct smc_ism_ops {
 	 * attacher's connection; the result is ERR_PTR(-ENOENT) for no such
 	 * DMB, ERR_PTR(-EACCES) for one whose owner's peer is not from.
 	 */
-	void *(*attach_dmb)(struct smc_ism_dev *dev, u64 token,
-			    const struct smc_dmb_tuple *from, u32 *len);
-	void (*detach_dmb)(struct smc_ism_dev *dev, u64 token);
+	void *(*attach_dmb)(struct smcd_ism_dev *dev, u64 token,
+			    const struct smcd_dmb_tuple *from, u32 *len);
+	void (*detach_dmb)(struct smcd_ism_dev *dev, u64 token);
 	/*
-	 * For the DMB pool of a link group (smc_lgr.c): hand a registered
+	 * For the DMB pool of a link group (smcd_lgr.c): hand a registered
 	 * DMB to a new owner on the TCP connection tuple, or park it with
 	 * handler and tuple NULL (moves into a parked DMB fail with -ENOENT,
 	 * as into a gone one, and nobody may attach it). No call of the old
 	 * handler runs once this returns.
 	 */
-	void (*set_dmb_owner)(struct smc_ism_dev *dev, struct smc_dmb *dmb,
-			      smc_dmb_signal_t handler, void *owner,
-			      const struct smc_dmb_tuple *tuple);
+	void (*set_dmb_owner)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
+			      smcd_dmb_signal_t handler, void *owner,
+			      const struct smcd_dmb_tuple *tuple);
 	/*
 	 * Whether anyone but the owner still holds the DMB: a peer's
 	 * attachment or a move in progress. A pooled DMB is handed out
 	 * again only when this says no. NULL: the device cannot tell, and
 	 * its DMBs are never pooled.
 	 */
-	bool (*dmb_busy)(struct smc_ism_dev *dev, struct smc_dmb *dmb);
+	bool (*dmb_busy)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb);
 };
 
-struct smc_ism_dev {
-	struct list_head		list;	/* smc_ism_devices */
-	const struct smc_ism_ops	*ops;
+struct smcd_ism_dev {
+	struct list_head		list;	/* smcd_ism_devices */
+	const struct smcd_ism_ops	*ops;
 	const char			*name;
 	u64				gid;
 	u16				chid;
@@ -115,27 +115,27 @@ struct smc_ism_dev {
 };
 
 /* The virtual CHID of software ISM devices, as in Linux's loopback-ism. */
-#define SMC_ISM_CHID_LOOPBACK	0xffff
+#define SMCD_ISM_CHID_LOOPBACK	0xffff
 
-int smc_ism_register(struct smc_ism_dev *dev);
-void smc_ism_unregister(struct smc_ism_dev *dev);
+int smcd_ism_register(struct smcd_ism_dev *dev);
+void smcd_ism_unregister(struct smcd_ism_dev *dev);
 /* The device with this CHID that can reach gid, with a reference; or NULL. */
-struct smc_ism_dev *smc_ism_find(u64 gid, u16 chid);
+struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid);
 /* Any device, with a reference (the one a client offers); or NULL. */
-struct smc_ism_dev *smc_ism_first(void);
-void smc_ism_put(struct smc_ism_dev *dev);
+struct smcd_ism_dev *smcd_ism_first(void);
+void smcd_ism_put(struct smcd_ism_dev *dev);
 /* Whether any ISM device is registered (SMC-Dv2 is possible). */
-bool smc_ism_available(void);
+bool smcd_ism_available(void);
 /*
  * Call fn for each device from index *pos on, in registration order,
  * under the registry's mutex (fn may sleep, must not register devices);
  * stop at the first non-zero return, which is returned, with *pos the
  * index of that device. Used by the netlink device dump.
  */
-int smc_ism_walk(long *pos, int (*fn)(struct smc_ism_dev *dev, void *arg),
+int smcd_ism_walk(long *pos, int (*fn)(struct smcd_ism_dev *dev, void *arg),
 		 void *arg);
-/* smc_loopback.c */
-int smc_loopback_init(void);
-void smc_loopback_exit(void);
+/* smcd_loopback.c */
+int smcd_loopback_init(void);
+void smcd_loopback_exit(void);
 
 #endif

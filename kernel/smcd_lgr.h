@@ -18,19 +18,19 @@
  * a side that hears "first contact" while it has a group (or the other
  * way round) simply goes on; nothing can get out of sync.
  *
- * Locking: one mutex (smc_lgr_lock, in smc_lgr.c) guards the list of
+ * Locking: one mutex (smcd_lgr_lock, in smcd_lgr.c) guards the list of
  * groups and, in each group, its connection list, counts and pool. Every
  * user runs in process context (handshake work, close, the free work,
  * netlink dumps). The mutex is never taken under a socket lock's
  * spinlock or a DMB's lock, and nothing else is taken under it but a
  * DMB's lock (inside the device ops).
  */
-#ifndef _SMC_LGR_H
-#define _SMC_LGR_H
+#ifndef _SMCD_LGR_H
+#define _SMCD_LGR_H
 
 #include <linux/types.h>
 
-#include "smc_ism.h"
+#include "smcd_ism.h"
 
 struct smc_conn;
 
@@ -40,11 +40,11 @@ enum smc_lgr_role {
 };
 
 /*
- * What a reader outside smc_lgr.c may know of a group: a snapshot taken
- * under the lock, handed to smc_lgr_for_each()'s callback.
+ * What a reader outside smcd_lgr.c may know of a group: a snapshot taken
+ * under the lock, handed to smcd_lgr_for_each()'s callback.
  * SMC_GEN_NETLINK's LGR_SMCD dump and smc_diag read these fields.
  */
-struct smc_lgr_info {
+struct smcd_lgr_info {
 	u32		id;		/* SMC_NLA_LGR_D_ID; never 0 */
 	u64		net_cookie;	/* the netns of its connections */
 	u8		role;		/* enum smc_lgr_role */
@@ -73,22 +73,22 @@ struct smc_lgr_info {
  * call. Returns fn's non-zero value, or 0 when every group was visited.
  * fn must not sleep long and must not call back into smc_lgr_*.
  * Groups made or freed between two calls may shift positions: compare
- * smc_lgr_seq() before and after to flag a dump as interrupted.
+ * smcd_lgr_seq() before and after to flag a dump as interrupted.
  */
-int smc_lgr_for_each(unsigned long *pos,
-		     int (*fn)(const struct smc_lgr_info *info, void *arg),
+int smcd_lgr_for_each(unsigned long *pos,
+		     int (*fn)(const struct smcd_lgr_info *info, void *arg),
 		     void *arg);
 /* Changes with every group made or freed. */
-unsigned int smc_lgr_seq(void);
+unsigned int smcd_lgr_seq(void);
 /*
  * The connections on ism of the groups of the netns net_cookie names:
  * the netlink device dump's USE_CNT, which may say nothing of other
  * namespaces. Takes the lock; the device dump calls it under the ISM
  * registry's mutex, which is never taken under the lock.
  */
-unsigned int smc_lgr_dev_conns(const struct smc_ism_dev *ism, u64 net_cookie);
+unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie);
 /* The snapshot of conn's group; false if conn has none. */
-bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info);
+bool smcd_lgr_info_of(const struct smc_conn *conn, struct smcd_lgr_info *info);
 
 /*
  * Put conn into the group for (ism, peer_gid, vlan_id, role) of the
@@ -98,25 +98,25 @@ bool smc_lgr_info_of(const struct smc_conn *conn, struct smc_lgr_info *info);
  * handler(owner), which only the other end of the TCP connection tuple
  * may write into. 0, or -ENOMEM and conn is in no group.
  */
-int smc_lgr_conn_add(struct smc_conn *conn, struct smc_ism_dev *ism,
+int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
-		     enum smc_lgr_role role, u8 class, smc_dmb_signal_t handler,
-		     void *owner, const struct smc_dmb_tuple *tuple);
+		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
+		     void *owner, const struct smcd_dmb_tuple *tuple);
 /*
  * conn leaves its group; its DMB goes to the group's pool or back to the
  * device. The group lingers if this was its last connection.
  */
-void smc_lgr_conn_del(struct smc_conn *conn);
+void smcd_lgr_conn_del(struct smc_conn *conn);
 /* What the peer said about itself in its first-contact CLC message. */
-void smc_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
+void smcd_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
 		      const u8 *host, const u8 *eid);
 
 /* Module parameter: seconds an empty group stays (default 10). */
 extern unsigned int smc_lgr_linger;
 
-int smc_lgr_init(void);
+int smcd_lgr_init(void);
 /* Frees every group at once; no connection may be left. */
-void smc_lgr_exit(void);
+void smcd_lgr_exit(void);
 
 /*
  * Live objects of the module, for tests (debugfs af_smc/objects, see
