@@ -31,14 +31,13 @@
 
 struct mem_cgroup;
 
-#include "smcd_ism.h"
 #include "wire/smc_cdc.h"
 
 struct smc_sock;
 struct msghdr;
 
-struct smcd_lgr;
 struct smc_conn;
+struct smcd_conn;
 struct smcr_conn;
 
 /* What a transport does for the connection layer. */
@@ -82,20 +81,15 @@ struct smc_conn_ops {
 struct smc_conn {
 	/* The transport; NULL until it set the connection up. */
 	const struct smc_conn_ops *ops;
-	/* SMC-R's state of the connection (smcr_lgr.h), while ops is SMC-R's. */
+	/*
+	 * The transport's state of the connection, while ops is that
+	 * transport's: SMC-D's (smcd_conn.h) or SMC-R's (smcr_lgr.h).
+	 * Each is set and cleared under lock (below), so smc_diag may read
+	 * it there.
+	 */
+	struct smcd_conn	*smcd;
 	struct smcr_conn	*smcr;
-	struct smcd_ism_dev	*ism;		/* SMC-D device, with a reference */
-	/* Our link group (smcd_lgr.h) and our entry on its list. */
-	struct smcd_lgr		*lgr;
-	struct list_head	lgr_entry;
-	u32			lgr_id;		/* lgr's id, kept for diag */
-	bool			first_contact;	/* we made lgr for this conn */
-	u64			peer_gid;
-	u64			peer_token;	/* the peer's DMB */
-	/* Our clcsock's TCP connection, to which our DMB is bound. */
-	struct smcd_dmb_tuple	tuple;
-	u32			diag_token;	/* sock_diag's CONNINFO token */
-	struct smcd_dmb		rmb;		/* ours: CDC header, then ring */
+	u32			lgr_id;		/* our link group's id, for diag */
 	u8			*rx_ring;	/* our receive ring */
 	u32			rmb_size;	/* bytes of our ring */
 	/*
@@ -104,7 +98,6 @@ struct smc_conn {
 	 */
 	u8			*peer_ring;
 	u32			peer_size;	/* bytes of the peer's ring */
-	bool			peer_attached;
 
 	/*
 	 * Our send buffer (smc_tx.c). A transport may set it up; otherwise
@@ -214,19 +207,13 @@ static inline u8 smc_buf_class(u32 want)
 	return class;
 }
 
+/* smc_conn.c */
 void smc_conn_init(struct smc_conn *conn);
 /*
- * Our DMB on ism, sized for the socket, in the link group for the peer
- * (server: we accepted the connection); takes over the caller's device
- * reference on success.
+ * Everything the transport set up (its ops->destroy) and the send buffer,
+ * undone; safe to call twice.
  */
-int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
-		    u64 peer_gid, bool server);
-/* Attach the peer's DMB; size_class is what the peer announced. */
-int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
-/* Everything smcd_conn_create/attach did, undone; safe to call twice. */
 void smc_conn_destroy(struct smc_sock *smc);
-u8 smcd_conn_size_class(const struct smc_conn *conn);
 
 /* smc_cdc.c: CDC messages, whatever the transport */
 /* Send a CDC message with our cursors and flags; 0 or -errno. */

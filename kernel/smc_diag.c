@@ -30,11 +30,12 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smcd_conn.h"
 #include "smcr_lgr.h"
 
 static u8 smc_diag_mode(const struct smc_sock *smc)
 {
-	if (!smc_use_fallback(smc) && READ_ONCE(smc->conn.ism))
+	if (!smc_use_fallback(smc) && READ_ONCE(smc->conn.smcd))
 		return SMC_DIAG_MODE_SMCD;
 	/* Undecided sockets and listeners count as SMC, as Linux's do. */
 	if (smc_hs_state(smc) == SMC_HS_DONE && smc_use_fallback(smc))
@@ -93,7 +94,7 @@ static u8 smc_diag_state_flags(bool done_writing, bool closed, bool abort)
 
 /*
  * SMC_DIAG_CONNINFO of an SMC-D connection. Its token is the connection's
- * id (conn->diag_token, a counter as Linux's alert token), never a part
+ * id (smcd_conn.diag_token, a counter as Linux's alert token), never a part
  * of the DMB token, which is for CAP_NET_ADMIN's eyes only.
  * The send buffer's cursors, as Linux's: prepared is what the application
  * wrote, sent what was handed to the transport for the peer's ring,
@@ -125,13 +126,38 @@ static void smc_diag_conninfo_locked(struct smc_conn *conn,
 	smc_diag_cursor(conn->tx_prod, conn->sndbuf_size, &ci->tx_fin);
 }
 
-static void smc_diag_conninfo(struct smc_sock *smc, struct smc_diag_conninfo *ci)
+/*
+ * SMC_DIAG_CONNINFO and SMC_DIAG_DMBINFO of an SMC-D connection; false
+ * when it has no SMC-D state (not yet, or any more). conn->smcd is set
+ * and cleared under conn->lock (smcd_conn.c), and holds its device: both
+ * may be read here under that lock. A token names a DMB on the device:
+ * zero unless tokens (the reader has CAP_NET_ADMIN in this namespace's
+ * user namespace, as inet_diag gates its secrets with the same
+ * netlink_net_capable() check). The rest is what anybody may see.
+ */
+static bool smc_diag_smcd(struct smc_sock *smc, struct smc_diag_conninfo *ci,
+			  struct smcd_diag_dmbinfo *di, bool tokens)
 {
 	struct smc_conn *conn = &smc->conn;
+	struct smcd_conn *sc;
 
+	memset(di, 0, sizeof(*di));
 	spin_lock_bh(&conn->lock);
-	smc_diag_conninfo_locked(conn, ci, conn->diag_token);
+	sc = conn->smcd;
+	if (!sc) {
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	smc_diag_conninfo_locked(conn, ci, sc->diag_token);
+	di->linkid = conn->lgr_id;
+	di->peer_gid = sc->peer_gid;
+	di->my_gid = sc->ism->gid;
+	if (tokens) {
+		di->token = sc->rmb.token;
+		di->peer_token = sc->peer_token;
+	}
 	spin_unlock_bh(&conn->lock);
+	return true;
 }
 
 /* A GID as Linux's diag and netlink print it: eight 4-digit groups. */
@@ -225,38 +251,19 @@ static int smc_diag_fill(struct sk_buff *skb, struct smc_sock *smc,
 		      nla_put(skb, SMC_DIAG_LGRINFO, sizeof(li), &li))))
 			goto cancel;
 	}
-	if ((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
-	    r->diag_mode == SMC_DIAG_MODE_SMCD && READ_ONCE(smc->conn.ism)) {
+	if (r->diag_mode == SMC_DIAG_MODE_SMCD &&
+	    (req->diag_ext & ((1 << (SMC_DIAG_CONNINFO - 1)) |
+			      (1 << (SMC_DIAG_DMBINFO - 1))))) {
+		bool tokens = netlink_net_capable(cb->skb, CAP_NET_ADMIN);
+		struct smcd_diag_dmbinfo di;
 		struct smc_diag_conninfo ci;
 
-		smc_diag_conninfo(smc, &ci);
-		if (nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci))
+		if (smc_diag_smcd(smc, &ci, &di, tokens) &&
+		    (((req->diag_ext & (1 << (SMC_DIAG_CONNINFO - 1))) &&
+		      nla_put(skb, SMC_DIAG_CONNINFO, sizeof(ci), &ci)) ||
+		     ((req->diag_ext & (1 << (SMC_DIAG_DMBINFO - 1))) &&
+		      nla_put(skb, SMC_DIAG_DMBINFO, sizeof(di), &di))))
 			goto cancel;
-	}
-	if ((req->diag_ext & (1 << (SMC_DIAG_DMBINFO - 1))) &&
-	    r->diag_mode == SMC_DIAG_MODE_SMCD) {
-		struct smcd_ism_dev *ism = READ_ONCE(smc->conn.ism);
-		struct smcd_diag_dmbinfo dinfo = {};
-
-		/* Registered devices outlive every connection on them. */
-		if (ism) {
-			dinfo.linkid = smc->conn.lgr_id;
-			dinfo.peer_gid = smc->conn.peer_gid;
-			dinfo.my_gid = ism->gid;
-			/*
-			 * A token names a DMB on the device: zero unless the
-			 * reader has CAP_NET_ADMIN in this namespace's user
-			 * namespace, as inet_diag gates its secrets (the same
-			 * netlink_net_capable() check). The rest of the
-			 * record is what anybody may see.
-			 */
-			if (netlink_net_capable(cb->skb, CAP_NET_ADMIN)) {
-				dinfo.token = smc->conn.rmb.token;
-				dinfo.peer_token = smc->conn.peer_token;
-			}
-			if (nla_put(skb, SMC_DIAG_DMBINFO, sizeof(dinfo), &dinfo))
-				goto cancel;
-		}
 	}
 	/* Always, as Linux sends it: zeros until the socket has fallen back. */
 	fallback.reason = smc->fallback_rsn;

@@ -276,16 +276,17 @@ static int smc_gnl_dump_dev_smcr(struct sk_buff *skb, struct netlink_callback *c
 
 /* ---- link groups ---- */
 
-static int smc_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcd_lgr_info *i)
+int smc_gnl_put_lgr_v2(struct sk_buff *skb, int attrtype,
+		       const struct smc_lgr_peer *p)
 {
-	struct nlattr *n = nla_nest_start(skb, SMC_NLA_LGR_D_V2_COMMON);
+	struct nlattr *n = nla_nest_start(skb, attrtype);
 
 	if (!n ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, i->smc_version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, i->peer_release) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, i->peer_os) ||
-	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, i->neg_eid) ||
-	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST, i->peer_host))
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, p->smc_version) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, p->release) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, p->os) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, p->neg_eid) ||
+	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST, p->host))
 		return -EMSGSIZE;
 	nla_nest_end(skb, n);
 	return 0;
@@ -321,7 +322,8 @@ static int smc_gnl_put_lgr_smcd(const struct smcd_lgr_info *i, void *arg)
 	    nla_put_u32(skb, SMC_NLA_LGR_D_CONNS_NUM, i->conns) ||
 	    nla_put_u16(skb, SMC_NLA_LGR_D_CHID, i->chid) ||
 	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, pnetid) ||
-	    (i->peer_known && smc_gnl_put_lgr_v2(skb, i)) ||
+	    (i->peer.known &&
+	     smc_gnl_put_lgr_v2(skb, SMC_NLA_LGR_D_V2_COMMON, &i->peer)) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_DMB_ALLOC, i->dmb_bytes,
 			      SMC_NLA_LGR_D_PAD)) {
 		genlmsg_cancel(skb, hdr);

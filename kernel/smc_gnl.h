@@ -8,6 +8,13 @@ extern struct genl_family smc_gnl_family;
 
 struct sk_buff;
 struct netlink_callback;
+struct smc_lgr_peer;
+/*
+ * SMC_NLA_LGR_{D,R}_V2_COMMON (attrtype): what an SMCv2 peer said about
+ * itself, the same nest for both transports' groups.
+ */
+int smc_gnl_put_lgr_v2(struct sk_buff *skb, int attrtype,
+		       const struct smc_lgr_peer *p);
 /* smcr_gnl.c: GET_LGR_SMCR and GET_LINK_SMCR. */
 int smcr_gnl_dump_lgr(struct sk_buff *skb, struct netlink_callback *cb);
 int smcr_gnl_dump_links(struct sk_buff *skb, struct netlink_callback *cb);

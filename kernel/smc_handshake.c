@@ -32,6 +32,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smcd_ism.h"
+#include "smcd_conn.h"
 #include "smcd_lgr.h"
 #include "smc_offer.h"
 #include "smc_stats.h"
@@ -345,7 +346,7 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		return smc_connect_decline(smc, SMC_CLC_DECL_SYNCERR, SMC_CLC_V2);
 	}
 	if (smc_clc_first_contact(&ac->hdr))
-		smcd_lgr_set_peer(&smc->conn, ac->fce.os_type, ac->fce.release,
+		smcd_lgr_set_peer(smc->conn.smcd, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, eid);
 	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, ac);
 	rc = smc_clc_send(smc, msg);

@@ -50,6 +50,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smcd_ism.h"
+#include "smcd_conn.h"
 #include "smcd_lgr.h"
 #include "smc_mem.h"
 #include "smc_netns.h"
@@ -205,7 +206,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 	}
 	rc = -EPROTO;
 	if (msg->hdr.type != SMC_CLC_CONFIRM || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
-	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.ism->chid)
+	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.smcd->ism->chid)
 		goto fail;
 	rc = smcd_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
 	if (rc) {
@@ -222,7 +223,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 		return rc;
 	}
 	if (smc_clc_first_contact(&ac->hdr))
-		smcd_lgr_set_peer(&nsmc->conn, ac->fce.os_type, ac->fce.release,
+		smcd_lgr_set_peer(nsmc->conn.smcd, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, ac->eid);
 	smc_hs_set_smc(nsmc);
 	return 0;

@@ -15,6 +15,7 @@
 
 #include "smc.h"
 #include "smc_eid.h"
+#include "smcd_conn.h"
 #include "smcd_ism.h"
 #include "smc_offer.h"
 
@@ -141,7 +142,7 @@ u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 			 struct smc_clc_accept_confirm *ac)
 {
-	struct smc_conn *conn = &smc->conn;
+	struct smcd_conn *sc = smc->conn.smcd;
 	const char *host = init_utsname()->nodename;
 	size_t n = strnlen(host, SMC_CLC_HOSTNAME_LEN);
 
@@ -149,15 +150,15 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->hdr.type = type;
 	ac->hdr.version = SMC_CLC_V2;
 	ac->hdr.typev1 = SMC_CLC_TYPE_D;
-	ac->hdr.typev2 = conn->first_contact ? SMC_CLC_FIRST_CONTACT : 0;
+	ac->hdr.typev2 = sc->first_contact ? SMC_CLC_FIRST_CONTACT : 0;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
 	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
-	ac->d.gid = conn->ism->gid;
-	ac->d.token = conn->rmb.token;
+	ac->d.gid = sc->ism->gid;
+	ac->d.token = sc->rmb.token;
 	ac->d.dmbe_idx = 0;
-	ac->d.dmbe_size = smcd_conn_size_class(conn);
-	ac->d.linkid = conn->lgr_id;
-	ac->d.chid = conn->ism->chid;
+	ac->d.dmbe_size = smcd_conn_size_class(sc);
+	ac->d.linkid = smc->conn.lgr_id;
+	ac->d.chid = sc->ism->chid;
 	memcpy(ac->eid, eid, SMC_CLC_EID_LEN);
 	ac->fce.os_type = SMC_CLC_OS_LINUX;
 	ac->fce.release = SMC_CLC_RELEASE_0;

@@ -134,7 +134,7 @@ static void smc_stats_smcd_bufs(struct smc_sock *smc)
 {
 	/* SMC-D: the DMB with its CDC header; SMC-R: the RMB, all ring. */
 	smc_stats_buf_alloc(smc, true, smc->conn.smcr ? smc->conn.rmb_size :
-						       smc->conn.rmb.len);
+				   smc->conn.rmb_size + SMC_CDC_D_LEN);
 	smc_stats_buf_alloc(smc, false, smc->conn.sndbuf_size);
 }
 

@@ -13,20 +13,17 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "smc.h"
 #include "smc_conn.h"
+#include "smcd_conn.h"
 #include "smcd_lgr.h"
 #include "smc_mem.h"
-
-unsigned int smc_lgr_linger = 10;
-module_param_named(lgr_linger, smc_lgr_linger, uint, 0644);
-MODULE_PARM_DESC(lgr_linger, "seconds an SMC-D link group without connections keeps its DMB pool before it is freed (default 10)");
 
 /*
  * Pool bounds: a group keeps at most this many bytes of free DMBs, and
@@ -45,7 +42,7 @@ struct smcd_lgr {
 	u64			net_cookie;	/* its connections' netns */
 	u64			peer_gid;
 	u16			vlan_id;
-	struct list_head	conns;		/* smc_conn.lgr_entry */
+	struct list_head	conns;		/* smcd_conn.lgr_entry */
 	u32			conns_num;
 	u64			dmb_bytes;	/* in use and pooled */
 	/* Free DMBs by size class, each list newest first. */
@@ -53,7 +50,7 @@ struct smcd_lgr {
 	u32			pool_bytes;
 	u32			pool_num;
 	struct delayed_work	free_work;
-	struct smcd_lgr_info	peer;		/* the peer_* fields only */
+	struct smc_lgr_peer	peer;
 };
 
 /* A free DMB in a pool: what the device needs to find it again. */
@@ -214,7 +211,7 @@ static struct smcd_pool_dmb *smcd_pool_take(struct smcd_lgr *lgr, u8 class,
 	return NULL;
 }
 
-int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
+int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
 		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
 		     void *owner, const struct smcd_dmb_tuple *tuple)
@@ -236,13 +233,13 @@ int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
 		}
 		first = true;
 	}
-	p = smcd_pool_take(lgr, class, smc_mem_id(conn), handler, owner,
+	p = smcd_pool_take(lgr, class, smc_mem_id(&sc->smc->conn), handler, owner,
 			  tuple);
 	if (p) {
-		conn->rmb = p->dmb;
+		sc->rmb = p->dmb;
 		kfree(p);
 	} else {
-		rc = smcd_dmb_register(conn, ism, &conn->rmb, class, handler,
+		rc = smcd_dmb_register(&sc->smc->conn, ism, &sc->rmb, class, handler,
 				      owner, tuple);
 		if (rc) {
 			/* A new group stays empty: it lingers and goes. */
@@ -252,21 +249,21 @@ int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
 			mutex_unlock(&smcd_lgr_lock);
 			return rc;
 		}
-		lgr->dmb_bytes += conn->rmb.len;
+		lgr->dmb_bytes += sc->rmb.len;
 	}
-	list_add_tail(&conn->lgr_entry, &lgr->conns);
+	list_add_tail(&sc->lgr_entry, &lgr->conns);
 	lgr->conns_num++;
-	conn->lgr = lgr;
-	conn->lgr_id = lgr->id;
-	conn->first_contact = first;
+	sc->lgr = lgr;
+	sc->smc->conn.lgr_id = lgr->id;
+	sc->first_contact = first;
 	atomic_inc(&smc_obj_conns);
 	mutex_unlock(&smcd_lgr_lock);
 	return 0;
 }
 
-void smcd_lgr_conn_del(struct smc_conn *conn)
+void smcd_lgr_conn_del(struct smcd_conn *sc)
 {
-	struct smcd_lgr *lgr = conn->lgr;
+	struct smcd_lgr *lgr = sc->lgr;
 	struct smcd_ism_dev *ism;
 	struct smcd_pool_dmb *p;
 	bool pooled = false;
@@ -275,20 +272,20 @@ void smcd_lgr_conn_del(struct smc_conn *conn)
 		return;
 	ism = lgr->ism;
 	mutex_lock(&smcd_lgr_lock);
-	list_del_init(&conn->lgr_entry);
+	list_del_init(&sc->lgr_entry);
 	lgr->conns_num--;
-	conn->lgr = NULL;
+	sc->lgr = NULL;
 	atomic_dec(&smc_obj_conns);
 	if (ism->ops->dmb_busy && ism->ops->set_dmb_owner &&
-	    lgr->pool_bytes + conn->rmb.len <= SMCD_POOL_MAX_LGR &&
-	    smcd_pool_total + conn->rmb.len <= SMCD_POOL_MAX_TOTAL) {
+	    lgr->pool_bytes + sc->rmb.len <= SMCD_POOL_MAX_LGR &&
+	    smcd_pool_total + sc->rmb.len <= SMCD_POOL_MAX_TOTAL) {
 		p = kmalloc(sizeof(*p), GFP_KERNEL);
 		if (p) {
 			/* No smc_cdc_rx() for the old owner after this. */
-			ism->ops->set_dmb_owner(ism, &conn->rmb, NULL, NULL,
+			ism->ops->set_dmb_owner(ism, &sc->rmb, NULL, NULL,
 						NULL);
-			p->dmb = conn->rmb;
-			p->memcg_id = smc_mem_id(conn);
+			p->dmb = sc->rmb;
+			p->memcg_id = smc_mem_id(&sc->smc->conn);
 			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
 							     SMC_DMB_MIN_SIZE)]);
 			lgr->pool_bytes += p->dmb.len;
@@ -299,10 +296,10 @@ void smcd_lgr_conn_del(struct smc_conn *conn)
 		}
 	}
 	if (!pooled) {
-		lgr->dmb_bytes -= conn->rmb.len;
-		smcd_dmb_unregister(ism, &conn->rmb);
+		lgr->dmb_bytes -= sc->rmb.len;
+		smcd_dmb_unregister(ism, &sc->rmb);
 	}
-	conn->rmb.cpu_addr = NULL;
+	sc->rmb.cpu_addr = NULL;
 	if (!lgr->conns_num)
 		mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
 				 READ_ONCE(smc_lgr_linger) * HZ);
@@ -339,36 +336,20 @@ static void smcd_lgr_free_work(struct work_struct *work)
 	kfree(lgr);
 }
 
-void smcd_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
+void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 		      const u8 *host, const u8 *eid)
 {
-	struct smcd_lgr_info *p;
-	int i;
-
-	if (!conn->lgr)
+	if (!sc->lgr)
 		return;
 	mutex_lock(&smcd_lgr_lock);
-	p = &conn->lgr->peer;
-	p->peer_known = true;
-	p->smc_version = 2;
-	p->peer_os = os;
-	p->peer_release = release;
-	/* Peer bytes, made printable: a dump hands them to users. */
-	for (i = 0; i < 32; i++) {
-		p->peer_host[i] = isprint(host[i]) ? host[i] : '?';
-		p->neg_eid[i] = isprint(eid[i]) ? eid[i] : '?';
-	}
-	p->peer_host[32] = 0;
-	p->neg_eid[32] = 0;
-	strim(p->peer_host);
-	strim(p->neg_eid);
+	smc_lgr_peer_set(&sc->lgr->peer, os, release, host, eid);
 	mutex_unlock(&smcd_lgr_lock);
 }
 
 static void smcd_lgr_fill_info(const struct smcd_lgr *lgr,
 			      struct smcd_lgr_info *info)
 {
-	*info = lgr->peer;
+	info->peer = lgr->peer;
 	info->id = lgr->id;
 	info->net_cookie = lgr->net_cookie;
 	info->role = lgr->role;
@@ -380,19 +361,6 @@ static void smcd_lgr_fill_info(const struct smcd_lgr *lgr,
 	info->dmb_bytes = lgr->dmb_bytes;
 	info->pool_dmbs = lgr->pool_num;
 	info->dev_name = lgr->ism->name;
-}
-
-bool smcd_lgr_info_of(const struct smc_conn *conn, struct smcd_lgr_info *info)
-{
-	bool ok = false;
-
-	mutex_lock(&smcd_lgr_lock);
-	if (conn->lgr) {
-		smcd_lgr_fill_info(conn->lgr, info);
-		ok = true;
-	}
-	mutex_unlock(&smcd_lgr_lock);
-	return ok;
 }
 
 int smcd_lgr_for_each(unsigned long *pos,

@@ -30,14 +30,10 @@
 
 #include <linux/types.h>
 
+#include "smc_lgr.h"
 #include "smcd_ism.h"
 
-struct smc_conn;
-
-enum smc_lgr_role {
-	SMC_LGR_CLIENT	= 0,	/* the values Linux's netlink reports */
-	SMC_LGR_SERVER	= 1,
-};
+struct smcd_conn;
 
 /*
  * What a reader outside smcd_lgr.c may know of a group: a snapshot taken
@@ -56,13 +52,7 @@ struct smcd_lgr_info {
 	u64		dmb_bytes;	/* SMC_NLA_LGR_D_DMB_ALLOC: in use + pooled */
 	u32		pool_dmbs;	/* of which pooled, free */
 	const char	*dev_name;	/* the ISM device; static string */
-	/* SMC_NLA_LGR_D_V2_COMMON, from the peer's first-contact CLC: */
-	bool		peer_known;	/* false until that arrived */
-	u8		smc_version;	/* 2 */
-	u8		peer_os;	/* SMC_CLC_OS_* */
-	u8		peer_release;
-	char		peer_host[33];	/* NUL-terminated, blanks trimmed */
-	char		neg_eid[33];	/* NUL-terminated, blanks trimmed */
+	struct smc_lgr_peer peer;	/* SMC_NLA_LGR_D_V2_COMMON */
 };
 
 /*
@@ -71,7 +61,7 @@ struct smcd_lgr_info {
  * group where it stopped: fn returns 0 to go on, non-zero to stop (say,
  * the netlink skb is full) and that group is visited again by the next
  * call. Returns fn's non-zero value, or 0 when every group was visited.
- * fn must not sleep long and must not call back into smc_lgr_*.
+ * fn must not sleep long and must not call back into smcd_lgr_*.
  * Groups made or freed between two calls may shift positions: compare
  * smcd_lgr_seq() before and after to flag a dump as interrupted.
  */
@@ -87,32 +77,27 @@ unsigned int smcd_lgr_seq(void);
  * registry's mutex, which is never taken under the lock.
  */
 unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie);
-/* The snapshot of conn's group; false if conn has none. */
-bool smcd_lgr_info_of(const struct smc_conn *conn, struct smcd_lgr_info *info);
 
 /*
- * Put conn into the group for (ism, peer_gid, vlan_id, role) of the
+ * Put sc into the group for (ism, peer_gid, vlan_id, role) of the
  * network namespace net_cookie names (the socket's), made for it if there
- * is none (then conn->first_contact is set), and give it a DMB
+ * is none (then sc->first_contact is set), and give it a DMB (sc->rmb)
  * of 16 KiB << class from the group's pool or the device, with signals to
  * handler(owner), which only the other end of the TCP connection tuple
- * may write into. 0, or -ENOMEM and conn is in no group.
+ * may write into. 0, or -errno and sc is in no group.
  */
-int smcd_lgr_conn_add(struct smc_conn *conn, struct smcd_ism_dev *ism,
+int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
 		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
 		     void *owner, const struct smcd_dmb_tuple *tuple);
 /*
- * conn leaves its group; its DMB goes to the group's pool or back to the
+ * sc leaves its group; its DMB goes to the group's pool or back to the
  * device. The group lingers if this was its last connection.
  */
-void smcd_lgr_conn_del(struct smc_conn *conn);
+void smcd_lgr_conn_del(struct smcd_conn *sc);
 /* What the peer said about itself in its first-contact CLC message. */
-void smcd_lgr_set_peer(struct smc_conn *conn, u8 os, u8 release,
+void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 		      const u8 *host, const u8 *eid);
-
-/* Module parameter: seconds an empty group stays (default 10). */
-extern unsigned int smc_lgr_linger;
 
 int smcd_lgr_init(void);
 /* Frees every group at once; no connection may be left. */

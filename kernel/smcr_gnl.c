@@ -83,20 +83,12 @@ static void *smcr_gnl_put(struct smcr_gnl_ctx *c, u8 cmd)
 /* SMC-Rv2 groups: V2_COMMON (as SMC-D's) and R_V2 with DIRECT. */
 static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 {
-	const struct smcd_lgr_info *i = &lgr->v2_peer;
 	struct nlattr *n;
 
-	if (lgr->key.version < SMC_CLC_V2 || !i->peer_known)
+	if (lgr->key.version < SMC_CLC_V2 || !lgr->v2_peer.known)
 		return 0;
-	n = nla_nest_start(skb, SMC_NLA_LGR_R_V2_COMMON);
-	if (!n ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_VER, i->smc_version) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_REL, i->peer_release) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_V2_OS, i->peer_os) ||
-	    nla_put_string(skb, SMC_NLA_LGR_V2_NEG_EID, i->neg_eid) ||
-	    nla_put_string(skb, SMC_NLA_LGR_V2_PEER_HOST, i->peer_host))
+	if (smc_gnl_put_lgr_v2(skb, SMC_NLA_LGR_R_V2_COMMON, &lgr->v2_peer))
 		return -EMSGSIZE;
-	nla_nest_end(skb, n);
 	n = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
 	if (!n || nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct))
 		return -EMSGSIZE;

@@ -330,23 +330,9 @@ void smcr_lgr_first_wake(void)
 void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 			  const u8 *eid, bool direct)
 {
-	struct smcd_lgr_info *p = &lgr->v2_peer;
-	int i;
-
 	mutex_lock(&smcr_lgr_lock);
-	p->peer_known = true;
-	p->smc_version = SMC_CLC_V2;
-	p->peer_os = fce->os_type;
-	p->peer_release = fce->release;
-	/* Peer bytes, made printable: a dump hands them to users. */
-	for (i = 0; i < 32; i++) {
-		p->peer_host[i] = isprint(fce->hostname[i]) ? fce->hostname[i] : '?';
-		p->neg_eid[i] = isprint(eid[i]) ? eid[i] : '?';
-	}
-	p->peer_host[32] = 0;
-	p->neg_eid[32] = 0;
-	strim(p->peer_host);
-	strim(p->neg_eid);
+	smc_lgr_peer_set(&lgr->v2_peer, fce->os_type, fce->release,
+			 fce->hostname, eid);
 	lgr->v2_direct = direct;
 	mutex_unlock(&smcr_lgr_lock);
 }

@@ -37,7 +37,7 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "smcd_lgr.h"
+#include "smc_lgr.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
 #include "wire/smc_cdc.h"
@@ -85,7 +85,7 @@ struct smcr_lgr {
 	 * said (its fce, the negotiated EID; SMC_NLA_LGR_R_V2_COMMON uses
 	 * the v2 fields) and whether it is reachable without a gateway.
 	 */
-	struct smcd_lgr_info	v2_peer;
+	struct smc_lgr_peer	v2_peer;
 	bool			v2_direct;
 	struct work_struct	down_work;	/* the link failed */
 	struct delayed_work	free_work;	/* idle or dead: free */

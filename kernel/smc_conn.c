@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: an SMC connection's life around its transport (smc_conn.h).
+ */
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+
+#include "smc.h"
+#include "smc_conn.h"
+
+void smc_conn_init(struct smc_conn *conn)
+{
+	spin_lock_init(&conn->lock);
+	mutex_init(&conn->cdc_mutex);
+	smc_tx_init(conn);
+}
+
+/* The send buffer first, so no push runs into what goes next. */
+void smc_conn_destroy(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	if (!conn->ops)
+		return;
+	smc_tx_destroy(smc);
+	conn->ops->destroy(conn);
+	conn->ops = NULL;
+}
