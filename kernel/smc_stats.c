@@ -109,7 +109,7 @@ void smc_stats_hs_err(struct smc_sock *smc, bool server)
 		this_cpu_inc(smc_stats_of(smc)->clnt_hs_err);
 }
 
-void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
+void smc_stats_hs_ok(struct smc_sock *smc, bool server)
 {
 	/* SMC-R: its group's version (smcr_hs.c); every SMC-D one is v2. */
 	if (smc_stats_tech_of(smc) == SMC_STATS_TECH_R && !smcr_conn_is_v2(smc)) {
@@ -130,7 +130,7 @@ void smc_stats_smcd_ok(struct smc_sock *smc, bool server)
  * connection exists, so that smcd_conn.c needs no hook; a handshake that
  * fails after registering a DMB does not count it.
  */
-static void smc_stats_smcd_bufs(struct smc_sock *smc)
+static void smc_stats_conn_bufs(struct smc_sock *smc)
 {
 	/* SMC-D: the DMB with its CDC header; SMC-R: the RMB, all ring. */
 	smc_stats_buf_alloc(smc, true, smc->conn.smcr ? smc->conn.rmb_size :
@@ -145,8 +145,8 @@ void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
 	} else if (smc_use_fallback(smc)) {
 		smc_stats_fallback(smc, server);
 	} else {
-		smc_stats_smcd_ok(smc, server);
-		smc_stats_smcd_bufs(smc);
+		smc_stats_hs_ok(smc, server);
+		smc_stats_conn_bufs(smc);
 	}
 }
 

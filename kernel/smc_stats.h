@@ -86,7 +86,7 @@ void smc_stats_net_exit(struct net *net);
 /* Hooks. "server" is the accepting side of a connection. */
 void smc_stats_fallback(struct smc_sock *smc, bool server);
 void smc_stats_hs_err(struct smc_sock *smc, bool server);
-void smc_stats_smcd_ok(struct smc_sock *smc, bool server);
+void smc_stats_hs_ok(struct smc_sock *smc, bool server);
 /*
  * A CLC handshake ended: rc < 0 is a handshake error (the connection is
  * reset or dropped), else an SMC-D connection or a fallback by reason.
