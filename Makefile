@@ -3,6 +3,7 @@
 #   make            install missing packages, build the module and the userspace
 #   make check      host unit tests, harness self-tests and the VM selftests
 #   make vm-test T='socket/*'   only the VM selftests whose names match
+#   make soak       the two-VM suites 5 times under 2 busy loops (RUNS=, LOOPS=, T=)
 #   make demo       boot a VM and move data over AF_SMC with a real program
 #   make install    the tools, the preload library and the man pages
 #   make check-debug  the VM suites on a KASAN/KFENCE/lockdep/kmemleak kernel
@@ -23,7 +24,7 @@ IMAGE = $(BUILD)/kernel-image/$(KVER)/root
 CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
-.PHONY: all deps kernel userspace guest check check-debug vm-test demo bench style install clean
+.PHONY: all deps kernel userspace guest check check-debug vm-test soak demo bench style install clean
 
 all: kernel userspace guest
 
@@ -83,6 +84,12 @@ check-debug: userspace guest
 
 vm-test: all
 	scripts/check --vm-only $(foreach t,$(T),'$(t)')
+
+# The two-VM suites (or T=...) RUNS times under LOOPS busy loops (issue 19).
+RUNS ?= 5
+LOOPS ?= 2
+soak: all
+	scripts/soak -n $(RUNS) -l $(LOOPS) $(foreach t,$(T),'$(t)')
 
 demo: all
 	scripts/demo
