@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: SMC-R links (see smcr_link.h).
+ * af_smc: SMC-R links (see smcr_link.h): the QP and CQ of a link and their
+ * life, the posting of its SENDs and its REG_MR/RDMA WRITE requests, their
+ * completions, its receive buffers, its creation, connection and teardown.
+ * The LLC protocol that a link speaks over all this (the messages, their
+ * answers, the keepalive, DELETE_LINK before teardown) is in smcr_llc.c.
  *
  * Completions: one CQ per link, polled in softirq by ib_core, each work
  * request carrying its own ib_cqe. Send and receive completions run under
  * link->lock (bh); received LLC messages go through a small ring to
- * rx_work (process context), which decodes them and answers requests.
+ * rx_work (smcr_llc.c, process context), which decodes them and answers
+ * requests.
  *
  * Teardown never waits for the hardware (Linux 6.1's smc.ko, over rxe,
  * hangs for ever in smc_wr_drain_cq: Documentation/smc-r.md, "Why Linux
@@ -30,7 +35,6 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
-#include "smc_netns.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
 
@@ -50,10 +54,10 @@
  * comes from a live peer short of receive buffers, and a peer that NAKs
  * for ever only keeps its WRs' waits running into their 5 s bound, which
  * takes the link down and the QP to the error state, ending the retries.
- * An LLC answer needs one round trip through the peer's rx_work.
+ * An LLC answer needs one round trip through the peer's rx_work
+ * (SMCR_LLC_WAIT, in smcr_llc.c).
  * A debug build multiplies every one of these bounds (smc_wait.h).
  */
-#define SMCR_LLC_WAIT		(4 * HZ * SMC_WAIT_SCALE)
 /* A longer wait for the network: the exponent grows by log2 of the factor. */
 #define SMCR_QP_TIMEOUT		(16 + ilog2(SMC_WAIT_SCALE))
 #define SMCR_QP_RETRY		6
@@ -68,12 +72,7 @@
 /* One CQ for both queues: room for every WR of both (an overrun kills it). */
 #define SMCR_CQ_SIZE		(SMCR_SQ_SIZE + SMCR_RECV_SLOTS + 4)
 
-static struct workqueue_struct *smcr_wq;
-
-static bool smcr_link_usable(const struct smcr_link *l)
-{
-	return l->state == SMCR_LINK_ACTIVE;
-}
+struct workqueue_struct *smcr_wq;
 
 /*
  * Under l->lock: the link cannot carry anything any more (ERROR), and its
@@ -83,7 +82,7 @@ static bool smcr_link_usable(const struct smcr_link *l)
  * connection of the group ends with ECONNRESET, and the log line is the
  * one place that says why.
  */
-static void smcr_link_broken(struct smcr_link *l, const char *why)
+void smcr_link_broken(struct smcr_link *l, const char *why)
 {
 	if (l->state != SMCR_LINK_ACTIVE && l->state != SMCR_LINK_INIT)
 		return;
@@ -438,280 +437,6 @@ out:
 	return rc;
 }
 
-int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m)
-{
-	struct smc_llc_msg v = *m;
-	u8 buf[SMC_LLC_MSG_LEN];
-
-	/* the group's SMC version picks the header */
-	v.v2 = READ_ONCE(l->v2);
-	v.v2_len = 0;
-	if (smc_llc_encode(&v, buf, sizeof(buf)))
-		return -EINVAL;
-	return smcr_link_send(l, buf, sizeof(buf), NULL);
-}
-
-/* ---- LLC ---- */
-
-static void smcr_llc_fill_confirm(struct smcr_link *l, struct smc_llc_msg *m,
-				  bool response)
-{
-	memset(m, 0, sizeof(*m));
-	m->type = SMC_LLC_CONFIRM_LINK;
-	m->response = response;
-	memcpy(m->confirm_link.sender_mac, l->local.mac, ETH_ALEN);
-	memcpy(m->confirm_link.sender_gid, l->local.gid.raw, SMC_LLC_GID_LEN);
-	m->confirm_link.sender_qpn = l->local.qpn;
-	m->confirm_link.link_num = l->link_num;
-	memcpy(m->confirm_link.link_uid, l->link_uid, SMC_LLC_LGR_ID_LEN);
-	m->confirm_link.max_links = 1;	/* one link per group, for now */
-	m->confirm_link.no_rmbe_eyec = true;
-}
-
-/* Whether a CONFIRM_LINK names the peer we connected to. */
-static bool smcr_llc_confirm_ok(const struct smcr_link *l,
-				const struct smc_llc_confirm_link *c)
-{
-	return c->sender_qpn == l->peer.qpn &&
-	       !memcmp(c->sender_gid, l->peer.gid.raw, SMC_LLC_GID_LEN) &&
-	       ether_addr_equal(c->sender_mac, l->peer.mac);
-}
-
-static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
-{
-	struct smc_llc_msg reply;
-
-	switch (m->type) {
-	case SMC_LLC_CONFIRM_LINK:
-		if (!smcr_llc_confirm_ok(l, &m->confirm_link)) {
-			l->rx_bad++;
-			return;
-		}
-		if (m->response) {
-			spin_lock_bh(&l->lock);
-			l->confirm_resp = *m;
-			l->confirm_done = true;
-			spin_unlock_bh(&l->lock);
-			wake_up(&l->wait);
-			return;
-		}
-		/* The server's request: take its link number and group id. */
-		l->link_num = m->confirm_link.link_num;
-		memcpy(l->link_uid, m->confirm_link.link_uid, SMC_LLC_LGR_ID_LEN);
-		smcr_llc_fill_confirm(l, &reply, true);
-		smcr_llc_send(l, &reply);
-		spin_lock_bh(&l->lock);
-		l->confirm_done = true;
-		spin_unlock_bh(&l->lock);
-		wake_up(&l->wait);
-		return;
-	case SMC_LLC_TEST_LINK:
-		if (m->response) {
-			spin_lock_bh(&l->lock);
-			l->test_resp = *m;
-			l->test_resps++;
-			spin_unlock_bh(&l->lock);
-			wake_up(&l->wait);
-			return;
-		}
-		reply = *m;
-		reply.response = true;
-		smcr_llc_send(l, &reply);
-		return;
-	case SMC_LLC_DELETE_LINK:
-		/*
-		 * One link per group: any DELETE_LINK ends it. The peer's
-		 * orderly one asks for no answer; its QP is going.
-		 */
-		spin_lock_bh(&l->lock);
-		if (l->state == SMCR_LINK_ACTIVE)
-			smcr_link_broken(l, NULL);
-		l->peer_deleted = true;
-		spin_unlock_bh(&l->lock);
-		wake_up(&l->wait);
-		return;
-	case SMC_LLC_ADD_LINK:
-		/*
-		 * One link per group: a peer's request for a second link
-		 * (Linux's server asks for one on the same port after first
-		 * contact) is rejected, "no alternate path", as Linux's
-		 * client does when it has no other device. A v2 header has
-		 * no room for the reason; the flag says it all.
-		 */
-		if (m->response) {
-			l->rx_bad++;
-			return;
-		}
-		reply = *m;
-		reply.response = true;
-		reply.add_link.rejected = true;
-		reply.add_link.reject_reason = l->v2 ? 0 : SMC_LLC_REJ_RSN_NO_ALT_PATH;
-		smcr_llc_send(l, &reply);
-		return;
-	default:
-		/* rkeys: not handled yet (one link per group). */
-		l->rx_bad++;
-		return;
-	}
-}
-
-static void smcr_rx_work(struct work_struct *work)
-{
-	struct smcr_link *l = container_of(work, struct smcr_link, rx_work);
-	u8 raw[SMCR_MSG_SIZE];
-	struct smc_llc_msg m;
-
-	for (;;) {
-		spin_lock_bh(&l->lock);
-		if (l->rx_tail == l->rx_head) {
-			spin_unlock_bh(&l->lock);
-			return;
-		}
-		memcpy(raw, l->rx_ring[l->rx_tail % SMCR_RX_RING], SMCR_MSG_SIZE);
-		l->rx_tail++;
-		spin_unlock_bh(&l->lock);
-		if (smc_llc_decode(raw, sizeof(raw), &m)) {
-			l->rx_bad++;
-			continue;
-		}
-		smcr_llc_handle(l, &m);
-	}
-}
-
-/* After an LLC answer wait: 0 if answered, else why not. */
-static int smcr_llc_result(struct smcr_link *l, bool answered)
-{
-	if (answered)
-		return 0;
-	return READ_ONCE(l->aborted) ? -ECONNABORTED : -ENOLINK;
-}
-
-static bool smcr_llc_answered(struct smcr_link *l, bool *flag)
-{
-	bool done;
-
-	spin_lock_bh(&l->lock);
-	done = *flag || !smcr_link_usable(l) || l->aborted;
-	spin_unlock_bh(&l->lock);
-	return done;
-}
-
-int smcr_llc_confirm_link(struct smcr_link *l)
-{
-	struct smc_llc_msg m;
-	int rc;
-
-	spin_lock_bh(&l->lock);
-	l->confirm_done = false;
-	spin_unlock_bh(&l->lock);
-	smcr_llc_fill_confirm(l, &m, false);
-	rc = smcr_llc_send(l, &m);
-	if (rc)
-		return rc;
-	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
-				SMCR_LLC_WAIT))
-		return -ETIMEDOUT;
-	return smcr_llc_result(l, l->confirm_done);
-}
-
-/* Wait (bounded) for the peer's CONFIRM_LINK request to have been answered. */
-int smcr_llc_await_confirm(struct smcr_link *l)
-{
-	if (!wait_event_timeout(l->wait, smcr_llc_answered(l, &l->confirm_done),
-				SMCR_LLC_WAIT))
-		return -ETIMEDOUT;
-	return smcr_llc_result(l, l->confirm_done);
-}
-
-static bool smcr_test_answered(struct smcr_link *l, unsigned int before)
-{
-	bool done;
-
-	spin_lock_bh(&l->lock);
-	done = l->test_resps != before || !smcr_link_usable(l) || l->aborted;
-	spin_unlock_bh(&l->lock);
-	return done;
-}
-
-int smcr_llc_test_link(struct smcr_link *l)
-{
-	struct smc_llc_msg m = { .type = SMC_LLC_TEST_LINK };
-	unsigned int before;
-	u8 data[SMC_LLC_TEST_DATA_LEN];
-	int rc;
-
-	get_random_bytes(data, sizeof(data));
-	memcpy(m.test_link.user_data, data, sizeof(data));
-	spin_lock_bh(&l->lock);
-	before = l->test_resps;
-	spin_unlock_bh(&l->lock);
-	rc = smcr_llc_send(l, &m);
-	if (rc)
-		return rc;
-	if (!wait_event_timeout(l->wait, smcr_test_answered(l, before), SMCR_LLC_WAIT))
-		return -ETIMEDOUT;
-	if (l->test_resps == before)
-		return smcr_llc_result(l, false);
-	return memcmp(l->test_resp.test_link.user_data, data, sizeof(data)) ? -EPROTO : 0;
-}
-
-/*
- * Keepalive: when the peer has sent nothing for a whole interval, ask it
- * with TEST_LINK; no answer within the LLC bound (or the send failing)
- * ends the link. A peer that vanished without DELETE_LINK is so noticed
- * within interval + SMCR_LLC_WAIT even when nobody uses the link.
- */
-static void smcr_keepalive_work(struct work_struct *work)
-{
-	struct smcr_link *l = container_of(to_delayed_work(work), struct smcr_link,
-					   keepalive_work);
-	unsigned long interval = READ_ONCE(l->keepalive);
-	bool idle;
-	int rc;
-
-	if (!interval || READ_ONCE(l->state) != SMCR_LINK_ACTIVE)
-		return;
-	spin_lock_bh(&l->lock);
-	idle = time_after_eq(jiffies, l->last_rx + interval);
-	spin_unlock_bh(&l->lock);
-	if (idle) {
-		rc = smcr_llc_test_link(l);
-		if (rc == -ETIMEDOUT || rc == -ENOLINK || rc == -EPROTO) {
-			spin_lock_bh(&l->lock);
-			if (l->state == SMCR_LINK_ACTIVE)
-				smcr_link_broken(l, "the peer did not answer TEST_LINK");
-			l->keepalive_failed = true;
-			spin_unlock_bh(&l->lock);
-			wake_up(&l->wait);
-			return;
-		}
-	}
-	if (READ_ONCE(l->state) == SMCR_LINK_ACTIVE)
-		queue_delayed_work(smcr_wq, &l->keepalive_work, interval);
-}
-
-void smcr_link_set_keepalive(struct smcr_link *l, unsigned long interval)
-{
-	WRITE_ONCE(l->keepalive, interval);
-	if (interval)
-		mod_delayed_work(smcr_wq, &l->keepalive_work, interval);
-}
-
-void smcr_link_keepalive_net(struct smcr_link *l, const struct net *net)
-{
-	int t = READ_ONCE(smc_net(net)->sysctl_smcr_testlink_time);
-
-	smcr_link_set_keepalive(l, t > 0 ? t : 0);
-}
-
-void smcr_link_abort_waits(struct smcr_link *l)
-{
-	spin_lock_bh(&l->lock);
-	l->aborted = true;
-	spin_unlock_bh(&l->lock);
-	wake_up_all(&l->wait);
-}
-
 /* ---- creation ---- */
 
 /*
@@ -1043,41 +768,6 @@ int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer)
 	}
 	mutex_unlock(&l->dev->links_mutex);
 	return rc;
-}
-
-static bool smcr_sends_done(struct smcr_link *l)
-{
-	bool done;
-
-	spin_lock_bh(&l->lock);
-	done = l->send_free == GENMASK(SMCR_SEND_SLOTS - 1, 0) ||
-	       !smcr_link_usable(l);
-	spin_unlock_bh(&l->lock);
-	return done;
-}
-
-/*
- * Tell the peer, before our QP goes, that the link (the whole group: one
- * link) ends in order, so its side fails at once instead of after its
- * retries. The QP must still be there when the SEND is acknowledged, so
- * this waits for the outstanding sends to complete, bounded like every
- * send: a peer that is gone costs at most SMCR_SLOT_WAIT, never more.
- */
-static void smcr_llc_delete_link(struct smcr_link *l)
-{
-	struct smc_llc_msg m = {
-		.type = SMC_LLC_DELETE_LINK,
-		.delete_link = {
-			.link_num = 0,
-			.reason = SMC_LLC_DEL_PROG_INIT_TERM,
-			.all = true,
-			.orderly = true,
-		},
-	};
-
-	if (smcr_llc_send(l, &m))
-		return;
-	wait_event_timeout(l->wait, smcr_sends_done(l), SMCR_SLOT_WAIT);
 }
 
 void smcr_link_destroy(struct smcr_link *l)

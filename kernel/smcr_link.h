@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * af_smc: an SMC-R link, one RC queue pair between two RDMA ports, its
- * registered RMB, and the LLC messages it carries (smcr_link.c).
+ * registered RMB (smcr_link.c, smcr_buf.c), and the LLC messages it
+ * carries (smcr_llc.c).
  *
  * Life of a link:
  *   smcr_link_create()   PD, CQ, RC QP in INIT, receive buffers posted, an
@@ -353,6 +354,31 @@ static inline void smcr_link_sq_done(struct smcr_link *l)
 	if (l->sq_posted)
 		l->sq_posted--;
 }
+
+/* Internal to smcr_link.c and smcr_llc.c. */
+/* The links' workqueue (rx_work, err_work, keepalive); smcr_link_init(). */
+extern struct workqueue_struct *smcr_wq;
+/* Under l->lock: whether l can carry messages (ACTIVE). */
+static inline bool smcr_link_usable(const struct smcr_link *l)
+{
+	return l->state == SMCR_LINK_ACTIVE;
+}
+
+/*
+ * Under l->lock: the link fails (ERROR; the owner's down work, the QP to
+ * the error state), once. why, if not NULL, goes to the kernel log.
+ */
+void smcr_link_broken(struct smcr_link *l, const char *why);
+/* The link's rx_work: handles the LLC messages on its ring. Process context. */
+void smcr_rx_work(struct work_struct *work);
+/* The link's keepalive_work: TEST_LINK when the peer went quiet. Process context. */
+void smcr_keepalive_work(struct work_struct *work);
+/*
+ * An active link's orderly end, before its teardown: DELETE_LINK to the
+ * peer, then a wait (bounded) for our sends to complete. Process context,
+ * no lock held.
+ */
+void smcr_llc_delete_link(struct smcr_link *l);
 
 /* smcr_buf.c: connection buffers on a link. */
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);

@@ -257,15 +257,215 @@ static void prop_layout(const struct smc_clc_proposal *p, uint8_t v6_cnt,
 	l->len = pos + SMC_CLC_TRL_LEN;
 }
 
+/*
+ * The proposal's parts, in their order on the wire. The decoders of the
+ * parts after the head take the message (b), the position of their part
+ * (*pos, moved past it) and where the trailer starts (end); each checks
+ * that its bytes lie before the trailer before it reads them, and fills
+ * its part's fields of p. A count read in one part and used in a later
+ * one passes through the caller.
+ */
+
+/*
+ * The fixed head: the sender's peer ID, GID and MAC. Returns its IP area
+ * offset, which the parts after it are checked against.
+ */
+static uint16_t prop_decode_head(const uint8_t *b, struct smc_clc_proposal *p)
+{
+	const uint8_t *q = b + SMC_CLC_OFF(smc_clc_wire_proposal, lcl);
+
+	memcpy(p->peer_id, q + SMC_CLC_OFF(smc_clc_wire_local, peer_id),
+	       SMC_CLC_PEER_ID_LEN);
+	memcpy(p->gid, q + SMC_CLC_OFF(smc_clc_wire_local, gid), SMC_CLC_GID_LEN);
+	memcpy(p->mac, q + SMC_CLC_OFF(smc_clc_wire_local, mac), SMC_CLC_MAC_LEN);
+	return smc_wire_get_be16(b + SMC_CLC_OFF(smc_clc_wire_proposal,
+						 iparea_offset));
+}
+
+/* The SMC-D area: v1 has it iff the IP area offset skips it, v2 always. */
+static enum smc_clc_err prop_decode_smcd(const uint8_t *b, size_t *pos,
+					 size_t end, uint16_t iparea_offset,
+					 struct smc_clc_proposal *p)
+{
+	const uint8_t *q;
+
+	if (p->hdr.version == SMC_CLC_V1) {
+		if (iparea_offset == PROP_SMCD_LEN)
+			p->v1_smcd_area = true;
+		else if (iparea_offset != 0 ||
+			 smc_clc_smcd_indicated(p->hdr.typev1))
+			return SMC_CLC_ERR_BAD_OFFSET;
+	}
+	if (!prop_has_smcd_area(p))
+		return SMC_CLC_OK;
+	if (!fits(*pos, PROP_SMCD_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	q = b + *pos;
+	p->ism_gid = smc_wire_get_be64(q +
+		SMC_CLC_OFF(smc_clc_wire_proposal_smcd, ism_gid));
+	if (p->hdr.version != SMC_CLC_V1)
+		p->ism_chid = smc_wire_get_be16(q +
+			SMC_CLC_OFF(smc_clc_wire_proposal_smcd, ism_chid));
+	*pos += PROP_SMCD_LEN;
+	return SMC_CLC_OK;
+}
+
+/* The IP area offset, once the parts before the IP area are known. */
+static enum smc_clc_err prop_check_iparea(const struct smc_clc_hdr *hdr,
+					  uint16_t iparea_offset, size_t pos)
+{
+	if (prop_has_prefix(hdr)) {
+		if (iparea_offset != pos - PROP_IPAREA_BASE)
+			return SMC_CLC_ERR_BAD_OFFSET;
+	} else if (iparea_offset != 0 && iparea_offset != PROP_SMCD_LEN) {
+		/* v2 without IP area: Linux sends 0; the offset is unused */
+		return SMC_CLC_ERR_BAD_OFFSET;
+	}
+	return SMC_CLC_OK;
+}
+
+/* The IP prefix area's fixed part: the IPv4 subnet and the IPv6 count. */
+static enum smc_clc_err prop_decode_ipv4(const uint8_t *b, size_t *pos,
+					 size_t end, struct smc_clc_proposal *p,
+					 uint8_t *v6_cnt)
+{
+	const uint8_t *q;
+
+	if (!fits(*pos, PROP_PRFX_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	q = b + *pos;
+	p->ipv4_subnet = smc_wire_get_be32(q +
+		SMC_CLC_OFF(smc_clc_wire_proposal_prefix, outgoing_subnet));
+	p->ipv4_prefix_len =
+		q[SMC_CLC_OFF(smc_clc_wire_proposal_prefix, prefix_len)];
+	*v6_cnt = q[SMC_CLC_OFF(smc_clc_wire_proposal_prefix, ipv6_prefix_cnt)];
+	if (*v6_cnt > SMC_CLC_MAX_V6_PREFIX)
+		return SMC_CLC_ERR_BAD_COUNT;
+	*pos += PROP_PRFX_LEN;
+	return SMC_CLC_OK;
+}
+
+/* The IPv6 prefixes after it, v6_cnt of them. */
+static enum smc_clc_err prop_decode_ipv6(const uint8_t *b, size_t *pos,
+					 size_t end, struct smc_clc_proposal *p,
+					 uint8_t v6_cnt)
+{
+	const uint8_t *q;
+	size_t i;
+
+	if (!fits(*pos, (size_t)v6_cnt * PROP_IPV6_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	p->ipv6_prefix_cnt = v6_cnt;
+	for (i = 0; i < v6_cnt; i++) {
+		q = b + *pos;
+		memcpy(p->ipv6_prefix[i].prefix, q +
+		       SMC_CLC_OFF(smc_clc_wire_ipv6_prefix, prefix), 16);
+		p->ipv6_prefix[i].prefix_len =
+			q[SMC_CLC_OFF(smc_clc_wire_ipv6_prefix, prefix_len)];
+		*pos += PROP_IPV6_LEN;
+	}
+	return SMC_CLC_OK;
+}
+
+/*
+ * The v2 extension's fixed part, where the SMC-D area's offset points: the
+ * release, the RoCE GID, the v2.1 fields, the EID count and, when SMC-Dv2
+ * is offered, the ISM GID count and the offset of the SMC-Dv2 extension.
+ */
+static enum smc_clc_err prop_decode_v2ext(const uint8_t *b, size_t *pos,
+					  size_t end, struct smc_clc_proposal *p,
+					  uint8_t *eid_cnt, uint8_t *gid_cnt)
+{
+	const uint8_t *q;
+	uint16_t off;
+
+	off = smc_wire_get_be16(b + PROP_HEAD_LEN +
+		SMC_CLC_OFF(smc_clc_wire_proposal_smcd, v2_ext_offset));
+	if (off != *pos - PROP_V2EXT_BASE)
+		return SMC_CLC_ERR_BAD_OFFSET;
+	if (!fits(*pos, PROP_V2EXT_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	q = b + *pos;
+	*eid_cnt = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, eid_cnt)];
+	p->release = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, flag)] >>
+		     SMC_CLC_V2EXT_RELEASE_SHIFT;
+	p->seid = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, flag)] &
+		  SMC_CLC_V2EXT_SEID;
+	memcpy(p->roce_gid, q + SMC_CLC_OFF(smc_clc_wire_v2_ext, roce_gid),
+	       SMC_CLC_GID_LEN);
+	p->max_conns = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, max_conns)];
+	p->max_links = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, max_links)];
+	p->feature_mask = smc_wire_get_be16(q +
+		SMC_CLC_OFF(smc_clc_wire_v2_ext, feature_mask));
+	if (*eid_cnt > SMC_CLC_MAX_UEID)
+		return SMC_CLC_ERR_BAD_COUNT;
+	if (prop_has_smcdv2(&p->hdr)) {
+		*gid_cnt = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, ism_gid_cnt)];
+		if (*gid_cnt > SMC_CLC_MAX_ISM_GIDS)
+			return SMC_CLC_ERR_BAD_COUNT;
+		off = smc_wire_get_be16(q + SMC_CLC_OFF(smc_clc_wire_v2_ext,
+							smcd_v2_ext_offset));
+		if (off != PROP_V2EXT_LEN - V2EXT_SMCD_BASE +
+			   (size_t)*eid_cnt * SMC_CLC_EID_LEN)
+			return SMC_CLC_ERR_BAD_OFFSET;
+	}
+	*pos += PROP_V2EXT_LEN;
+	return SMC_CLC_OK;
+}
+
+/* The user EIDs after it, eid_cnt of them. */
+static enum smc_clc_err prop_decode_eids(const uint8_t *b, size_t *pos,
+					 size_t end, struct smc_clc_proposal *p,
+					 uint8_t eid_cnt)
+{
+	size_t i;
+
+	if (!fits(*pos, (size_t)eid_cnt * SMC_CLC_EID_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	p->eid_cnt = eid_cnt;
+	for (i = 0; i < eid_cnt; i++) {
+		memcpy(p->user_eid[i], b + *pos, SMC_CLC_EID_LEN);
+		*pos += SMC_CLC_EID_LEN;
+	}
+	return SMC_CLC_OK;
+}
+
+/* The SMC-Dv2 extension: the system EID, then gid_cnt ISM GIDs and CHIDs. */
+static enum smc_clc_err prop_decode_smcdv2(const uint8_t *b, size_t *pos,
+					   size_t end, struct smc_clc_proposal *p,
+					   uint8_t gid_cnt)
+{
+	const uint8_t *q;
+	size_t i;
+
+	if (!fits(*pos, PROP_SMCDV2_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	memcpy(p->system_eid, b + *pos +
+	       SMC_CLC_OFF(smc_clc_wire_smcd_v2_ext, system_eid),
+	       SMC_CLC_EID_LEN);
+	*pos += PROP_SMCDV2_LEN;
+	if (!fits(*pos, (size_t)gid_cnt * PROP_GIDCHID_LEN, end))
+		return SMC_CLC_ERR_BAD_LENGTH;
+	p->ism_gid_cnt = gid_cnt;
+	for (i = 0; i < gid_cnt; i++) {
+		q = b + *pos;
+		p->ism_dev[i].gid = smc_wire_get_be64(q +
+			SMC_CLC_OFF(smc_clc_wire_gid_chid, gid));
+		p->ism_dev[i].chid = smc_wire_get_be16(q +
+			SMC_CLC_OFF(smc_clc_wire_gid_chid, chid));
+		*pos += PROP_GIDCHID_LEN;
+	}
+	return SMC_CLC_OK;
+}
+
 enum smc_clc_err smc_clc_decode_proposal(const void *buf, size_t len,
 					 struct smc_clc_proposal *p)
 {
 	const uint8_t *b = (const uint8_t *)buf;
-	const uint8_t *q;
 	struct prop_layout l;
 	enum smc_clc_err rc;
-	uint16_t iparea_offset, off;
-	size_t end, pos, i;
+	uint16_t iparea_offset;
+	size_t end, pos;
 	uint8_t v6_cnt = 0, eid_cnt = 0, gid_cnt = 0;
 
 	if (!buf || !p)
@@ -279,130 +479,34 @@ enum smc_clc_err smc_clc_decode_proposal(const void *buf, size_t len,
 		return rc;
 	end = (size_t)p->hdr.length - SMC_CLC_TRL_LEN;	/* length >= 52 */
 
-	q = b + SMC_CLC_OFF(smc_clc_wire_proposal, lcl);
-	memcpy(p->peer_id, q + SMC_CLC_OFF(smc_clc_wire_local, peer_id),
-	       SMC_CLC_PEER_ID_LEN);
-	memcpy(p->gid, q + SMC_CLC_OFF(smc_clc_wire_local, gid), SMC_CLC_GID_LEN);
-	memcpy(p->mac, q + SMC_CLC_OFF(smc_clc_wire_local, mac), SMC_CLC_MAC_LEN);
-	iparea_offset = smc_wire_get_be16(b + SMC_CLC_OFF(smc_clc_wire_proposal,
-							  iparea_offset));
+	iparea_offset = prop_decode_head(b, p);
 	pos = PROP_HEAD_LEN;
-
-	/* SMC-D area: v1 has it iff the IP area offset skips it */
-	if (p->hdr.version == SMC_CLC_V1) {
-		if (iparea_offset == PROP_SMCD_LEN)
-			p->v1_smcd_area = true;
-		else if (iparea_offset != 0 ||
-			 smc_clc_smcd_indicated(p->hdr.typev1))
-			return SMC_CLC_ERR_BAD_OFFSET;
-	}
-	if (prop_has_smcd_area(p)) {
-		if (!fits(pos, PROP_SMCD_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		q = b + pos;
-		p->ism_gid = smc_wire_get_be64(q +
-			SMC_CLC_OFF(smc_clc_wire_proposal_smcd, ism_gid));
-		if (p->hdr.version != SMC_CLC_V1)
-			p->ism_chid = smc_wire_get_be16(q +
-				SMC_CLC_OFF(smc_clc_wire_proposal_smcd, ism_chid));
-		pos += PROP_SMCD_LEN;
-	}
+	rc = prop_decode_smcd(b, &pos, end, iparea_offset, p);
+	if (rc != SMC_CLC_OK)
+		return rc;
+	rc = prop_check_iparea(&p->hdr, iparea_offset, pos);
+	if (rc != SMC_CLC_OK)
+		return rc;
 	if (prop_has_prefix(&p->hdr)) {
-		if (iparea_offset != pos - PROP_IPAREA_BASE)
-			return SMC_CLC_ERR_BAD_OFFSET;
-	} else if (iparea_offset != 0 && iparea_offset != PROP_SMCD_LEN) {
-		/* v2 without IP area: Linux sends 0; the offset is unused */
-		return SMC_CLC_ERR_BAD_OFFSET;
+		rc = prop_decode_ipv4(b, &pos, end, p, &v6_cnt);
+		if (rc != SMC_CLC_OK)
+			return rc;
+		rc = prop_decode_ipv6(b, &pos, end, p, v6_cnt);
+		if (rc != SMC_CLC_OK)
+			return rc;
 	}
-
-	/* IP prefix area */
-	if (prop_has_prefix(&p->hdr)) {
-		if (!fits(pos, PROP_PRFX_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		q = b + pos;
-		p->ipv4_subnet = smc_wire_get_be32(q +
-			SMC_CLC_OFF(smc_clc_wire_proposal_prefix, outgoing_subnet));
-		p->ipv4_prefix_len =
-			q[SMC_CLC_OFF(smc_clc_wire_proposal_prefix, prefix_len)];
-		v6_cnt = q[SMC_CLC_OFF(smc_clc_wire_proposal_prefix,
-				       ipv6_prefix_cnt)];
-		if (v6_cnt > SMC_CLC_MAX_V6_PREFIX)
-			return SMC_CLC_ERR_BAD_COUNT;
-		pos += PROP_PRFX_LEN;
-		if (!fits(pos, (size_t)v6_cnt * PROP_IPV6_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		p->ipv6_prefix_cnt = v6_cnt;
-		for (i = 0; i < v6_cnt; i++) {
-			q = b + pos;
-			memcpy(p->ipv6_prefix[i].prefix, q +
-			       SMC_CLC_OFF(smc_clc_wire_ipv6_prefix, prefix), 16);
-			p->ipv6_prefix[i].prefix_len =
-				q[SMC_CLC_OFF(smc_clc_wire_ipv6_prefix, prefix_len)];
-			pos += PROP_IPV6_LEN;
-		}
-	}
-
-	/* v2 extension */
 	if (prop_has_v2ext(&p->hdr)) {
-		off = smc_wire_get_be16(b + PROP_HEAD_LEN +
-			SMC_CLC_OFF(smc_clc_wire_proposal_smcd, v2_ext_offset));
-		if (off != pos - PROP_V2EXT_BASE)
-			return SMC_CLC_ERR_BAD_OFFSET;
-		if (!fits(pos, PROP_V2EXT_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		q = b + pos;
-		eid_cnt = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, eid_cnt)];
-		p->release = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, flag)] >>
-			     SMC_CLC_V2EXT_RELEASE_SHIFT;
-		p->seid = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, flag)] &
-			  SMC_CLC_V2EXT_SEID;
-		memcpy(p->roce_gid, q + SMC_CLC_OFF(smc_clc_wire_v2_ext, roce_gid),
-		       SMC_CLC_GID_LEN);
-		p->max_conns = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, max_conns)];
-		p->max_links = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, max_links)];
-		p->feature_mask = smc_wire_get_be16(q +
-			SMC_CLC_OFF(smc_clc_wire_v2_ext, feature_mask));
-		if (eid_cnt > SMC_CLC_MAX_UEID)
-			return SMC_CLC_ERR_BAD_COUNT;
-		if (prop_has_smcdv2(&p->hdr)) {
-			gid_cnt = q[SMC_CLC_OFF(smc_clc_wire_v2_ext, ism_gid_cnt)];
-			if (gid_cnt > SMC_CLC_MAX_ISM_GIDS)
-				return SMC_CLC_ERR_BAD_COUNT;
-			off = smc_wire_get_be16(q + SMC_CLC_OFF(smc_clc_wire_v2_ext,
-								smcd_v2_ext_offset));
-			if (off != PROP_V2EXT_LEN - V2EXT_SMCD_BASE +
-				   (size_t)eid_cnt * SMC_CLC_EID_LEN)
-				return SMC_CLC_ERR_BAD_OFFSET;
-		}
-		pos += PROP_V2EXT_LEN;
-		if (!fits(pos, (size_t)eid_cnt * SMC_CLC_EID_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		p->eid_cnt = eid_cnt;
-		for (i = 0; i < eid_cnt; i++) {
-			memcpy(p->user_eid[i], b + pos, SMC_CLC_EID_LEN);
-			pos += SMC_CLC_EID_LEN;
-		}
+		rc = prop_decode_v2ext(b, &pos, end, p, &eid_cnt, &gid_cnt);
+		if (rc != SMC_CLC_OK)
+			return rc;
+		rc = prop_decode_eids(b, &pos, end, p, eid_cnt);
+		if (rc != SMC_CLC_OK)
+			return rc;
 	}
-
-	/* SMC-Dv2 extension */
 	if (prop_has_smcdv2(&p->hdr)) {
-		if (!fits(pos, PROP_SMCDV2_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		memcpy(p->system_eid, b + pos +
-		       SMC_CLC_OFF(smc_clc_wire_smcd_v2_ext, system_eid),
-		       SMC_CLC_EID_LEN);
-		pos += PROP_SMCDV2_LEN;
-		if (!fits(pos, (size_t)gid_cnt * PROP_GIDCHID_LEN, end))
-			return SMC_CLC_ERR_BAD_LENGTH;
-		p->ism_gid_cnt = gid_cnt;
-		for (i = 0; i < gid_cnt; i++) {
-			q = b + pos;
-			p->ism_dev[i].gid = smc_wire_get_be64(q +
-				SMC_CLC_OFF(smc_clc_wire_gid_chid, gid));
-			p->ism_dev[i].chid = smc_wire_get_be16(q +
-				SMC_CLC_OFF(smc_clc_wire_gid_chid, chid));
-			pos += PROP_GIDCHID_LEN;
-		}
+		rc = prop_decode_smcdv2(b, &pos, end, p, gid_cnt);
+		if (rc != SMC_CLC_OK)
+			return rc;
 	}
 
 	if (pos != end)

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# smcr/link.sh: SMC-R links (kernel/smcr_link.c) driven by hand through
-# af_smc's debugfs file "link", without the CLC handshake: two links,
-# A and B, are created, given each other's QP number, PSN, MTU, GID and
-# MAC, and brought to RTS with their RMBs registered; then
+# smcr/link.sh: SMC-R links (kernel/smcr_link.c, their LLC in
+# kernel/smcr_llc.c) driven by hand through af_smc's debugfs file "link",
+# without the CLC handshake: two links, A and B, are created, given each
+# other's QP number, PSN, MTU, GID and MAC, and brought to RTS with their
+# RMBs registered; then
 #   - CONFIRM_LINK from A is answered by B (and B saw A's request);
 #   - TEST_LINK both ways;
 #   - the keepalive interval from net.smc.smcr_testlink_time of the
