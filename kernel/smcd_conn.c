@@ -151,7 +151,7 @@ int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 	rc = smcd_lgr_conn_add(sc, ism, sock_net(&smc->sk)->net_cookie,
 			       peer_gid, smc_clcsock_vlan(smc),
 			       server ? SMC_LGR_SERVER : SMC_LGR_CLIENT,
-			       class, smcd_cdc_rx, sc, &sc->tuple);
+			       class, smcd_cdc_rx);
 	if (rc)
 		goto out_unreserve;
 	/*

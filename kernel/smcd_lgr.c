@@ -213,9 +213,9 @@ static struct smcd_pool_dmb *smcd_pool_take(struct smcd_lgr *lgr, u8 class,
 
 int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
-		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
-		     void *owner, const struct smcd_dmb_tuple *tuple)
+		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler)
 {
+	struct smc_conn *conn = &sc->smc->conn;
 	struct smcd_pool_dmb *p;
 	struct smcd_lgr *lgr;
 	bool first = false;
@@ -233,14 +233,14 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		}
 		first = true;
 	}
-	p = smcd_pool_take(lgr, class, smc_mem_id(&sc->smc->conn), handler, owner,
-			  tuple);
+	p = smcd_pool_take(lgr, class, smc_mem_id(conn), handler, sc,
+			   &sc->tuple);
 	if (p) {
 		sc->rmb = p->dmb;
 		kfree(p);
 	} else {
-		rc = smcd_dmb_register(&sc->smc->conn, ism, &sc->rmb, class, handler,
-				      owner, tuple);
+		rc = smcd_dmb_register(conn, ism, &sc->rmb, class, handler, sc,
+				       &sc->tuple);
 		if (rc) {
 			/* A new group stays empty: it lingers and goes. */
 			if (!lgr->conns_num)

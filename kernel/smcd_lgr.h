@@ -83,13 +83,12 @@ unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie);
  * network namespace net_cookie names (the socket's), made for it if there
  * is none (then sc->first_contact is set), and give it a DMB (sc->rmb)
  * of 16 KiB << class from the group's pool or the device, with signals to
- * handler(owner), which only the other end of the TCP connection tuple
- * may write into. 0, or -errno and sc is in no group.
+ * handler(sc), which only the other end of sc's TCP connection
+ * (sc->tuple) may write into. 0, or -errno and sc is in no group.
  */
 int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
-		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler,
-		     void *owner, const struct smcd_dmb_tuple *tuple);
+		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler);
 /*
  * sc leaves its group; its DMB goes to the group's pool or back to the
  * device. The group lingers if this was its last connection.

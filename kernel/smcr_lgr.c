@@ -25,7 +25,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/etherdevice.h>
 #include <linux/random.h>
 #include <linux/seq_file.h>
