@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * af_smc: what a connection's buffers are charged to (issue 17, hole 6).
+ * af_smc: what a connection's buffers are charged to, so that a container
+ * gets no more memory through AF_SMC than through TCP.
  *
  * Two budgets, both settled before a buffer is made:
  *

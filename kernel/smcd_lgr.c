@@ -410,7 +410,7 @@ unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie)
 
 int smcd_lgr_init(void)
 {
-	smcd_lgr_wq = alloc_workqueue("af_smc_lgr", 0, 0);
+	smcd_lgr_wq = alloc_workqueue("af_smcd_lgr", 0, 0);
 	return smcd_lgr_wq ? 0 : -ENOMEM;
 }
 

@@ -688,7 +688,7 @@ unsigned int smcr_lgr_seq(void)
 
 int smcr_lgr_init(void)
 {
-	smcr_lgr_wq = alloc_workqueue("af_smc_lgr", WQ_UNBOUND, 0);
+	smcr_lgr_wq = alloc_workqueue("af_smcr_lgr", WQ_UNBOUND, 0);
 	return smcr_lgr_wq ? 0 : -ENOMEM;
 }
 
