@@ -52,6 +52,12 @@ struct smc_net {
 	int		sysctl_limit_smc_hs;		/* 0 or 1 */
 	int		sysctl_smcr_max_links_per_lgr;
 	int		sysctl_smcr_max_conns_per_lgr;
+	/*
+	 * A new SMC-R link's LLC/CDC SENDs in flight at most (send slots)
+	 * and receive WRs posted (receive slots), SMCR_SLOTS_* below.
+	 */
+	unsigned int	sysctl_smcr_max_send_wr;
+	unsigned int	sysctl_smcr_max_recv_wr;
 	unsigned long	sysctl_mem_limit;		/* bytes */
 	/* Bytes of buffers this namespace's connections hold (smc_mem.c). */
 	atomic_long_t	mem_used;
@@ -66,6 +72,15 @@ struct smc_net {
 	struct smc_stats_fback		fback;
 	struct smc_eid_table		eids;
 };
+
+/*
+ * net.smc.smcr_max_send_wr and smcr_max_recv_wr: Linux 6.19's names, range
+ * and defaults. The defaults are the counts Linux and we had fixed before.
+ */
+#define SMCR_SEND_SLOTS_DEFAULT	16
+#define SMCR_RECV_SLOTS_DEFAULT	48
+#define SMCR_SLOTS_MIN		2
+#define SMCR_SLOTS_MAX		2048
 
 /* Values of net.smc.smcr_buf_type. */
 enum smcr_buf_type {

@@ -4,7 +4,8 @@
  *
  * Names, types, proc handlers, ranges and defaults are those of Linux for
  * the same names (6.1 where it has them, later kernels for
- * smcr_max_links_per_lgr and smcr_max_conns_per_lgr), so a write that Linux
+ * smcr_max_links_per_lgr, smcr_max_conns_per_lgr, smcr_max_send_wr and
+ * smcr_max_recv_wr), so a write that Linux
  * refuses is refused here with the same EINVAL and leaves the value as it
  * was. Each namespace gets its own copy of the table pointing into its own
  * struct smc_net, registered at namespace creation (or at module load for
@@ -47,6 +48,8 @@ static int smc_links_min = SMC_SYSCTL_LINKS_MIN;
 static int smc_links_max = SMC_SYSCTL_LINKS_MAX;
 static int smc_conns_min = SMC_SYSCTL_CONNS_MIN;
 static int smc_conns_max = SMC_SYSCTL_CONNS_MAX;
+static unsigned int smc_slots_min = SMCR_SLOTS_MIN;
+static unsigned int smc_slots_max = SMCR_SLOTS_MAX;
 
 /*
  * The template: .data holds nothing yet; smc_sysctl_fields[] says which
@@ -116,6 +119,26 @@ static const struct ctl_table smc_sysctl_template[] = {
 	},
 	{
 		/*
+		 * An unsigned int under proc_dointvec_minmax, as Linux has
+		 * it: both read the same.
+		 */
+		.procname	= "smcr_max_send_wr",
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smc_slots_min,
+		.extra2		= &smc_slots_max,
+	},
+	{
+		.procname	= "smcr_max_recv_wr",
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &smc_slots_min,
+		.extra2		= &smc_slots_max,
+	},
+	{
+		/*
 		 * Ours (Linux has no such cap): bytes of SMC buffers the
 		 * namespace's connections may hold; past it a new connection
 		 * falls back to TCP (smc_mem.h). Unsigned long, so that
@@ -140,6 +163,8 @@ static const size_t smc_sysctl_fields[] = {
 	offsetof(struct smc_net, sysctl_limit_smc_hs),
 	offsetof(struct smc_net, sysctl_smcr_max_links_per_lgr),
 	offsetof(struct smc_net, sysctl_smcr_max_conns_per_lgr),
+	offsetof(struct smc_net, sysctl_smcr_max_send_wr),
+	offsetof(struct smc_net, sysctl_smcr_max_recv_wr),
 	offsetof(struct smc_net, sysctl_mem_limit),
 };
 
@@ -159,6 +184,8 @@ void smc_sysctl_defaults(struct smc_net *sn)
 	sn->sysctl_limit_smc_hs = 0;
 	sn->sysctl_smcr_max_links_per_lgr = SMC_SYSCTL_LINKS_MAX;
 	sn->sysctl_smcr_max_conns_per_lgr = SMC_SYSCTL_CONNS_MAX;
+	sn->sysctl_smcr_max_send_wr = SMCR_SEND_SLOTS_DEFAULT;
+	sn->sysctl_smcr_max_recv_wr = SMCR_RECV_SLOTS_DEFAULT;
 	sn->sysctl_mem_limit = smc_mem_limit_default();
 }
 

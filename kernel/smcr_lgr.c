@@ -142,9 +142,10 @@ static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key)
 }
 
 /* lgr's link on path. 0, or -errno and lgr is as it was. */
-static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path)
+static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
+			      struct net *net)
 {
-	struct smcr_link *l = smcr_link_create(path);
+	struct smcr_link *l = smcr_link_create(path, net);
 
 	if (IS_ERR(l))
 		return PTR_ERR(l);
@@ -256,7 +257,7 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 			return -ENOMEM;
 	}
 	/* A link is made without smcr_lgr_lock: it may sleep a while. */
-	rc = smcr_lgr_make_link(lgr, path);
+	rc = smcr_lgr_make_link(lgr, path, sock_net(&sc->smc->sk));
 	if (rc) {
 		if (server) {
 			mutex_lock(&smcr_lgr_lock);
@@ -574,7 +575,7 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
@@ -583,7 +584,10 @@ void smcr_lgr_show(struct seq_file *m)
 			   is_zero_ether_addr(lgr->link->peer.nexthop_mac) ?
 			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac,
 			   READ_ONCE(lgr->link->last_wc_status),
-			   READ_ONCE(lgr->link->timeouts));
+			   READ_ONCE(lgr->link->timeouts),
+			   lgr->link->send_slots, lgr->link->recv_slots,
+			   lgr->link->qp_cap.max_send_wr,
+			   lgr->link->qp_cap.max_recv_wr);
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),

@@ -27,6 +27,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/etherdevice.h>
 #include <linux/interrupt.h>
 #include <linux/log2.h>
@@ -35,6 +36,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
+#include "smc_netns.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
 
@@ -67,10 +69,17 @@
  * as its completer task runs after the QP went to the error state.
  */
 #define SMCR_FLUSH_WAIT		(2 * HZ * SMC_WAIT_SCALE)
-/* The send queue: the slots, plus the REG_MR/RDMA WRITE requests. */
-#define SMCR_SQ_SIZE		(SMCR_SEND_SLOTS + SMCR_WR_CTX)
+/* The send queue: the send slots, plus the REG_MR/RDMA WRITE requests. */
+static unsigned int smcr_sq_size(const struct smcr_link *l)
+{
+	return l->send_slots + SMCR_WR_CTX;
+}
+
 /* One CQ for both queues: room for every WR of both (an overrun kills it). */
-#define SMCR_CQ_SIZE		(SMCR_SQ_SIZE + SMCR_RECV_SLOTS + 4)
+static unsigned int smcr_cq_size(const struct smcr_link *l)
+{
+	return smcr_sq_size(l) + l->recv_slots + 4;
+}
 
 struct workqueue_struct *smcr_wq;
 
@@ -228,7 +237,7 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
 	smcr_send_cb_put(l, slot);
-	__set_bit(slot, &l->send_free);
+	__set_bit(slot, l->send_free);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
 }
@@ -246,10 +255,10 @@ bool smcr_link_send_arm(struct smcr_link *l, struct smcr_send_cb *cb)
 
 void smcr_link_send_forget(struct smcr_link *l, struct smcr_send_cb *cb)
 {
-	int i;
+	unsigned int i;
 
 	spin_lock_bh(&l->lock);
-	for (i = 0; i < SMCR_SEND_SLOTS; i++)
+	for (i = 0; i < l->send_slots; i++)
 		if (l->send_cb[i] == cb)
 			l->send_cb[i] = NULL;
 	cb->posted = 0;
@@ -367,12 +376,12 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 		spin_unlock_bh(&l->lock);
 		return 0;
 	}
-	s = find_first_bit(&l->send_free, SMCR_SEND_SLOTS);
-	if (s < SMCR_SEND_SLOTS)
-		__clear_bit(s, &l->send_free);
+	s = find_first_bit(l->send_free, l->send_slots);
+	if (s < l->send_slots)
+		__clear_bit(s, l->send_free);
 	spin_unlock_bh(&l->lock);
-	*slot = s < SMCR_SEND_SLOTS ? s : -EBUSY;
-	return s < SMCR_SEND_SLOTS;
+	*slot = s < l->send_slots ? s : -EBUSY;
+	return s < l->send_slots;
 }
 
 int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
@@ -431,7 +440,7 @@ out:
 			smcr_link_sq_done(l);
 			smcr_send_cb_put(l, slot);	/* unless forgotten meanwhile */
 		}
-		__set_bit(slot, &l->send_free);
+		__set_bit(slot, l->send_free);
 		spin_unlock_bh(&l->lock);
 	}
 	return rc;
@@ -532,7 +541,7 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	smcr_buf_reap(l);
 	if (l->recv_mapped)
 		ib_dma_unmap_single(ibdev, l->recv_dma,
-				    SMCR_RECV_SLOTS * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
+				    l->recv_slots * SMCR_MSG_SIZE, DMA_FROM_DEVICE);
 	l->recv_mapped = false;
 	if (l->recv_ovf_mapped)
 		ib_dma_unmap_single(ibdev, l->recv_ovf_dma, SMCR_RECV_OVF,
@@ -540,11 +549,103 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 	l->recv_ovf_mapped = false;
 	if (l->send_mapped)
 		ib_dma_unmap_single(ibdev, l->send_dma,
-				    SMCR_SEND_SLOTS * SMCR_MSG_SIZE, DMA_TO_DEVICE);
+				    l->send_slots * SMCR_MSG_SIZE, DMA_TO_DEVICE);
 	l->send_mapped = false;
 	if (l->pd)
 		ib_dealloc_pd(l->pd);
 	l->pd = NULL;
+}
+
+static void smcr_link_free_slots(struct smcr_link *l)
+{
+	kfree(l->send_buf);
+	kfree(l->recv_buf);
+	bitmap_free(l->send_free);
+	kfree(l->send_cqe);
+	kfree(l->send_cb);
+	kfree(l->recv_cqe);
+	l->send_buf = NULL;
+	l->recv_buf = NULL;
+	l->send_free = NULL;
+	l->send_cqe = NULL;
+	l->send_cb = NULL;
+	l->recv_cqe = NULL;
+}
+
+/*
+ * The slots' message buffers (DMA-mapped whole, so physically contiguous:
+ * 2048 slots are 88 KiB) and their bookkeeping. No warning on failure:
+ * the caller retries with fewer slots.
+ */
+static int smcr_link_alloc_slots(struct smcr_link *l)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	unsigned int i;
+
+	l->send_buf = kcalloc(l->send_slots, SMCR_MSG_SIZE, gfp);
+	l->recv_buf = kcalloc(l->recv_slots, SMCR_MSG_SIZE, gfp);
+	l->send_free = bitmap_zalloc(l->send_slots, gfp);
+	l->send_cqe = kcalloc(l->send_slots, sizeof(*l->send_cqe), gfp);
+	l->send_cb = kcalloc(l->send_slots, sizeof(*l->send_cb), gfp);
+	l->recv_cqe = kcalloc(l->recv_slots, sizeof(*l->recv_cqe), gfp);
+	if (!l->send_buf || !l->recv_buf || !l->send_free || !l->send_cqe ||
+	    !l->send_cb || !l->recv_cqe) {
+		smcr_link_free_slots(l);
+		return -ENOMEM;
+	}
+	bitmap_fill(l->send_free, l->send_slots);
+	for (i = 0; i < l->send_slots; i++)
+		l->send_cqe[i].done = smcr_send_done;
+	for (i = 0; i < l->recv_slots; i++)
+		l->recv_cqe[i].done = smcr_recv_done;
+	return 0;
+}
+
+/*
+ * Halves both slot counts for another try, neither below the smaller of
+ * its default and what was asked for, as Linux 6.19 does when the memory
+ * is short. False when neither can shrink.
+ */
+static bool smcr_link_shrink(struct smcr_link *l, unsigned int send_floor,
+			     unsigned int recv_floor)
+{
+	unsigned int send = max(l->send_slots / 2, send_floor);
+	unsigned int recv = max(l->recv_slots / 2, recv_floor);
+
+	if (send == l->send_slots && recv == l->recv_slots)
+		return false;
+	l->send_slots = send;
+	l->recv_slots = recv;
+	return true;
+}
+
+static bool smcr_link_fits(const struct smcr_link *l)
+{
+	const struct ib_device_attr *attrs = &l->dev->ibdev->attrs;
+
+	return smcr_sq_size(l) <= attrs->max_qp_wr &&
+	       l->recv_slots <= attrs->max_qp_wr &&
+	       smcr_cq_size(l) <= attrs->max_cqe;
+}
+
+/*
+ * Under dev->links_mutex, the device present (its attributes are read):
+ * settles send_slots and recv_slots, set to what the namespace asks for,
+ * and allocates their buffers. Fewer when the device's queues or the
+ * memory cannot hold that many (smcr_link_shrink()).
+ */
+static int smcr_link_size(struct smcr_link *l)
+{
+	unsigned int send_floor = min(l->send_slots, SMCR_SEND_SLOTS_DEFAULT);
+	unsigned int recv_floor = min(l->recv_slots, SMCR_RECV_SLOTS_DEFAULT);
+
+	while (!smcr_link_fits(l))
+		if (!smcr_link_shrink(l, send_floor, recv_floor))
+			return -EINVAL;
+	while (smcr_link_alloc_slots(l))
+		if (!smcr_link_shrink(l, send_floor, recv_floor))
+			return -ENOMEM;
+	return 0;
 }
 
 static void smcr_link_free(struct smcr_link *l)
@@ -553,8 +654,7 @@ static void smcr_link_free(struct smcr_link *l)
 	cancel_delayed_work_sync(&l->keepalive_work);
 	/* Queued by a completion before the CQ went; the orphans are gone. */
 	cancel_work_sync(&l->reap_work);
-	kfree(l->send_buf);
-	kfree(l->recv_buf);
+	smcr_link_free_slots(l);
 	kfree(l->recv_ovf);
 	smcr_dev_put(l->dev);
 	kfree(l);
@@ -565,13 +665,13 @@ static int smcr_link_map(struct smcr_link *l)
 	struct ib_device *ibdev = l->dev->ibdev;
 	u64 dma;
 
-	dma = ib_dma_map_single(ibdev, l->send_buf, SMCR_SEND_SLOTS * SMCR_MSG_SIZE,
+	dma = ib_dma_map_single(ibdev, l->send_buf, l->send_slots * SMCR_MSG_SIZE,
 				DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(ibdev, dma))
 		return -ENOMEM;
 	l->send_dma = dma;
 	l->send_mapped = true;
-	dma = ib_dma_map_single(ibdev, l->recv_buf, SMCR_RECV_SLOTS * SMCR_MSG_SIZE,
+	dma = ib_dma_map_single(ibdev, l->recv_buf, l->recv_slots * SMCR_MSG_SIZE,
 				DMA_FROM_DEVICE);
 	if (ib_dma_mapping_error(ibdev, dma))
 		return -ENOMEM;
@@ -603,7 +703,7 @@ static int smcr_link_verbs(struct smcr_link *l)
 	rc = smcr_link_map(l);
 	if (rc)
 		return rc;
-	l->cq = ib_alloc_cq(ibdev, l, SMCR_CQ_SIZE, 0, IB_POLL_SOFTIRQ);
+	l->cq = ib_alloc_cq(ibdev, l, smcr_cq_size(l), 0, IB_POLL_SOFTIRQ);
 	if (IS_ERR(l->cq)) {
 		rc = PTR_ERR(l->cq);
 		l->cq = NULL;
@@ -615,8 +715,8 @@ static int smcr_link_verbs(struct smcr_link *l)
 	qp_attr.recv_cq = l->cq;
 	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qp_attr.qp_type = IB_QPT_RC;
-	qp_attr.cap.max_send_wr = SMCR_SQ_SIZE;
-	qp_attr.cap.max_recv_wr = SMCR_RECV_SLOTS;
+	qp_attr.cap.max_send_wr = smcr_sq_size(l);
+	qp_attr.cap.max_recv_wr = l->recv_slots;
 	qp_attr.cap.max_send_sge = 1;
 	qp_attr.cap.max_recv_sge = 2;	/* the v2 overflow, smcr_post_recv */
 	l->qp = ib_create_qp(l->pd, &qp_attr);
@@ -625,6 +725,8 @@ static int smcr_link_verbs(struct smcr_link *l)
 		l->qp = NULL;
 		return rc;
 	}
+	/* The driver wrote back what it gave, which may be more. */
+	l->qp_cap = qp_attr.cap;
 	attr.qp_state = IB_QPS_INIT;
 	attr.pkey_index = 0;
 	attr.port_num = l->port;
@@ -633,7 +735,7 @@ static int smcr_link_verbs(struct smcr_link *l)
 			  IB_QP_PORT | IB_QP_ACCESS_FLAGS);
 	if (rc)
 		return rc;
-	for (i = 0; i < SMCR_RECV_SLOTS; i++) {
+	for (i = 0; i < l->recv_slots; i++) {
 		rc = smcr_post_recv(l, i);
 		if (rc)
 			return rc;
@@ -649,8 +751,9 @@ static int smcr_link_verbs(struct smcr_link *l)
 	return 0;
 }
 
-struct smcr_link *smcr_link_create(struct smcr_path *path)
+struct smcr_link *smcr_link_create(struct smcr_path *path, struct net *net)
 {
+	struct smc_net *sn = smc_net(net);
 	struct smcr_link *l;
 	int rc, i;
 
@@ -672,20 +775,15 @@ struct smcr_link *smcr_link_create(struct smcr_path *path)
 	INIT_WORK(&l->reap_work, smcr_buf_reap_work);
 	INIT_DELAYED_WORK(&l->keepalive_work, smcr_keepalive_work);
 	INIT_LIST_HEAD(&l->dev_list);
-	l->send_free = GENMASK(SMCR_SEND_SLOTS - 1, 0);
-	for (i = 0; i < SMCR_SEND_SLOTS; i++)
-		l->send_cqe[i].done = smcr_send_done;
-	for (i = 0; i < SMCR_RECV_SLOTS; i++)
-		l->recv_cqe[i].done = smcr_recv_done;
 	l->wr_free = GENMASK(SMCR_WR_CTX - 1, 0);
 	for (i = 0; i < SMCR_WR_CTX; i++)
 		l->wr_ctx[i].cqe.done = smcr_wr_done;
 	INIT_LIST_HEAD(&l->bufs);
 	l->state = SMCR_LINK_INIT;
-	l->send_buf = kcalloc(SMCR_SEND_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
-	l->recv_buf = kcalloc(SMCR_RECV_SLOTS, SMCR_MSG_SIZE, GFP_KERNEL);
+	l->send_slots = READ_ONCE(sn->sysctl_smcr_max_send_wr);
+	l->recv_slots = READ_ONCE(sn->sysctl_smcr_max_recv_wr);
 	l->recv_ovf = kmalloc(SMCR_RECV_OVF, GFP_KERNEL);
-	if (!l->send_buf || !l->recv_buf || !l->recv_ovf) {
+	if (!l->recv_ovf) {
 		smcr_link_free(l);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -695,6 +793,9 @@ struct smcr_link *smcr_link_create(struct smcr_path *path)
 		rc = -ENODEV;
 		goto fail;
 	}
+	rc = smcr_link_size(l);
+	if (rc)
+		goto fail;
 	rc = smcr_link_verbs(l);
 	if (rc) {
 		smcr_link_release_verbs(l);

@@ -44,8 +44,6 @@
 struct dentry;
 struct net;
 
-#define SMCR_SEND_SLOTS		16	/* LLC/CDC sends in flight */
-#define SMCR_RECV_SLOTS		48	/* receive WRs posted */
 #define SMCR_MSG_SIZE		44	/* LLC v1 and CDC messages */
 /*
  * An SMC-Rv2 LLC message may be longer (v2 extensions, up to 8192 bytes).
@@ -182,16 +180,21 @@ struct smcr_link {
 	struct ib_cq		*cq;		/* sends and receives, softirq */
 	struct ib_qp		*qp;
 
-	u8			*send_buf;	/* SMCR_SEND_SLOTS messages */
+	/* Fixed when the link is made (smcr_link_create()). */
+	unsigned int		send_slots;
+	unsigned int		recv_slots;
+	/* What the device gave the QP for them (ib_create_qp()'s answer). */
+	struct ib_qp_cap	qp_cap;
+	u8			*send_buf;	/* send_slots messages */
 	u64			send_dma;
 	bool			send_mapped;	/* a DMA address may be 0 */
-	unsigned long		send_free;	/* bitmap of free slots */
-	struct ib_cqe		send_cqe[SMCR_SEND_SLOTS];
-	struct smcr_send_cb	*send_cb[SMCR_SEND_SLOTS];	/* under lock */
-	u8			*recv_buf;	/* SMCR_RECV_SLOTS messages */
+	unsigned long		*send_free;	/* bitmap of free slots, lock */
+	struct ib_cqe		*send_cqe;	/* [send_slots] */
+	struct smcr_send_cb	**send_cb;	/* [send_slots], under lock */
+	u8			*recv_buf;	/* recv_slots messages */
 	u64			recv_dma;
 	bool			recv_mapped;
-	struct ib_cqe		recv_cqe[SMCR_RECV_SLOTS];
+	struct ib_cqe		*recv_cqe;	/* [recv_slots] */
 	u8			*recv_ovf;	/* SMCR_RECV_OVF bytes, shared */
 	u64			recv_ovf_dma;
 	bool			recv_ovf_mapped;
@@ -262,8 +265,12 @@ struct smcr_link {
 	bool			aborted;
 };
 
-/* A link with no buffers: its owner brings them (smcr_buf_alloc). */
-struct smcr_link *smcr_link_create(struct smcr_path *path);
+/*
+ * A link with no buffers: its owner brings them (smcr_buf_alloc). Its
+ * slots are net's net.smc.smcr_max_send_wr/smcr_max_recv_wr, fewer when
+ * the device allows fewer or memory is short (smcr_link_size()).
+ */
+struct smcr_link *smcr_link_create(struct smcr_path *path, struct net *net);
 int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer);
 void smcr_link_destroy(struct smcr_link *l);
 

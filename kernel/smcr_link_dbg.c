@@ -81,7 +81,7 @@ static int smcr_dbg_create(int id, const char *ifname, u32 rmb_size)
 	dev_put(ndev);
 	if (rc)
 		return rc;
-	l = smcr_link_create(&path);
+	l = smcr_link_create(&path, current->nsproxy->net_ns);
 	smcr_path_put(&path);
 	if (IS_ERR(l))
 		return PTR_ERR(l);

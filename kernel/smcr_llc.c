@@ -25,6 +25,7 @@
  * handlers (the state, the answers, the counters) and ends a link with
  * smcr_link_broken(), as they do.
  */
+#include <linux/bitmap.h>
 #include <linux/etherdevice.h>
 #include <linux/random.h>
 #include <linux/workqueue.h>
@@ -322,7 +323,7 @@ static bool smcr_sends_done(struct smcr_link *l)
 	bool done;
 
 	spin_lock_bh(&l->lock);
-	done = l->send_free == GENMASK(SMCR_SEND_SLOTS - 1, 0) ||
+	done = bitmap_full(l->send_free, l->send_slots) ||
 	       !smcr_link_usable(l);
 	spin_unlock_bh(&l->lock);
 	return done;

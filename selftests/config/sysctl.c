@@ -69,6 +69,13 @@ static struct sysctl_def defs[] = {
 	{ "smcr_max_conns_per_lgr", "255", 0,
 	  { "16", "255", "100" },
 	  { "15", "256", "0", "abc" }, "64" },
+	/* Linux 6.19: a new SMC-R link's send and receive slots. */
+	{ "smcr_max_send_wr", "16", 0,
+	  { "2", "2048", "100" },
+	  { "1", "2049", "0", "-1", "abc" }, "32" },
+	{ "smcr_max_recv_wr", "48", 0,
+	  { "2", "2048", "100" },
+	  { "1", "2049", "0", "-1", "abc" }, "96" },
 	/*
 	 * Ours alone (Linux has no cap on SMC buffers): bytes, half of the
 	 * RAM by default (mem_limit_default() fills it in), any unsigned long.

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr/slots SERVER CLIENT: net.smc.smcr_max_send_wr and smcr_max_recv_wr
+ * size a new SMC-R link's queues (kernel/smcr_link.c, smcr_link_size()).
+ * Run by slots_topo1.sh in topology 1: SMC-R from CLIENT (10.43.2.1,
+ * rxev1) to SERVER (10.43.2.2, rxev2) in one VM, one namespace, so both
+ * ends' links take the same values. af_smc's lgr_linger is 0 here, so a
+ * group goes with its last connection and the next case makes new links.
+ *
+ * Each case sets the two sysctls, makes one connection and moves 1 MiB
+ * each way in 100-byte writes (every byte compared), so that CDCs queue
+ * for the send slots and the receives are used many times over. Then,
+ * with the connection open, debugfs smcr_lgr must show both groups
+ * (client and server) with those send_slots and recv_slots, and a QP the
+ * device (rxe) made with room for them: qp_send_wr at least send_slots
+ * plus the 16 REG_MR/WRITE requests, qp_recv_wr at least recv_slots (the
+ * driver's own answer to ib_create_qp(), not a copy of the sysctl).
+ * One case changes the sysctls while a group exists: a second connection
+ * joins that group, whose links keep what they were made with.
+ * The sysctls and lgr_linger are put back afterwards.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "family.h"
+#include "smcdiag.h"
+#include "tap.h"
+
+#define PORT0		4520
+#define TOTAL		(1 << 20)
+#define MSG		100
+#define WR_CTX		16	/* kernel/smcr_link.h, SMCR_WR_CTX */
+#define SEND_SYSCTL	"/proc/sys/net/smc/smcr_max_send_wr"
+#define RECV_SYSCTL	"/proc/sys/net/smc/smcr_max_recv_wr"
+#define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
+#define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
+
+static const char *server_ip, *client_ip;
+
+struct slots {
+	const char *send, *recv;
+	const char *later_send, *later_recv;	/* NULL: no second connection */
+};
+
+static int read_text(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0 ? -1 : 0;
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Link group lines in smcr_lgr, or -1. */
+static int lgr_count(void)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "lgr ", 4);
+	fclose(f);
+	return n;
+}
+
+static unsigned char pattern(long i)
+{
+	return (unsigned char)(i * 131 + (i >> 8));
+}
+
+/* Write TOTAL pattern bytes in MSG-byte writes; 0 or -1. */
+static int send_all(int fd)
+{
+	unsigned char msg[MSG];
+	long off = 0;
+
+	while (off < TOTAL) {
+		int len = TOTAL - off < MSG ? (int)(TOTAL - off) : MSG;
+
+		for (int j = 0; j < len; j++)
+			msg[j] = pattern(off + j);
+		if (send(fd, msg, len, MSG_NOSIGNAL) != len)
+			return -1;
+		off += len;
+	}
+	return 0;
+}
+
+/* Read TOTAL bytes; the offset of the first wrong byte, TOTAL if none, -1. */
+static long recv_all(int fd)
+{
+	unsigned char buf[4096];
+	long got = 0, bad = TOTAL;
+	ssize_t n;
+
+	while (got < TOTAL && (n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			if (bad == TOTAL && buf[i] != pattern(got + i))
+				bad = got + i;
+		got += n;
+	}
+	return got < TOTAL ? -1 : bad;
+}
+
+struct server {
+	int lfd;
+	long bad;	/* recv_all()'s answer */
+	int sent;	/* 0 when all went back */
+};
+
+/* Reads the client's MiB, then sends one back, then waits for its close. */
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+	int fd = accept(s->lfd, NULL, NULL);
+	char c;
+
+	s->bad = -1;
+	s->sent = -1;
+	if (fd < 0)
+		return NULL;
+	s->bad = recv_all(fd);
+	s->sent = send_all(fd);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+/*
+ * Both groups' lines show send_slots send and recv_slots recv, and QPs
+ * with room for them. The count of lines checked, or -1.
+ */
+static int check_lgrs(unsigned int send, unsigned int recv)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[512];
+	int n = 0;
+
+	if (!EXPECT(f != NULL))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int ss, rs, qs, qr;
+		const char *p = strstr(line, " send_slots ");
+
+		if (strncmp(line, "lgr ", 4))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("%s", line);
+		if (!EXPECT(p && sscanf(p, " send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u",
+					&ss, &rs, &qs, &qr) == 4))
+			continue;
+		EXPECT_EQ(ss, send);
+		EXPECT_EQ(rs, recv);
+		EXPECT(qs >= send + WR_CTX);
+		EXPECT(qr >= recv);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int smcr_connect(const struct sf_family *f, int port)
+{
+	struct sockaddr_storage sa, ca;
+	struct sd_sock sd;
+	int fd;
+
+	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
+	fd = ASSERT_SYS(sf_socket(f, 0));
+	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
+	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
+	if (!EXPECT_EQ(sd_find_fd(fd, &sd), 0) || !EXPECT_EQ(sd.mode, SMC_DIAG_MODE_SMCR))
+		tap_abort();
+	return fd;
+}
+
+static void run_case(const void *arg)
+{
+	const struct slots *c = arg;
+	const struct sf_family *f = sf_find("smc");
+	int port = PORT0 + atoi(c->send) % 400;
+	char old_send[32], old_recv[32], old_linger[32];
+	struct server s;
+	long deadline, bad;
+	pthread_t t;
+	int fd;
+
+	ASSERT_SYS(read_text(SEND_SYSCTL, old_send, sizeof(old_send)));
+	ASSERT_SYS(read_text(RECV_SYSCTL, old_recv, sizeof(old_recv)));
+	ASSERT_SYS(read_text(LINGER, old_linger, sizeof(old_linger)));
+	ASSERT_SYS(write_text(LINGER, "0"));
+	/* No group left from before: this case's links are new. */
+	deadline = now_ms() + (long)(30000 * tap_timeout_scale());
+	while (lgr_count() != 0 && now_ms() < deadline)
+		usleep(100 * 1000);
+	ASSERT_EQ(lgr_count(), 0);
+
+	ASSERT_SYS(write_text(SEND_SYSCTL, c->send));
+	ASSERT_SYS(write_text(RECV_SYSCTL, c->recv));
+	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
+	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
+	fd = smcr_connect(f, port);
+	ASSERT_SYS(send_all(fd));
+	bad = recv_all(fd);
+	EXPECT_EQ(bad, TOTAL);
+	/* Both ends' groups, the connection still open. */
+	EXPECT_EQ(check_lgrs((unsigned int)atoi(c->send), (unsigned int)atoi(c->recv)), 2);
+
+	if (c->later_send) {
+		struct server s2;
+		pthread_t t2;
+		int fd2;
+
+		ASSERT_SYS(write_text(SEND_SYSCTL, c->later_send));
+		ASSERT_SYS(write_text(RECV_SYSCTL, c->later_recv));
+		s2.lfd = s.lfd;
+		ASSERT_EQ(pthread_create(&t2, NULL, serve, &s2), 0);
+		fd2 = smcr_connect(f, port);
+		ASSERT_SYS(send_all(fd2));
+		EXPECT_EQ(recv_all(fd2), TOTAL);
+		tap_diag("sysctls now %s/%s: the second connection joined the groups made with %s/%s",
+			 c->later_send, c->later_recv, c->send, c->recv);
+		EXPECT_EQ(check_lgrs((unsigned int)atoi(c->send), (unsigned int)atoi(c->recv)), 2);
+		ASSERT_SYS(shutdown(fd2, SHUT_WR));
+		pthread_join(t2, NULL);
+		close(fd2);
+		EXPECT_EQ(s2.bad, TOTAL);
+		EXPECT_EQ(s2.sent, 0);
+	}
+
+	ASSERT_SYS(shutdown(fd, SHUT_WR));
+	pthread_join(t, NULL);
+	close(fd);
+	close(s.lfd);
+	EXPECT_EQ(s.bad, TOTAL);
+	EXPECT_EQ(s.sent, 0);
+	tap_diag("smcr_max_send_wr %s, smcr_max_recv_wr %s: 1 MiB each way in %d-byte writes",
+		 c->send, c->recv, MSG);
+	EXPECT_SYS(write_text(SEND_SYSCTL, old_send));
+	EXPECT_SYS(write_text(RECV_SYSCTL, old_recv));
+	EXPECT_SYS(write_text(LINGER, old_linger));
+}
+
+static const struct slots cases[] = {
+	{ "16", "48", NULL, NULL },
+	{ "2", "2", "2048", "2048" },
+	{ "2048", "2048", NULL, NULL },
+	{ "3", "100", NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: slots SERVER CLIENT\n");
+		return 2;
+	}
+	server_ip = argv[1];
+	client_ip = argv[2];
+	tap_add(run_case, &cases[0], 120,
+		"smcr_max_send_wr 16, smcr_max_recv_wr 48 (the defaults) size both links and their QPs");
+	tap_add(run_case, &cases[1], 120,
+		"smcr_max_send_wr 2, smcr_max_recv_wr 2: 1 MiB each way intact, both links "
+		"made with 2 and 2; a group made so keeps them when the sysctls go to 2048");
+	tap_add(run_case, &cases[2], 120,
+		"smcr_max_send_wr 2048, smcr_max_recv_wr 2048 (the largest): both links "
+		"and QPs sized so, 1 MiB each way intact");
+	tap_add(run_case, &cases[3], 120,
+		"smcr_max_send_wr 3, smcr_max_recv_wr 100: each sysctl acts on its own queue");
+	return tap_run();
+}
