@@ -5,9 +5,9 @@
 # TCP over loopback against SMC-D over the loopback ISM device, measured in
 # the same run with unmodified sockperf and qperf (moved onto AF_SMC by
 # smc_run), smc-connrate and the programs of guest-programs.sh, then TCP
-# against SMC-R over the same veth of topology 1.
-# Prints "RESULT name tcp smc unit" (SMC-D) and "RESULT_R ..." (SMC-R)
-# lines for scripts/bench.
+# against SMC-R over the same veth of topology 1, at MTU 1500 and 9000.
+# Prints "RESULT name tcp smc unit" (SMC-D), "RESULT_R ..." (SMC-R) and
+# "RESULT_J ..." (SMC-R, jumbo frames) lines for scripts/bench.
 t=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 # The loopback ISM device is on by default; say so if it is not.
@@ -199,9 +199,58 @@ if why=$(chk_load_rdma_cm); then
 	echo "RESULT_V latency_1B_qperf ${v_lat:-0} ${q_smc:-0} us"
 else
 	echo "bench: no raw verbs rows: $why"
+	verbs_why=$why
 fi
 kill "$qtcp_server" "$qsmc_server" 2>/dev/null
 wait "$qtcp_server" "$qsmc_server" 2>/dev/null
+
+# ---- The same SMC-R rows over jumbo frames ----------------------------------
+# RoCE fabrics run jumbo frames. With the veth's MTU at 9000, rxe's ports
+# take a path MTU of 4096 (1024 at 1500), so an RDMA WRITE of 64 KiB is 16
+# packets instead of 64. TCP runs over the same 9000-byte veth. A link's
+# MTU is fixed when it is made: af_smc is reloaded so that no group made
+# at 1500 is reused. Lines "MTU_J", "MODE_J_1B", "RESULT_J name tcp smcr
+# unit", "RESULT_JV name verbs smcr unit".
+active_mtu() {	# rxe device -> its port's active MTU in bytes
+	ibv_devinfo -d "$1" 2>/dev/null | sed -n 's/^[[:space:]]*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p'
+}
+rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 ||
+	{ echo "bench: cannot reload af_smc for the jumbo-frame rows"; exit 1; }
+ip link set smcv1 mtu 9000 && ip link set smcv2 mtu 9000 ||
+	{ echo "bench: cannot set the veth's MTU to 9000"; exit 1; }
+# rxe follows the netdev's MTU change from its notifier; bounded wait.
+tries=100
+until [ "$(active_mtu rxev1)" = 4096 ] && [ "$(active_mtu rxev2)" = 4096 ]; do
+	tries=$((tries - 1))
+	[ $tries -gt 0 ] || break
+	sleep 0.1
+done
+echo "MTU_J $(ip -o link show smcv1 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p') $(active_mtu rxev1) $(active_mtu rxev2)"
+sockperf server -i "$srv" -p 11131 --tcp >/dev/null 2>&1 &
+tcp_server=$!
+smc_run sockperf server -i "$srv" -p 11132 --tcp >/dev/null 2>&1 &
+smc_server=$!
+qperf -lp 19785 >/dev/null 2>&1 &
+qtcp_server=$!
+smc_run qperf -lp 19786 >/dev/null 2>&1 &
+qsmc_server=$!
+sleep 1
+echo "RESULT_J throughput_64KiB $(tpr 11131) $(tpr 11132 smc_run) MB/s"
+echo "RESULT_J latency_1KiB $(ppr 11131 1024) $(ppr 11132 1024 smc_run) us"
+q_tcp=$(qlat "$srv" 19785)
+echo "MODE_J_1B_TCP $(cat "$work/qmodes")"
+q_smc=$(qlat "$srv" 19786 smc_run)
+echo "MODE_J_1B $(cat "$work/qmodes")"
+echo "RESULT_J latency_1B_qperf $q_tcp $q_smc us"
+if [ -z "${verbs_why:-}" ]; then
+	v_bw=$(qbw "$srv" 19785 rc_rdma_write_bw)
+	s_bw=$(qbw "$srv" 19786 tcp_bw smc_run)
+	v_lat=$(qlat "$srv" 19785 "" rc_rdma_write_lat)
+	echo "RESULT_JV throughput_64KiB_qperf ${v_bw:-0} ${s_bw:-0} MB/s"
+	echo "RESULT_JV latency_1B_qperf ${v_lat:-0} ${q_smc:-0} us"
+fi
+kill "$tcp_server" "$smc_server" "$qtcp_server" "$qsmc_server" 2>/dev/null
+wait "$tcp_server" "$smc_server" "$qtcp_server" "$qsmc_server" 2>/dev/null
 rm -rf "$work"
 echo "LOAD $(cat /proc/loadavg)"
 exit 0
