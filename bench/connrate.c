@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smc-connrate: connection set-up rate over loopback, for bench/.
+ * smc-connrate: connection set-up rate, for bench/.
  *
- *	smc-connrate -f inet|smc [-s SECONDS]
+ *	smc-connrate -f inet|smc [-s SECONDS] [-a SERVER_IP] [-b CLIENT_IP]
  *
- * A listener and a client in one process: connect (blocking), accept,
+ * A listener on SERVER_IP (default 127.0.0.1, any free port) and a client,
+ * bound to CLIENT_IP if given, in one process: connect (blocking), accept,
  * exchange one byte each way so both ends are fully set up, close both;
  * as many times as fit in SECONDS (default 5). Prints
  * "connections N seconds S rate R/s", then where a connection's time went
@@ -34,23 +35,39 @@ int main(int argc, char **argv)
 {
 	int domain = AF_INET, proto = 0, opt, lfd, one = 1;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in cin = { .sin_family = AF_INET };
+	int bind_client = 0;
 	double seconds = 5, start, end;
 	socklen_t len = sizeof(sin);
 	/* Seconds spent in each phase, summed over the connections. */
 	double t_connect = 0, t_accept = 0, t_exchange = 0, t_close = 0;
 	long count = 0;
 
-	while ((opt = getopt(argc, argv, "f:s:")) != -1) {
-		if (opt == 'f' && !strcmp(optarg, "smc"))
-			domain = AF_SMC, proto = SMCPROTO_SMC;
-		else if (opt == 'f' && strcmp(optarg, "inet"))
-			goto usage;
-		else if (opt == 's')
-			seconds = atof(optarg);
-		else if (opt != 'f')
-			goto usage;
-	}
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	while ((opt = getopt(argc, argv, "f:s:a:b:")) != -1) {
+		switch (opt) {
+		case 'f':
+			if (!strcmp(optarg, "smc"))
+				domain = AF_SMC, proto = SMCPROTO_SMC;
+			else if (strcmp(optarg, "inet"))
+				goto usage;
+			break;
+		case 's':
+			seconds = atof(optarg);
+			break;
+		case 'a':
+			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
+				goto usage;
+			break;
+		case 'b':
+			if (inet_pton(AF_INET, optarg, &cin.sin_addr) != 1)
+				goto usage;
+			bind_client = 1;
+			break;
+		default:
+			goto usage;
+		}
+	}
 	lfd = socket(domain, SOCK_STREAM, proto);
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 128) ||
@@ -65,7 +82,9 @@ int main(int argc, char **argv)
 		int c = socket(domain, SOCK_STREAM, proto), a = -1;
 		char b = 'x';
 
-		if (c < 0 || connect(c, (struct sockaddr *)&sin, sizeof(sin)))
+		if (c < 0 ||
+		    (bind_client && bind(c, (struct sockaddr *)&cin, sizeof(cin))) ||
+		    connect(c, (struct sockaddr *)&sin, sizeof(sin)))
 			goto fail;
 		t1 = now();
 		a = accept(lfd, NULL, NULL);
@@ -96,6 +115,6 @@ fail:
 	perror("smc-connrate: connection");
 	return 1;
 usage:
-	fprintf(stderr, "usage: smc-connrate -f inet|smc [-s SECONDS]\n");
+	fprintf(stderr, "usage: smc-connrate -f inet|smc [-s SECONDS] [-a SERVER_IP] [-b CLIENT_IP]\n");
 	return 2;
 }

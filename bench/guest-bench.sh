@@ -168,6 +168,25 @@ echo "MODE_R_1B $(cat "$work/qmodes")"
 r2=$(rxe_pkts)
 echo "RXE_R_1B tcp $((r1 - r0)) smcr $((r2 - r1))"
 echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
+# Connection set-up over SMC-R, as above over SMC-D. That every connection
+# of the SMC run was SMC-R comes from af_smc's own counters (smcr stats:
+# SMC connections, counted by both ends here, and TCP fallbacks), read
+# before and after: "CONNS_R count smc fallback".
+smcr_stat() {	# the count on the "smcr stats" line that starts with $1
+	smcr stats | awk -v k="$1" '$0 ~ "^ *" k " " { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }'
+}
+"$here/smc-connrate" -f inet -a "$srv" -b "$TOPO_VETH_IP4_1" -s "$t" >"$work/cr_tcp"
+s0=$(smcr_stat "SMC connections")
+f0=$(smcr_stat "TCP fallback")
+"$here/smc-connrate" -f smc -a "$srv" -b "$TOPO_VETH_IP4_1" -s "$t" >"$work/cr_smc"
+s1=$(smcr_stat "SMC connections")
+f1=$(smcr_stat "TCP fallback")
+tcp=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_tcp")
+smc=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc")
+echo "RESULT_R connections $tcp $smc conn/s"
+echo "CONNS_R $(sed -n 's/^connections \([0-9]*\).*/\1/p' "$work/cr_smc") smc $((s1 - s0)) fallback $((f1 - f0))"
+echo "PHASES_R TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
+echo "PHASES_R SMC-R $(sed -n 's/^phases_us //p' "$work/cr_smc")"
 
 # ---- SMC-R against raw verbs on the same rxe pair ---------------------------
 # RDMA WRITEs between rxev1 and rxev2, with nothing on top, are the limit of
