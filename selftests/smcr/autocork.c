@@ -38,6 +38,7 @@
 
 #include "family.h"
 #include "smcdiag.h"
+#include "sysfile.h"
 #include "tap.h"
 
 #define PORT0	4490
@@ -46,34 +47,6 @@
 #define SYSCTL	"/proc/sys/net/smc/autocorking_size"
 
 static const char *server_ip, *client_ip, *device;
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(text, f) < 0 ? -1 : 0;
-	if (fclose(f))
-		rc = -1;
-	return rc;
-}
 
 /*
  * ib_core serves hw_counters from a copy up to its lifespan old (10 ms for
@@ -88,7 +61,7 @@ static long long sent_pkts(void)
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/sent_pkts",
 		 device);
-	if (read_text(path, val, sizeof(val)))
+	if (sysfile_read(path, val, sizeof(val)))
 		return -1;
 	return atoll(val);
 }
@@ -134,7 +107,7 @@ static long long one_stream(const char *size, int port)
 	long long before, after;
 	int fd, i, j, rc;
 
-	ASSERT_SYS(write_text(SYSCTL, size));
+	ASSERT_SYS(sysfile_write(SYSCTL, size));
 	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 1, NULL));
 	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
@@ -169,9 +142,9 @@ static void run_case(const void *arg)
 	char old[64];
 	long long pkts;
 
-	ASSERT_SYS(read_text(SYSCTL, old, sizeof(old)));
+	ASSERT_SYS(sysfile_read(SYSCTL, old, sizeof(old)));
 	pkts = one_stream(size, PORT0 + (int)strlen(size));
-	EXPECT_SYS(write_text(SYSCTL, old));
+	EXPECT_SYS(sysfile_write(SYSCTL, old));
 	if (!strcmp(size, "0"))
 		EXPECT(pkts >= 2 * COUNT);
 	else

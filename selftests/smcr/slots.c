@@ -33,6 +33,7 @@
 
 #include "family.h"
 #include "smcdiag.h"
+#include "sysfile.h"
 #include "tap.h"
 
 #define PORT0		4520
@@ -50,34 +51,6 @@ struct slots {
 	const char *send, *recv;
 	const char *later_send, *later_recv;	/* NULL: no second connection */
 };
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "we");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(text, f) < 0 ? -1 : 0;
-	if (fclose(f))
-		rc = -1;
-	return rc;
-}
 
 static long now_ms(void)
 {
@@ -225,18 +198,18 @@ static void run_case(const void *arg)
 	pthread_t t;
 	int fd;
 
-	ASSERT_SYS(read_text(SEND_SYSCTL, old_send, sizeof(old_send)));
-	ASSERT_SYS(read_text(RECV_SYSCTL, old_recv, sizeof(old_recv)));
-	ASSERT_SYS(read_text(LINGER, old_linger, sizeof(old_linger)));
-	ASSERT_SYS(write_text(LINGER, "0"));
+	ASSERT_SYS(sysfile_read(SEND_SYSCTL, old_send, sizeof(old_send)));
+	ASSERT_SYS(sysfile_read(RECV_SYSCTL, old_recv, sizeof(old_recv)));
+	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
+	ASSERT_SYS(sysfile_write(LINGER, "0"));
 	/* No group left from before: this case's links are new. */
 	deadline = now_ms() + (long)(30000 * tap_timeout_scale());
 	while (lgr_count() != 0 && now_ms() < deadline)
 		usleep(100 * 1000);
 	ASSERT_EQ(lgr_count(), 0);
 
-	ASSERT_SYS(write_text(SEND_SYSCTL, c->send));
-	ASSERT_SYS(write_text(RECV_SYSCTL, c->recv));
+	ASSERT_SYS(sysfile_write(SEND_SYSCTL, c->send));
+	ASSERT_SYS(sysfile_write(RECV_SYSCTL, c->recv));
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
 	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
 	fd = smcr_connect(f, port);
@@ -251,8 +224,8 @@ static void run_case(const void *arg)
 		pthread_t t2;
 		int fd2;
 
-		ASSERT_SYS(write_text(SEND_SYSCTL, c->later_send));
-		ASSERT_SYS(write_text(RECV_SYSCTL, c->later_recv));
+		ASSERT_SYS(sysfile_write(SEND_SYSCTL, c->later_send));
+		ASSERT_SYS(sysfile_write(RECV_SYSCTL, c->later_recv));
 		s2.lfd = s.lfd;
 		ASSERT_EQ(pthread_create(&t2, NULL, serve, &s2), 0);
 		fd2 = smcr_connect(f, port);
@@ -276,9 +249,9 @@ static void run_case(const void *arg)
 	EXPECT_EQ(s.sent, 0);
 	tap_diag("smcr_max_send_wr %s, smcr_max_recv_wr %s: 1 MiB each way in %d-byte writes",
 		 c->send, c->recv, MSG);
-	EXPECT_SYS(write_text(SEND_SYSCTL, old_send));
-	EXPECT_SYS(write_text(RECV_SYSCTL, old_recv));
-	EXPECT_SYS(write_text(LINGER, old_linger));
+	EXPECT_SYS(sysfile_write(SEND_SYSCTL, old_send));
+	EXPECT_SYS(sysfile_write(RECV_SYSCTL, old_recv));
+	EXPECT_SYS(sysfile_write(LINGER, old_linger));
 }
 
 static const struct slots cases[] = {
