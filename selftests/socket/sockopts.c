@@ -166,6 +166,26 @@ static void record_info(struct obs *o, const char *what, int fd)
 	obs_int(o, n, ti.tcpi_rtt > 0);
 }
 
+/*
+ * Poll FD's TCP_INFO state until it is no longer STATE, for at most 2 s
+ * times the time scale. Under the two-VM mirror both halves poll the same
+ * rounds (diff_now_ms() is VM 0's clock on both).
+ */
+static void wait_state_leaves(int fd, int state)
+{
+	int64_t deadline = diff_now_ms() + 2000LL * tap_scaled_seconds(1);
+	struct tcp_info ti;
+	socklen_t len;
+
+	for (;;) {
+		len = sizeof(ti);
+		ASSERT_SYS(getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len));
+		if (ti.tcpi_state != state || diff_now_ms() >= deadline)
+			return;
+		usleep(20 * 1000);
+	}
+}
+
 static void observe_tcp_info(const struct sf_family *f, struct obs *o)
 {
 	struct tcp_info ti;
@@ -194,7 +214,15 @@ static void observe_tcp_info(const struct sf_family *f, struct obs *o)
 	obs_int(o, "len after", len);
 	obs_int(o, "state in 8 bytes", ti.tcpi_state);
 	ASSERT_SYS(shutdown(c.client, SHUT_WR));
-	usleep(50000);
+	/*
+	 * The client is in FIN_WAIT1 until the FIN's ACK is back and the
+	 * server in ESTABLISHED until the FIN is in: a round trip, which a
+	 * loaded host stretches past any fixed sleep (TCP itself read
+	 * FIN_WAIT1 after 50 ms between two VMs under make soak). So wait,
+	 * bounded, for both; a peer that never answers leaves them there.
+	 */
+	wait_state_leaves(c.client, 4);	/* TCP_FIN_WAIT1 */
+	wait_state_leaves(c.server, 1);	/* TCP_ESTABLISHED */
 	record_info(o, "client after SHUT_WR", c.client);
 	record_info(o, "server after peer's SHUT_WR", c.server);
 	diff_conn_close(&c);
