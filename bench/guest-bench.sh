@@ -77,14 +77,20 @@ echo "MODE_1B_TCP $(cat "$work/qmodes")"
 q_smc=$(qlat 127.0.0.1 19766 smc_run)
 echo "MODE_1B $(cat "$work/qmodes")"
 echo "RESULT latency_1B_qperf $q_tcp $q_smc us"
-# Where a connection's time goes: smc-connrate's phases line, per family.
-"$here/smc-connrate" -f inet -s "$t" >"$work/cr_tcp"
-"$here/smc-connrate" -f smc -s "$t" >"$work/cr_smc"
-tcp=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_tcp")
-smc=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc")
-echo "RESULT connections $tcp $smc conn/s"
-echo "PHASES TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
-echo "PHASES SMC-D $(sed -n 's/^phases_us //p' "$work/cr_smc")"
+# Connection set-up: smc-connrate over TCP, then over SMC, its rate and
+# where a connection's time went (its phases line). Lines "RESULT$1
+# connections tcp smc conn/s", "PHASES$1 TCP ...", "PHASES$1 $2 ...".
+connrate() {	# line-suffix smc-name [smc-connrate options]
+	sfx=$1 name=$2
+	shift 2
+	"$here/smc-connrate" -f inet -s "$t" "$@" >"$work/cr_tcp"
+	"$here/smc-connrate" -f smc -s "$t" "$@" >"$work/cr_smc"
+	echo "RESULT$sfx connections $(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_tcp")" \
+		"$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc") conn/s"
+	echo "PHASES$sfx TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
+	echo "PHASES$sfx $name $(sed -n 's/^phases_us //p' "$work/cr_smc")"
+}
+connrate "" SMC-D
 
 # The programs users run (nginx/wrk, redis-benchmark, iperf3), same VM.
 "$here/guest-programs.sh" "$t"
@@ -171,22 +177,16 @@ echo "RESULT_R latency_1B_qperf $q_tcp $q_smc us"
 # Connection set-up over SMC-R, as above over SMC-D. That every connection
 # of the SMC run was SMC-R comes from af_smc's own counters (smcr stats:
 # SMC connections, counted by both ends here, and TCP fallbacks), read
-# before and after: "CONNS_R count smc fallback".
+# before and after (the TCP run moves neither): "CONNS_R count smc fallback".
 smcr_stat() {	# the count on the "smcr stats" line that starts with $1
 	smcr stats | awk -v k="$1" '$0 ~ "^ *" k " " { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { print $i; exit } }'
 }
-"$here/smc-connrate" -f inet -a "$srv" -b "$TOPO_VETH_IP4_1" -s "$t" >"$work/cr_tcp"
 s0=$(smcr_stat "SMC connections")
 f0=$(smcr_stat "TCP fallback")
-"$here/smc-connrate" -f smc -a "$srv" -b "$TOPO_VETH_IP4_1" -s "$t" >"$work/cr_smc"
+connrate _R SMC-R -a "$srv" -b "$TOPO_VETH_IP4_1"
 s1=$(smcr_stat "SMC connections")
 f1=$(smcr_stat "TCP fallback")
-tcp=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_tcp")
-smc=$(sed -n 's/.*rate \([0-9.]*\).*/\1/p' "$work/cr_smc")
-echo "RESULT_R connections $tcp $smc conn/s"
 echo "CONNS_R $(sed -n 's/^connections \([0-9]*\).*/\1/p' "$work/cr_smc") smc $((s1 - s0)) fallback $((f1 - f0))"
-echo "PHASES_R TCP $(sed -n 's/^phases_us //p' "$work/cr_tcp")"
-echo "PHASES_R SMC-R $(sed -n 's/^phases_us //p' "$work/cr_smc")"
 
 # ---- SMC-R against raw verbs on the same rxe pair ---------------------------
 # RDMA WRITEs between rxev1 and rxev2, with nothing on top, are the limit of
