@@ -7,6 +7,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_stats.h"
 
 void smc_conn_init(struct smc_conn *conn)
 {
@@ -20,6 +21,7 @@ void smc_conn_destroy(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
 
+	smc_stats_conn_unuse(smc);
 	if (!conn->ops)
 		return;
 	smc_tx_destroy(smc);

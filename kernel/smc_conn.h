@@ -109,6 +109,12 @@ struct smc_conn {
 	u32			sndbuf_size;
 	bool			sndbuf_ours;	/* smc_tx.c allocated it */
 	/*
+	 * The bytes this connection adds to its namespace's buffer usage
+	 * (smc_stats.c), and under which technology; 0 when not counted.
+	 */
+	u32			use_rx, use_tx;
+	u8			use_tech;
+	/*
 	 * The memcg the buffers are charged to (a reference, from the
 	 * sock's creation to its end) and the bytes of net.smc.mem_limit
 	 * the connection holds (smc_mem.h).

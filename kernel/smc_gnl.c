@@ -293,9 +293,10 @@ int smc_gnl_put_lgr_v2(struct sk_buff *skb, int attrtype,
 }
 
 /*
- * One SMC-D link group, in Linux's attribute order, plus the DMB bytes it
- * holds (SMC_NLA_LGR_D_DMB_ALLOC, a later kernel's attribute, as u64).
- * Runs under the link group lock: nothing here sleeps or allocates.
+ * One SMC-D link group, in Linux's attribute order, plus the bytes of
+ * send buffers and DMBs it holds (Linux 6.12's SNDBUF_ALLOC and
+ * DMB_ALLOC). Runs under the link group lock: nothing here sleeps or
+ * allocates.
  */
 static int smc_gnl_put_lgr_smcd(const struct smcd_lgr_info *i, void *arg)
 {
@@ -324,8 +325,8 @@ static int smc_gnl_put_lgr_smcd(const struct smcd_lgr_info *i, void *arg)
 	    nla_put_string(skb, SMC_NLA_LGR_D_PNETID, pnetid) ||
 	    (i->peer.known &&
 	     smc_gnl_put_lgr_v2(skb, SMC_NLA_LGR_D_V2_COMMON, &i->peer)) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_DMB_ALLOC, i->dmb_bytes,
-			      SMC_NLA_LGR_D_PAD)) {
+	    smc_gnl_put_uint(skb, SMC_NLA_LGR_D_SNDBUF_ALLOC, i->sndbuf_bytes) ||
+	    smc_gnl_put_uint(skb, SMC_NLA_LGR_D_DMB_ALLOC, i->dmb_bytes)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -3,8 +3,23 @@
 #ifndef _SMC_GNL_H
 #define _SMC_GNL_H
 
+#include <net/netlink.h>
+
 struct genl_family;
 extern struct genl_family smc_gnl_family;
+
+/*
+ * An attribute Linux declares "uint" (NLA_UINT, 6.7 on): 4 bytes while the
+ * value fits, else 8. 6.1 has no nla_put_uint(); tools read either size.
+ */
+static inline int smc_gnl_put_uint(struct sk_buff *skb, int attrtype, u64 v)
+{
+	u32 v32 = v;
+
+	if (v32 == v)
+		return nla_put_u32(skb, attrtype, v32);
+	return nla_put(skb, attrtype, sizeof(v), &v);
+}
 
 struct sk_buff;
 struct netlink_callback;

@@ -69,6 +69,7 @@ struct smc_net {
 
 	/* SMC_GEN_NETLINK state: counters and the EID table. */
 	struct smc_stats __percpu	*stats;
+	struct smc_stats_use		use[SMC_STATS_TECHS];
 	struct smc_stats_fback		fback;
 	struct smc_eid_table		eids;
 };

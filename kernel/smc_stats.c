@@ -3,10 +3,11 @@
  * af_smc: statistics counters and their netlink dumps (see smc_stats.h).
  *
  * Reply layouts, in the attribute order Linux 6.1 uses (a tool reading
- * either module sees the same messages):
+ * either module sees the same messages), plus 6.12's two usage levels:
  *   GET_STATS: one message, SMC_GEN_STATS { SMCD_TECH { TX_RMB_STATS,
  *     RX_RMB_STATS, TXPLOAD_SIZE, RXPLOAD_SIZE, TX_RMB_SIZE, RX_RMB_SIZE,
- *     CLNT_V1_SUCC .. SRV_V2_SUCC, RX_BYTES, TX_BYTES, RX_CNT, TX_CNT,
+ *     CLNT_V1_SUCC .. SRV_V2_SUCC, RX_BYTES, TX_BYTES, RX_RMB_USAGE,
+ *     TX_RMB_USAGE, RX_CNT, TX_CNT,
  *     SENDPAGE, CORK, NDLY, SPLICE, URG_DATA }, SMCR_TECH { same },
  *     CLNT_HS_ERR_CNT, SRV_HS_ERR_CNT }.
  *   GET_FBACK_STATS: one message per recorded reason,
@@ -22,6 +23,7 @@
 #include <linux/smc.h>
 
 #include "smc.h"
+#include "smc_gnl.h"
 #include "smc_netns.h"
 #include "smc_stats.h"
 #include "smcr_lgr.h"
@@ -132,10 +134,33 @@ void smc_stats_hs_ok(struct smc_sock *smc, bool server)
  */
 static void smc_stats_conn_bufs(struct smc_sock *smc)
 {
+	struct smc_conn *conn = &smc->conn;
+	struct smc_stats_use *use;
+
 	/* SMC-D: the DMB with its CDC header; SMC-R: the RMB, all ring. */
-	smc_stats_buf_alloc(smc, true, smc->conn.smcr ? smc->conn.rmb_size :
-				   smc->conn.rmb_size + SMC_CDC_D_LEN);
-	smc_stats_buf_alloc(smc, false, smc->conn.sndbuf_size);
+	conn->use_rx = conn->smcr ? conn->rmb_size :
+				    conn->rmb_size + SMC_CDC_D_LEN;
+	conn->use_tx = conn->sndbuf_size;
+	conn->use_tech = smc_stats_tech_of(smc);
+	smc_stats_buf_alloc(smc, true, conn->use_rx);
+	smc_stats_buf_alloc(smc, false, conn->use_tx);
+	use = &smc_net(sock_net(&smc->sk))->use[conn->use_tech];
+	atomic64_add(conn->use_rx, &use->rx);
+	atomic64_add(conn->use_tx, &use->tx);
+}
+
+void smc_stats_conn_unuse(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_stats_use *use;
+
+	if (!conn->use_rx && !conn->use_tx)
+		return;
+	use = &smc_net(sock_net(&smc->sk))->use[conn->use_tech];
+	atomic64_sub(conn->use_rx, &use->rx);
+	atomic64_sub(conn->use_tx, &use->tx);
+	conn->use_rx = 0;
+	conn->use_tx = 0;
 }
 
 void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
@@ -285,7 +310,8 @@ static int smc_stats_put_buckets(struct sk_buff *skb, int type, const u64 *b)
 }
 
 static int smc_stats_put_tech(struct sk_buff *skb, int type,
-			      const struct smc_stats_tech_cnt *t)
+			      const struct smc_stats_tech_cnt *t,
+			      const struct smc_stats_use *use)
 {
 	struct nlattr *n = nla_nest_start(skb, type);
 	const int pad = SMC_NLA_STATS_T_PAD;
@@ -304,6 +330,10 @@ static int smc_stats_put_tech(struct sk_buff *skb, int type,
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_SRV_V2_SUCC, t->srv_v2_succ, pad) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_RX_BYTES, t->rx_bytes, pad) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_TX_BYTES, t->tx_bytes, pad) ||
+	    smc_gnl_put_uint(skb, SMC_NLA_STATS_T_RX_RMB_USAGE,
+			     atomic64_read(&use->rx)) ||
+	    smc_gnl_put_uint(skb, SMC_NLA_STATS_T_TX_RMB_USAGE,
+			     atomic64_read(&use->tx)) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_RX_CNT, t->rx_cnt, pad) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_TX_CNT, t->tx_cnt, pad) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_T_SENDPAGE_CNT, t->sendpage, pad) ||
@@ -317,8 +347,6 @@ static int smc_stats_put_tech(struct sk_buff *skb, int type,
 	nla_nest_end(skb, n);
 	return 0;
 }
-
-#include "smc_gnl.h"
 
 int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -342,9 +370,11 @@ int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!n)
 		goto cancel;
 	if (smc_stats_put_tech(skb, SMC_NLA_STATS_SMCD_TECH,
-			       &sum->tech[SMC_STATS_TECH_D]) ||
+			       &sum->tech[SMC_STATS_TECH_D],
+			       &sn->use[SMC_STATS_TECH_D]) ||
 	    smc_stats_put_tech(skb, SMC_NLA_STATS_SMCR_TECH,
-			       &sum->tech[SMC_STATS_TECH_R]) ||
+			       &sum->tech[SMC_STATS_TECH_R],
+			       &sn->use[SMC_STATS_TECH_R]) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT, sum->clnt_hs_err,
 		       SMC_NLA_STATS_PAD) ||
 	    smc_nl_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT, sum->srv_hs_err,

@@ -11,12 +11,18 @@
  * clients and one for servers, under a spinlock: a fallback can be decided
  * in the clcsock's softirq callback (peer without the SMC option).
  *
+ * The ring-buffer usage (Linux 6.12's RX/TX_RMB_USAGE) is not a counter of
+ * events but a level: the bytes of buffers the namespace's live SMC
+ * connections hold, one atomic64 per technology and direction, raised
+ * when a handshake ends in SMC and lowered when the connection goes.
+ *
  * The code that runs connections calls the smc_stats_*() hooks below, one
  * line each, at the point where the event happens.
  */
 #ifndef _SMC_STATS_H
 #define _SMC_STATS_H
 
+#include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -64,6 +70,12 @@ struct smc_stats {
 	u64				srv_hs_err;
 };
 
+/* Bytes held by live connections, per technology (struct smc_net). */
+struct smc_stats_use {
+	atomic64_t	rx;	/* receive rings: RMBs, DMBs with their header */
+	atomic64_t	tx;	/* send buffers, at their size (smc_tx.c) */
+};
+
 /* As many distinct reasons per role as Linux keeps; more are not listed. */
 #define SMC_STATS_FBACK_RSNS	30
 
@@ -92,6 +104,12 @@ void smc_stats_hs_ok(struct smc_sock *smc, bool server);
  * reset or dropped), else an SMC-D connection or a fallback by reason.
  */
 void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc);
+/*
+ * The connection lets go of its buffers (smc_conn_destroy()): what
+ * smc_stats_hs_done() added to the usage goes off it. The handshake work
+ * that adds is over by then: smc_release() cancels it, waiting.
+ */
+void smc_stats_conn_unuse(struct smc_sock *smc);
 /* A sendmsg/recvmsg on an SMC-D connection: asked for len, got rc. */
 void smc_stats_tx(struct smc_sock *smc, size_t len, long rc);
 void smc_stats_rx(struct smc_sock *smc, size_t len, long rc);

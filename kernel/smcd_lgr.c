@@ -346,6 +346,27 @@ void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 	mutex_unlock(&smcd_lgr_lock);
 }
 
+/*
+ * The send buffers the group's connections hold now. smc_tx.c allocates
+ * one only when a byte first has to wait (SMC-D writes into the peer's
+ * DMB directly otherwise), so this is read off the connections rather
+ * than counted. Lock held: a connection on the list is alive; its
+ * pointer may change meanwhile, which only moves the figure.
+ */
+static u64 smcd_lgr_sndbuf_bytes(const struct smcd_lgr *lgr)
+{
+	const struct smcd_conn *sc;
+	u64 sum = 0;
+
+	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+		const struct smc_conn *conn = &sc->smc->conn;
+
+		if (READ_ONCE(conn->sndbuf))
+			sum += conn->sndbuf_size;
+	}
+	return sum;
+}
+
 static void smcd_lgr_fill_info(const struct smcd_lgr *lgr,
 			      struct smcd_lgr_info *info)
 {
@@ -359,6 +380,7 @@ static void smcd_lgr_fill_info(const struct smcd_lgr *lgr,
 	info->vlan_id = lgr->vlan_id;
 	info->conns = lgr->conns_num;
 	info->dmb_bytes = lgr->dmb_bytes;
+	info->sndbuf_bytes = smcd_lgr_sndbuf_bytes(lgr);
 	info->pool_dmbs = lgr->pool_num;
 	info->dev_name = lgr->ism->name;
 }

@@ -50,6 +50,7 @@ struct smcd_lgr_info {
 	u16		vlan_id;	/* 0: none */
 	u32		conns;		/* SMC_NLA_LGR_D_CONNS_NUM */
 	u64		dmb_bytes;	/* SMC_NLA_LGR_D_DMB_ALLOC: in use + pooled */
+	u64		sndbuf_bytes;	/* SMC_NLA_LGR_D_SNDBUF_ALLOC: allocated */
 	u32		pool_dmbs;	/* of which pooled, free */
 	const char	*dev_name;	/* the ISM device; static string */
 	struct smc_lgr_peer peer;	/* SMC_NLA_LGR_D_V2_COMMON */

@@ -319,6 +319,15 @@ void smcr_buf_release_all(struct smcr_link *l)
 		smcr_buf_release(l, b);
 }
 
+/* Under links_mutex: b joins (add) or leaves the link's list. */
+static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf *b,
+			   bool add)
+{
+	u64 *bytes = b->remote ? &l->rmb_bytes : &l->sndbuf_bytes;
+
+	WRITE_ONCE(*bytes, add ? *bytes + b->size : *bytes - b->size);
+}
+
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 {
 	struct ib_device *ibdev;
@@ -370,6 +379,7 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 		}
 	}
 	list_add_tail(&b->list, &l->bufs);
+	smcr_buf_count(l, b, true);
 	mutex_unlock(&l->dev->links_mutex);
 	return b;
 fail:
@@ -491,6 +501,7 @@ static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf *b)
 	smcr_buf_forget(l, b);
 	spin_unlock_bh(&l->lock);
 	list_del(&b->list);
+	smcr_buf_count(l, b, false);
 	if (l->state != SMCR_LINK_GONE)
 		smcr_buf_release(l, b);
 	free_pages((unsigned long)b->cpu, get_order(b->size));

@@ -122,6 +122,10 @@ static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,
 			      lgr->key.net_cookie, SMC_NLA_LGR_R_PAD) ||
 	    nla_put_string(skb, SMC_NLA_LGR_R_PNETID, pnetid) ||
+	    smc_gnl_put_uint(skb, SMC_NLA_LGR_R_SNDBUF_ALLOC,
+			     READ_ONCE(l->sndbuf_bytes)) ||
+	    smc_gnl_put_uint(skb, SMC_NLA_LGR_R_RMB_ALLOC,
+			     READ_ONCE(l->rmb_bytes)) ||
 	    smcr_gnl_put_lgr_v2(skb, lgr))
 		goto cancel;
 	nla_nest_end(skb, n);

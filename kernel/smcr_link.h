@@ -213,6 +213,13 @@ struct smcr_link {
 	struct mutex		local_op_mutex;
 	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
 	struct list_head	bufs;
+	/*
+	 * Their bytes, send buffers and RMBs (in use, pooled, or freed and
+	 * waiting for a posted WR): written under links_mutex, read by the
+	 * netlink dump without it (SMC_NLA_LGR_R_SNDBUF_ALLOC, RMB_ALLOC).
+	 */
+	u64			sndbuf_bytes;
+	u64			rmb_bytes;
 	/* Frees the orphans nothing names any more (smcr_buf_reap). */
 	struct work_struct	reap_work;
 	/*

@@ -11,7 +11,12 @@
 #     on the device; from smc-ns2 and from the initial namespace none of
 #     those groups (the initial namespace may still have groups of its own
 #     from the entries before, lingering without connections) and no use
-#     of the device (#LGs 0, InUse No).
+#     of the device (#LGs 0, InUse No). The bytes of buffers too (Linux
+#     6.12's attributes): in smc-ns1 each group's DMB_ALLOC is its end's
+#     DMB (sock_diag's Rcvbuf plus the 32-byte CDC header), SNDBUF_ALLOC
+#     0 (1000 bytes echoed never wait, so no send buffer is allocated),
+#     and the namespace's RX/TX_RMB_USAGE (smcd -j stats) the sums of
+#     both ends' DMBs and Sndbufs; smc-ns2 uses none.
 #   - SMC-D link groups keyed by namespace: a connection inside each
 #     namespace and one from smc-ns2 to smc-ns1 over the veth, all SMC-D.
 #     Each namespace lists two groups with three connections in all (its
@@ -119,6 +124,41 @@ smcd_use() {
 		"$(grep -o '"linkgroups":[0-9]*' "$TMPDIR/dev" | head -n 1 | cut -d: -f2)"
 }
 
+# jnum_all FILE KEY: every number KEY has in the JSON of FILE, one a line.
+jnum_all() {
+	grep -o "\"$2\":[0-9]*" "$1" | cut -d: -f2
+}
+
+# jsum FILE KEY: the sum of KEY's numbers in the JSON of FILE.
+jsum() {
+	jnum_all "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# smcd_usage NS: "TX RX" buffer usage of the namespace's SMC-D
+# connections (smcd -j stats: SMC_TX_RMB_USAGE, SMC_RX_RMB_USAGE).
+smcd_usage() {
+	nsrun "$1" smcd -j stats >"$TMPDIR/st" 2>&1 || { echo "error"; return; }
+	echo "$(jsum "$TMPDIR/st" SMC_TX_RMB_USAGE) $(jsum "$TMPDIR/st" SMC_RX_RMB_USAGE)"
+}
+
+# smcd_bufs NS: each end's DMB and send buffer against what the groups
+# and the namespace's usage say (see the head of this file).
+smcd_bufs() {
+	nsrun "$1" smcss -D -d -j >"$TMPDIR/ssd" 2>&1 || { tap_fail "smcss -D -d -j in $1"; return; }
+	nsrun "$1" smcd -j linkgroup >"$TMPDIR/lgd" 2>&1 || { tap_fail "smcd -j linkgroup in $1"; return; }
+	nsrun "$1" smcd -d linkgroup | sed 's/^/# '"$1"': /' >&2
+	dmbs=$(grep -o '"rcvbuf":[0-9]*' "$TMPDIR/ssd" | cut -d: -f2 | awk '{ print $1 + 32 }' | sort -n | tr '\n' ' ')
+	alloc=$(jnum_all "$TMPDIR/lgd" dmb_alloc | sort -n | tr '\n' ' ')
+	[ -n "$dmbs" ] && [ "$alloc" = "$dmbs" ] ||
+		tap_fail "$1: the groups' dmb_alloc '$alloc', sock_diag's DMBs '$dmbs'"
+	snd=$(jnum_all "$TMPDIR/lgd" sndbuf_alloc | tr '\n' ' ')
+	[ "$snd" = "0 0 " ] || tap_fail "$1: the groups' sndbuf_alloc '$snd', not '0 0 '"
+	want="$(jsum "$TMPDIR/ssd" sndbuf) $(echo "$dmbs" | tr ' ' '\n' | awk '{ s += $1 } END { print s + 0 }')"
+	got=$(smcd_usage "$1")
+	tap_diag "$1: usage (tx rx) $got, sock_diag $want"
+	[ "$got" = "$want" ] || tap_fail "$1: usage (tx rx) '$got', sock_diag's sizes add up to '$want'"
+}
+
 setup() {
 	tap_assert "two namespaces with a veth pair" topo_netns_pair
 	return 0
@@ -145,6 +185,11 @@ smcd_dump() {
 		got=$(smcd_use $ns)
 		[ "$got" = "false 0" ] || tap_fail "namespace '$ns' sees the device in use: '$got'"
 	done
+	smcd_bufs $NS1
+	# smc-ns2 is new; the initial namespace may hold connections of the
+	# entries before that are still closing, so it is not asked.
+	got=$(smcd_usage $NS2)
+	[ "$got" = "0 0" ] || tap_fail "$NS2 has buffer usage '$got' (tx rx), not '0 0'"
 	return 0
 }
 
@@ -292,7 +337,7 @@ teardown() {
 }
 
 tap_case "setup: namespaces $NS1 and $NS2" 120 setup
-tap_case "SMC-D: $NS1's groups and device use are seen from $NS1 only" 180 smcd_dump
+tap_case "SMC-D: $NS1's groups, device use and buffer bytes are seen from $NS1 only" 180 smcd_dump
 tap_case "SMC-D: each namespace has groups of its own, none shared" 240 smcd_keyed
 tap_case "SMC-R: the initial namespace's groups and links are not seen from another" 300 smcr_dump
 tap_case "SMC-R: a device ib_core keeps from $NS1 (exclusive mode) is neither listed nor used there" 300 smcr_exclusive

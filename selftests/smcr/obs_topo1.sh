@@ -26,8 +26,15 @@
 #   - SMC_NETLINK_GET_DEV_SMCR (smcr -j device): rxev1 and rxev2 port 1
 #     count one link each and are critical; after rmmod/insmod neither;
 #   - smcr stats: the SMC-R connection counters moved by N per role;
+#   - buffer bytes (Linux 6.12's attributes): each group's SNDBUF_ALLOC
+#     and RMB_ALLOC (smcr -j linkgroup) are the sums of sock_diag's
+#     Sndbuf and Rcvbuf over that side's N connections, and the
+#     namespace's TX/RX_RMB_USAGE (smcr -j stats) the sums over both
+#     sides;
 #   - after the connections closed, the groups still linger, with 0
-#     connections, in the dump (lgr_linger); rmmod works afterwards.
+#     connections, in the dump (lgr_linger), holding no send buffer and
+#     their RMBs pooled (RMB_ALLOC as before), and the usage is 0; rmmod
+#     works afterwards.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
@@ -249,6 +256,63 @@ stats() {
 	return 0
 }
 
+# jnum FILE KEY: every number KEY has in the JSON of FILE, one a line.
+jnum() {
+	grep -o "\"$2\":[0-9]*" "$1" | cut -d: -f2
+}
+
+# side_sum FIELD ADDR: the sum of sock_diag's hex column FIELD (10
+# Sndbuf, 11 Rcvbuf) over the SMC-R connections whose local address
+# starts with ADDR.
+side_sum() {
+	_sum=0
+	for _h in $(awk -v a="$2" -v f="$1" '$1 == "ACTIVE" && $7 == "SMCR" && index($4, a) == 1 { print $f }' "$TMPDIR/ssb"); do
+		_sum=$((_sum + 0x$_h))
+	done
+	echo $_sum
+}
+
+buffers() {
+	$B/smcss -R -d >"$TMPDIR/ssb" || tap_fail "smcss -R -d"
+	$B/smcr -j linkgroup >"$TMPDIR/lgb" || tap_fail "smcr -j linkgroup"
+	$B/smcr -j stats >"$TMPDIR/stb" || tap_fail "smcr -j stats"
+	$B/smcr -d linkgroup | sed 's/^/  /'
+	all_sb=0 all_rb=0
+	for r in CLNT SERV; do
+		if [ $r = CLNT ]; then a="$CLI:"; else a="$SRV:$port"; fi
+		sb=$(side_sum 10 "$a") rb=$(side_sum 11 "$a")
+		all_sb=$((all_sb + sb)) all_rb=$((all_rb + rb))
+		tr '{' '\n' <"$TMPDIR/lgb" | grep "\"role\":\"$r\"" >"$TMPDIR/lg-$r"
+		got_sb=$(jnum "$TMPDIR/lg-$r" sndbuf_alloc) got_rb=$(jnum "$TMPDIR/lg-$r" rmb_alloc)
+		tap_diag "$r: sock_diag sndbufs $sb rmbs $rb; group sndbuf_alloc $got_sb rmb_alloc $got_rb"
+		[ "$sb" -gt 0 ] && [ "$rb" -gt 0 ] || tap_fail "$r: sock_diag shows no buffer sizes"
+		[ "$got_sb" = "$sb" ] || tap_fail "$r group: sndbuf_alloc '$got_sb', sock_diag's Sndbufs add up to $sb"
+		[ "$got_rb" = "$rb" ] || tap_fail "$r group: rmb_alloc '$got_rb', sock_diag's Rcvbufs add up to $rb"
+		echo "$got_rb" >"$TMPDIR/rmb-$r"
+	done
+	tx=$(jnum "$TMPDIR/stb" SMC_TX_RMB_USAGE) rx=$(jnum "$TMPDIR/stb" SMC_RX_RMB_USAGE)
+	tap_diag "usage: tx $tx rx $rx; sock_diag: $all_sb $all_rb"
+	[ "$tx" = $all_sb ] || tap_fail "SMC_TX_RMB_USAGE '$tx', sock_diag's Sndbufs add up to $all_sb"
+	[ "$rx" = $all_rb ] || tap_fail "SMC_RX_RMB_USAGE '$rx', sock_diag's Rcvbufs add up to $all_rb"
+	return 0
+}
+
+# After close, the buffers the groups hold: no send buffer (one a posted
+# WRITE still named is freed when it completes), the N RMBs pooled.
+buffers_after() {
+	for r in CLNT SERV; do
+		tap_wait_for 30 sh -c "$B/smcr -j linkgroup | tr '{' '\n' | grep '\"role\":\"$r\"' | grep -q '\"sndbuf_alloc\":0,'" ||
+			tap_fail "$r group still holds send buffers: $($B/smcr -j linkgroup)"
+		$B/smcr -j linkgroup | tr '{' '\n' | grep "\"role\":\"$r\"" >"$TMPDIR/lg-$r"
+		got=$(jnum "$TMPDIR/lg-$r" rmb_alloc)
+		[ "$got" = "$(cat "$TMPDIR/rmb-$r")" ] ||
+			tap_fail "$r group: rmb_alloc '$got' after close, $(cat "$TMPDIR/rmb-$r") before (all $N RMBs pooled)"
+	done
+	$B/smcr -j stats >"$TMPDIR/stb" || tap_fail "smcr -j stats"
+	usage="$(jnum "$TMPDIR/stb" SMC_TX_RMB_USAGE) $(jnum "$TMPDIR/stb" SMC_RX_RMB_USAGE)"
+	[ "$usage" = "0 0" ] || tap_fail "usage (tx rx) after close: '$usage', not '0 0'"
+}
+
 after_close() {
 	tap_wait_for 120 sh -c "! kill -0 $(cat "$TMPDIR/cli.pid") 2>/dev/null" ||
 		tap_fail "the client did not end"
@@ -260,6 +324,7 @@ after_close() {
 	# An smcss that fails prints no SMCR line either: its status counts.
 	$B/smcss -R >"$TMPDIR/ss_after" || tap_fail "smcss -R"
 	[ "$(grep -c SMCR "$TMPDIR/ss_after")" = 0 ] || tap_fail "SMC-R sockets left"
+	buffers_after
 	return 0
 }
 
@@ -280,6 +345,7 @@ tap_case "LGR_SMCR: two groups with $N connections each, as debugfs says" 60 lgr
 tap_case "LINK_SMCR: the active links, device, port, netdev, GIDs, QPs" 60 link_dump
 tap_case "DEV_SMCR: each rxe port counts its link and is critical" 60 devices
 tap_case "smcr stats count the SMC-R connections" 60 stats
-tap_case "after close: no SMC-R socket, groups linger with 0 connections" 180 after_close
+tap_case "buffer bytes: each group's sndbuf/rmb_alloc and the usage add up sock_diag's sizes" 60 buffers
+tap_case "after close: no SMC-R socket, groups linger with 0 connections, RMBs pooled, no usage" 180 after_close
 tap_case "teardown: af_smc unloads and reloads" 60 teardown
 tap_done

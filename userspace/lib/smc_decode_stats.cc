@@ -48,6 +48,8 @@ void decode_tech(AttrDecoder &d, const nl::AttrSet &s, TechStats &t)
 	t.tx_bytes = s.uint_or(SMC_NLA_STATS_T_TX_BYTES, 0);
 	t.rx_cnt = s.uint_or(SMC_NLA_STATS_T_RX_CNT, 0);
 	t.tx_cnt = s.uint_or(SMC_NLA_STATS_T_TX_CNT, 0);
+	t.rx_buf_use = s.uint(SMC_NLA_STATS_T_RX_RMB_USAGE);
+	t.tx_buf_use = s.uint(SMC_NLA_STATS_T_TX_RMB_USAGE);
 }
 
 } // namespace

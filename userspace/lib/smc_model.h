@@ -107,6 +107,10 @@ struct TechStats {
 	std::uint64_t clnt_v1_succ = 0, clnt_v2_succ = 0, srv_v1_succ = 0, srv_v2_succ = 0;
 	std::uint64_t sendpage = 0, urg_data = 0, splice = 0, cork = 0, nodelay = 0;
 	std::uint64_t rx_bytes = 0, tx_bytes = 0, rx_cnt = 0, tx_cnt = 0;
+	// Bytes of receive rings and send buffers the namespace's live
+	// connections hold now (Linux 6.12 on). A level, not a counter: not in
+	// for_each_counter, so a "stats reset" snapshot leaves it as it is.
+	std::optional<std::uint64_t> rx_buf_use, tx_buf_use;
 };
 
 struct FallbackReason {

@@ -193,7 +193,7 @@ TEST(SmcGen, StatsAndFallbackReasons)
 					b.put_u64(SMC_NLA_STATS_RMB_DGRADE_CNT, 4);
 				});
 				t.put_u64(SMC_NLA_STATS_T_SRV_V2_SUCC, 3);
-				t.put_u64(SMC_NLA_STATS_T_TX_RMB_USAGE, 5);	// 6.12: read as unknown
+				t.put_u64(SMC_NLA_STATS_T_TX_RMB_USAGE, 5);	// 6.12, 8-byte form
 			});
 			s.put_u64(SMC_NLA_STATS_CLNT_HS_ERR_CNT, 2);
 		});
@@ -217,6 +217,8 @@ TEST(SmcGen, StatsAndFallbackReasons)
 	EXPECT_EQ(s->smcd.tx_req_size[8], 19u);
 	EXPECT_EQ(s->smcd.rx_buf.downgrade, 4u);
 	EXPECT_EQ(s->smcd.srv_v2_succ, 3u);
+	EXPECT_EQ(s->smcd.tx_buf_use, 5u);
+	EXPECT_FALSE(s->smcd.rx_buf_use);	// absent: not reported, not 0
 	EXPECT_EQ(s->smcr.srv_v2_succ, 0u);
 	EXPECT_EQ(s->clnt_hs_err, 2u);
 	EXPECT_EQ(s->srv_fallback, 8u);

@@ -88,6 +88,12 @@ Bytes lgr(std::uint32_t seq, std::uint32_t id, std::uint8_t role, std::uint8_t t
 				v.put_str(SMC_NLA_LGR_V2_NEG_EID, "SMC-EID                         ");
 			});
 			g.put_u64(SMC_NLA_LGR_R_NET_COOKIE, 1);
+			// Linux 6.12's "uint" byte counts, on the second group only
+			// (the first is as a 6.1 kernel sends it): one 4-byte, one 8.
+			if (id == 0x00000200) {
+				g.put_u32(SMC_NLA_LGR_R_SNDBUF_ALLOC, 10 * 65536);
+				g.put_u64(SMC_NLA_LGR_R_RMB_ALLOC, 6ULL << 32);
+			}
 		});
 	});
 }
@@ -135,6 +141,10 @@ Bytes lgr_d(std::uint32_t seq, std::uint32_t id, std::uint8_t vlan, std::uint32_
 			g.put_u32(SMC_NLA_LGR_D_CONNS_NUM, conns);
 			g.put_str(SMC_NLA_LGR_D_PNETID, "NETD");
 			g.put_u16(SMC_NLA_LGR_D_CHID, 0x7c0);
+			if (id == 0x200) {
+				g.put_u32(SMC_NLA_LGR_D_SNDBUF_ALLOC, 0);
+				g.put_u64(SMC_NLA_LGR_D_DMB_ALLOC, 250ULL * 65536);
+			}
 		});
 	});
 }
@@ -185,6 +195,9 @@ INSTANTIATE_TEST_SUITE_P(
 		Case{"smcd_device_json", {"smcd", "--json", "device"}, ism_devices()},
 		Case{"smcr_linkgroup", {"smcr", "linkgroup"}, {linkgroups(1, false)}},
 		Case{"smcr_linkgroup_json", {"smcr", "-j", "l"}, {linkgroups(1, false)}},
+		Case{"smcr_linkgroup_d", {"smcr", "-d", "linkgroup"}, {linkgroups(1, false)}},
+		Case{"smcd_linkgroup_json", {"smcd", "-j", "linkgroup"},
+		     {{nl::join({lgr_d(1, 0x100, 0, 1), lgr_d(1, 0x200, 3, 250), done_msg(1)})}}},
 		Case{"smcr_linkgroup_id", {"smcr", "linkgroup", "show", "00000202"}, {linkgroups(1, false)}},
 		Case{"smcr_linkgroup_netdev", {"smcr", "linkgroup", "netdev", "lo"}, {linkgroups(1, true)}},
 		Case{"smcr_link_show", {"smcr", "linkgroup", "link-show"}, {linkgroups(1, true)}},

@@ -52,6 +52,14 @@ Column<Row> col(std::string header, std::string key, std::size_t width, Align al
 			   [f](const Row &r) { return std::optional<Cell>(f(r)); }, show};
 }
 
+// Bytes of buffers a group holds (Linux 6.12 on); "-" when not reported.
+Cell bytes_cell(const std::optional<std::uint64_t> &v)
+{
+	if (!v)
+		return Cell{"-", json::Value()};
+	return Cell{std::to_string(*v), *v};
+}
+
 std::optional<Cell> opt_text(const std::string &s)
 {
 	if (s.empty())
@@ -75,6 +83,14 @@ Table<LgrRow> smcr_table(bool links, int detail)
 		cols.push_back(col<LgrRow>("#Conns", "conns", 6, Align::right, 2, [](const LgrRow &r) {
 			return Cell{std::to_string(r.lg->conns), r.lg->conns};
 		}));
+		if (detail >= 1) {
+			cols.push_back(col<LgrRow>("Sndbufs", "sndbuf_alloc", 10, Align::right, 2, [](const LgrRow &r) {
+				return bytes_cell(r.lg->sndbuf_alloc);
+			}));
+			cols.push_back(col<LgrRow>("RMBs", "rmb_alloc", 10, Align::right, 2, [](const LgrRow &r) {
+				return bytes_cell(r.lg->rmb_alloc);
+			}));
+		}
 		cols.push_back(col<LgrRow>("PNET-ID", "pnetid", 0, Align::left, 1, [](const LgrRow &r) {
 			return text_cell(trim(r.lg->pnetid));
 		}));
@@ -144,6 +160,12 @@ Table<LinkGroupD> smcd_table(int detail)
 		cols.push_back(col<LinkGroupD>("CHID", "chid", 4, Align::left, 2, [](const LinkGroupD &g) {
 			return Cell{hex(g.chid, 4), g.chid};
 		}));
+		cols.push_back(col<LinkGroupD>("Sndbufs", "sndbuf_alloc", 10, Align::right, 2, [](const LinkGroupD &g) {
+			return bytes_cell(g.sndbuf_alloc);
+		}));
+		cols.push_back(col<LinkGroupD>("DMBs", "dmb_alloc", 10, Align::right, 2, [](const LinkGroupD &g) {
+			return bytes_cell(g.dmb_alloc);
+		}));
 	}
 	cols.push_back(col<LinkGroupD>("PNET-ID", "pnetid", 0, Align::left, 1, [](const LinkGroupD &g) {
 		return text_cell(trim(g.pnetid));
@@ -172,12 +194,15 @@ std::string linkgroup_help(const SmcContext &ctx)
 	if (ctx.tech == Tech::smcd)
 		return "Usage: smcd linkgroup [show] [all | LG-ID]\n"
 		       "Show the SMC-D link groups: id, VLAN, number of connections and PNET ID;\n"
-		       "-d adds the local and peer GID and the channel id. LG-ID (hex, as shown)\n"
-		       "picks one link group.\n";
+		       "-d adds the local and peer GID, the channel id, and the bytes of send\n"
+		       "buffers and DMBs the group holds (\"-\" when the kernel does not say).\n"
+		       "LG-ID (hex, as shown) picks one link group.\n";
 	return "Usage: smcr linkgroup [show | link-show] [all | LG-ID] [netdev NAME] [ibdev NAME]\n"
 	       "show lists the SMC-R link groups: id, role, type, VLAN, number of connections\n"
-	       "and PNET ID. link-show lists their links: interface, state and connections;\n"
-	       "-d adds the link UIDs, RDMA device and port, -dd the GIDs. LG-ID (hex, as\n"
+	       "and PNET ID; -d adds the bytes of send buffers and RMBs the group holds (\"-\"\n"
+	       "when the kernel does not say). link-show lists their links: interface, state\n"
+	       "and connections; -d adds the link UIDs, RDMA device and port, -dd the GIDs.\n"
+	       "LG-ID (hex, as\n"
 	       "shown, or a link's id) picks one link group; netdev and ibdev keep the links\n"
 	       "(or link groups with links) on one interface or RDMA device.\n";
 }

@@ -112,6 +112,12 @@ void print_text(std::ostream &out, const Stats &s, Tech tech, bool details)
 	auto with_pct = [&](const std::string &label, std::uint64_t n, std::uint64_t of) {
 		return row(label, n) + strprintf(" (%.2f%%)", percent(n, of));
 	};
+	// A level the kernel reports from Linux 6.12 on: nothing when absent.
+	auto in_use = [&](const std::optional<std::uint64_t> &n) -> std::string {
+		if (!n)
+			return "";
+		return row("Buffers in use (Bytes)", *n) + " (" + abbreviate(*n) + ")\n";
+	};
 	out << "\nRX Stats\n";
 	out << bytes(t.rx_bytes) << '\n';
 	out << row("Total requests", t.rx_cnt) << '\n';
@@ -119,6 +125,7 @@ void print_text(std::ostream &out, const Stats &s, Tech tech, bool details)
 	if (details) {
 		out << row("Buffer downgrades", t.rx_buf.downgrade) << '\n';
 		out << row("Buffer reuses", t.rx_buf.reuse) << '\n';
+		out << in_use(t.rx_buf_use);
 	}
 	print_histograms(out, t.rx_buf_size, t.rx_req_size);
 
@@ -132,6 +139,7 @@ void print_text(std::ostream &out, const Stats &s, Tech tech, bool details)
 		out << with_pct("Buffer too small (remote)", t.tx_buf.size_small_peer, t.tx_cnt) << '\n';
 		out << row("Buffer downgrades", t.tx_buf.downgrade) << '\n';
 		out << row("Buffer reuses", t.tx_buf.reuse) << '\n';
+		out << in_use(t.tx_buf_use);
 	}
 	print_histograms(out, t.tx_buf_size, t.tx_req_size);
 
@@ -168,6 +176,11 @@ json::Value to_json(const Stats &s, Tech tech)
 	auto add = [&](const std::string &name, const std::uint64_t &v) { counters.set(name, v); };
 	for_each_counter(s.tech(tech), add);
 	for_each_global_counter(s, add);
+	const TechStats &t = s.tech(tech);
+	if (t.rx_buf_use)
+		counters.set("SMC_RX_RMB_USAGE", *t.rx_buf_use);
+	if (t.tx_buf_use)
+		counters.set("SMC_TX_RMB_USAGE", *t.tx_buf_use);
 	counters.set("SMC_SRV_FBACK_RSN", reasons_json(s.srv_reasons));
 	counters.set("SMC_CLNT_FBACK_RSN", reasons_json(s.clnt_reasons));
 	json::Value out = json::Value::object();
@@ -185,7 +198,8 @@ std::string stats_help(const SmcContext &ctx)
 	       " statistics counted since your last reset;\n"
 	       "reset prints them and then starts counting anew (for you alone: the kernel's\n"
 	       "counters stay; " + p + " keeps a snapshot of them); json prints them as JSON.\n"
-	       "-d adds more counters, -a counts from the loading of the module instead.\n";
+	       "-d adds more counters, and the bytes of buffers the connections hold now\n"
+	       "(kernels that report them); -a counts from the loading of the module instead.\n";
 }
 
 int smc_stats(SmcContext &ctx, Args args)
