@@ -589,6 +589,20 @@ int diff_wait_inq(int fd, int n)
 	return inq;
 }
 
+int diff_wait_outq_empty(int fd)
+{
+	int64_t end = diff_now_ms() + DIFF_WAIT_MS;
+	int outq = -1;
+
+	while (diff_now_ms() < end) {
+		ASSERT_SYS(ioctl(fd, SIOCOUTQ, &outq));
+		if (!outq)
+			break;
+		usleep(5000);
+	}
+	return outq;
+}
+
 size_t diff_drain(int fd)
 {
 	static char buf[65536];

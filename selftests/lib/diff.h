@@ -162,6 +162,11 @@ void diff_set_nonblock(int fd, int on);
 size_t diff_fill(int fd);
 /* Wait until SIOCINQ of fd reaches n bytes; returns SIOCINQ. */
 int diff_wait_inq(int fd, int n);
+/*
+ * Wait until SIOCOUTQ of fd is 0: the peer acknowledged (TCP) or consumed
+ * (SMC) every byte. Returns SIOCOUTQ, non-zero if the wait timed out.
+ */
+int diff_wait_outq_empty(int fd);
 /* Read (blocking) and discard everything until EOF or error; bytes read. */
 size_t diff_drain(int fd);
 /* Send len pattern bytes of seed; read them back on the other fd and compare. */

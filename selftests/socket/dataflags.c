@@ -197,10 +197,9 @@ static void observe_inq_outq(const struct sf_family *f, struct obs *o)
 	ASSERT_EQ(recv(c.server, buf, 300, 0), 300);
 	OBS_RET(o, "SIOCINQ after reading 300", ioctl(c.server, SIOCINQ, &v));
 	obs_int(o, "SIOCINQ value", v);
-	/* Everything sent was acknowledged (loopback): SIOCOUTQ is 0. */
-	usleep(50000);
+	/* Everything sent gets acknowledged: SIOCOUTQ goes to 0. */
+	obs_int(o, "SIOCOUTQ value, all acked", diff_wait_outq_empty(c.client));
 	OBS_RET(o, "SIOCOUTQ", ioctl(c.client, SIOCOUTQ, &v));
-	obs_int(o, "SIOCOUTQ value, all acked", v);
 	OBS_RET(o, "SIOCOUTQNSD", ioctl(c.client, SIOCOUTQNSD, &v));
 	obs_int(o, "SIOCOUTQNSD value", v);
 	filled = diff_fill(c.client);

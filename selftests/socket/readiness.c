@@ -312,7 +312,11 @@ static void observe_peer_close_events(const struct sf_family *f, struct obs *o)
 	obs_poll(o, "poll at EOF", diff_poll_now(c.server));
 	/* Writing into a connection the peer closed: accepted once, then the RST. */
 	OBS_RET(o, "1st send", send(c.server, "w", 1, MSG_NOSIGNAL));
-	usleep(50000);
+	/*
+	 * The peer's RST is on its way (from another VM, maybe): wait, bounded,
+	 * for the error or hang-up poll always reports, then look.
+	 */
+	diff_poll(c.server, 0, 2000 * (int)tap_scaled_seconds(1));
 	obs_poll(o, "poll after RST", diff_poll_now(c.server));
 	OBS_RET(o, "2nd send", send(c.server, "w", 1, MSG_NOSIGNAL));
 	OBS_RET(o, "3rd send", send(c.server, "w", 1, MSG_NOSIGNAL));

@@ -76,9 +76,8 @@ static void observe_write_ahead(const struct sf_family *f, struct obs *o)
 	ASSERT_SYS(ioctl(c.client, SIOCOUTQ, &v));
 	obs_int(o, "SIOCOUTQ > 0 while the reader sleeps", v > 0);
 	obs_int(o, "reader gets every byte", read_pattern(c.server, AHEAD, 3));
-	usleep(50000);
-	ASSERT_SYS(ioctl(c.client, SIOCOUTQ, &v));
-	obs_int(o, "SIOCOUTQ after the reader took all", v);
+	/* The peer's ACK (TCP) or consumer update (SMC) is on its way. */
+	obs_int(o, "SIOCOUTQ after the reader took all", diff_wait_outq_empty(c.client));
 	diff_conn_close(&c);
 	obs_want(o, "write returned", 1);
 	obs_want(o, "SIOCOUTQ > 0 while the reader sleeps", 1);
@@ -91,17 +90,25 @@ DIFF_CASE(write_ahead)
 static void observe_cork_ceiling(const struct sf_family *f, struct obs *o)
 {
 	struct sf_conn c;
-	int one = 1;
+	int64_t sent;
+	int one = 1, held;
 
 	diff_establish(f, &c);
 	ASSERT_SYS(setsockopt(c.client, IPPROTO_TCP, TCP_CORK, &one, sizeof(one)));
 	ASSERT_EQ(send(c.client, "held", 4, 0), 4);
+	sent = diff_now_ms();
 	usleep(50000);
-	obs_int(o, "peer's SIOCINQ after 50 ms", inq(c.server));
+	/*
+	 * Nothing arrived yet, unless this process was kept off the CPU past
+	 * the ceiling (two busy loops and two VMs on two cores can do that):
+	 * then the bytes may rightly be there.
+	 */
+	held = inq(c.server);
+	obs_int(o, "held below 200 ms", !held || diff_now_ms() - sent >= 200);
 	usleep(550000);
 	obs_int(o, "peer's SIOCINQ after 600 ms", inq(c.server));
 	diff_conn_close(&c);
-	obs_want(o, "peer's SIOCINQ after 50 ms", 0);
+	obs_want(o, "held below 200 ms", 1);
 	obs_want(o, "peer's SIOCINQ after 600 ms", 4);
 }
 DIFF_CASE(cork_ceiling)
