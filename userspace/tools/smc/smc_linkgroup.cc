@@ -202,9 +202,8 @@ std::string linkgroup_help(const SmcContext &ctx)
 	       "and PNET ID; -d adds the bytes of send buffers and RMBs the group holds (\"-\"\n"
 	       "when the kernel does not say). link-show lists their links: interface, state\n"
 	       "and connections; -d adds the link UIDs, RDMA device and port, -dd the GIDs.\n"
-	       "LG-ID (hex, as\n"
-	       "shown, or a link's id) picks one link group; netdev and ibdev keep the links\n"
-	       "(or link groups with links) on one interface or RDMA device.\n";
+	       "LG-ID (hex, as shown, or a link's id) picks one link group; netdev and ibdev\n"
+	       "keep the links (or link groups with links) on one interface or RDMA device.\n";
 }
 
 int smc_linkgroup(SmcContext &ctx, Args args)
