@@ -11,6 +11,9 @@
 #	has TEXT              $out contains TEXT (a grep pattern)
 #	one_line_error        the last run wrote one line to stderr and nothing
 #	                      to stdout, as a tool's error must
+#	json_vals FILE KEY    every value KEY has in the JSON a tool saved in
+#	                      FILE, one a line, strings without their quotes
+#	                      (needs neither $out nor $err)
 
 run() {
 	_want=$1
@@ -25,6 +28,10 @@ run() {
 }
 
 lines() { wc -l <"$1" | tr -d ' '; }
+
+json_vals() {
+	grep -o "\"$2\":[^,}]*" "$1" | cut -d: -f2- | tr -d '"'
+}
 
 has() {
 	grep -q -- "$1" "$out" && return 0

@@ -43,6 +43,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
+. "$here/../lib/tool_run.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "Linux lists every namespace's link groups; the check is af_smc's"
@@ -124,14 +125,9 @@ smcd_use() {
 		"$(grep -o '"linkgroups":[0-9]*' "$TMPDIR/dev" | head -n 1 | cut -d: -f2)"
 }
 
-# jnum_all FILE KEY: every number KEY has in the JSON of FILE, one a line.
-jnum_all() {
-	grep -o "\"$2\":[0-9]*" "$1" | cut -d: -f2
-}
-
 # jsum FILE KEY: the sum of KEY's numbers in the JSON of FILE.
 jsum() {
-	jnum_all "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'
+	json_vals "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # smcd_usage NS: "TX RX" buffer usage of the namespace's SMC-D
@@ -147,11 +143,11 @@ smcd_bufs() {
 	nsrun "$1" smcss -D -d -j >"$TMPDIR/ssd" 2>&1 || { tap_fail "smcss -D -d -j in $1"; return; }
 	nsrun "$1" smcd -j linkgroup >"$TMPDIR/lgd" 2>&1 || { tap_fail "smcd -j linkgroup in $1"; return; }
 	nsrun "$1" smcd -d linkgroup | sed 's/^/# '"$1"': /' >&2
-	dmbs=$(grep -o '"rcvbuf":[0-9]*' "$TMPDIR/ssd" | cut -d: -f2 | awk '{ print $1 + 32 }' | sort -n | tr '\n' ' ')
-	alloc=$(jnum_all "$TMPDIR/lgd" dmb_alloc | sort -n | tr '\n' ' ')
+	dmbs=$(json_vals "$TMPDIR/ssd" rcvbuf | awk '{ print $1 + 32 }' | sort -n | tr '\n' ' ')
+	alloc=$(json_vals "$TMPDIR/lgd" dmb_alloc | sort -n | tr '\n' ' ')
 	[ -n "$dmbs" ] && [ "$alloc" = "$dmbs" ] ||
 		tap_fail "$1: the groups' dmb_alloc '$alloc', sock_diag's DMBs '$dmbs'"
-	snd=$(jnum_all "$TMPDIR/lgd" sndbuf_alloc | tr '\n' ' ')
+	snd=$(json_vals "$TMPDIR/lgd" sndbuf_alloc | tr '\n' ' ')
 	[ "$snd" = "0 0 " ] || tap_fail "$1: the groups' sndbuf_alloc '$snd', not '0 0 '"
 	want="$(jsum "$TMPDIR/ssd" sndbuf) $(echo "$dmbs" | tr ' ' '\n' | awk '{ s += $1 } END { print s + 0 }')"
 	got=$(smcd_usage "$1")

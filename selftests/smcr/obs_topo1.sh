@@ -39,6 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
+. "$here/../lib/tool_run.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr=1 is af_smc's own parameter"
@@ -78,10 +79,6 @@ gid_of() {
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
 # json_num FILE KEY: the numbers of "KEY":N in a one-line JSON file.
-json_vals() {
-	grep -o "\"$2\":[^,}]*" "$1" | cut -d: -f2- | tr -d '"'
-}
-
 setup() {
 	tap_assert "af_smc smcr=1 loopback_ism=0" reload smcr=1 loopback_ism=0
 	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
@@ -247,18 +244,13 @@ stats() {
 	$B/smcr -j stats >"$TMPDIR/stats1" || tap_fail "smcr -j stats"
 	$B/smcr stats | sed 's/^/  /'
 	for k in SMC_CLNT_V1_SUCC_CNT SMC_SRV_V1_SUCC_CNT; do
-		a=$(grep -o "\"$k\":[0-9]*" "$TMPDIR/stats0" | head -n 1 | cut -d: -f2)
-		b=$(grep -o "\"$k\":[0-9]*" "$TMPDIR/stats1" | head -n 1 | cut -d: -f2)
+		a=$(json_vals "$TMPDIR/stats0" "$k" | head -n 1)
+		b=$(json_vals "$TMPDIR/stats1" "$k" | head -n 1)
 		tap_diag "$k: $a -> $b"
 		[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) = $N ] ||
 			tap_fail "$k moved from '$a' to '$b', not by $N"
 	done
 	return 0
-}
-
-# jnum FILE KEY: every number KEY has in the JSON of FILE, one a line.
-jnum() {
-	grep -o "\"$2\":[0-9]*" "$1" | cut -d: -f2
 }
 
 # side_sum FIELD ADDR: the sum of sock_diag's hex column FIELD (10
@@ -283,14 +275,14 @@ buffers() {
 		sb=$(side_sum 10 "$a") rb=$(side_sum 11 "$a")
 		all_sb=$((all_sb + sb)) all_rb=$((all_rb + rb))
 		tr '{' '\n' <"$TMPDIR/lgb" | grep "\"role\":\"$r\"" >"$TMPDIR/lg-$r"
-		got_sb=$(jnum "$TMPDIR/lg-$r" sndbuf_alloc) got_rb=$(jnum "$TMPDIR/lg-$r" rmb_alloc)
+		got_sb=$(json_vals "$TMPDIR/lg-$r" sndbuf_alloc) got_rb=$(json_vals "$TMPDIR/lg-$r" rmb_alloc)
 		tap_diag "$r: sock_diag sndbufs $sb rmbs $rb; group sndbuf_alloc $got_sb rmb_alloc $got_rb"
 		[ "$sb" -gt 0 ] && [ "$rb" -gt 0 ] || tap_fail "$r: sock_diag shows no buffer sizes"
 		[ "$got_sb" = "$sb" ] || tap_fail "$r group: sndbuf_alloc '$got_sb', sock_diag's Sndbufs add up to $sb"
 		[ "$got_rb" = "$rb" ] || tap_fail "$r group: rmb_alloc '$got_rb', sock_diag's Rcvbufs add up to $rb"
 		echo "$got_rb" >"$TMPDIR/rmb-$r"
 	done
-	tx=$(jnum "$TMPDIR/stb" SMC_TX_RMB_USAGE) rx=$(jnum "$TMPDIR/stb" SMC_RX_RMB_USAGE)
+	tx=$(json_vals "$TMPDIR/stb" SMC_TX_RMB_USAGE) rx=$(json_vals "$TMPDIR/stb" SMC_RX_RMB_USAGE)
 	tap_diag "usage: tx $tx rx $rx; sock_diag: $all_sb $all_rb"
 	[ "$tx" = $all_sb ] || tap_fail "SMC_TX_RMB_USAGE '$tx', sock_diag's Sndbufs add up to $all_sb"
 	[ "$rx" = $all_rb ] || tap_fail "SMC_RX_RMB_USAGE '$rx', sock_diag's Rcvbufs add up to $all_rb"
@@ -304,12 +296,12 @@ buffers_after() {
 		tap_wait_for 30 sh -c "$B/smcr -j linkgroup | tr '{' '\n' | grep '\"role\":\"$r\"' | grep -q '\"sndbuf_alloc\":0,'" ||
 			tap_fail "$r group still holds send buffers: $($B/smcr -j linkgroup)"
 		$B/smcr -j linkgroup | tr '{' '\n' | grep "\"role\":\"$r\"" >"$TMPDIR/lg-$r"
-		got=$(jnum "$TMPDIR/lg-$r" rmb_alloc)
+		got=$(json_vals "$TMPDIR/lg-$r" rmb_alloc)
 		[ "$got" = "$(cat "$TMPDIR/rmb-$r")" ] ||
 			tap_fail "$r group: rmb_alloc '$got' after close, $(cat "$TMPDIR/rmb-$r") before (all $N RMBs pooled)"
 	done
 	$B/smcr -j stats >"$TMPDIR/stb" || tap_fail "smcr -j stats"
-	usage="$(jnum "$TMPDIR/stb" SMC_TX_RMB_USAGE) $(jnum "$TMPDIR/stb" SMC_RX_RMB_USAGE)"
+	usage="$(json_vals "$TMPDIR/stb" SMC_TX_RMB_USAGE) $(json_vals "$TMPDIR/stb" SMC_RX_RMB_USAGE)"
 	[ "$usage" = "0 0" ] || tap_fail "usage (tx rx) after close: '$usage', not '0 0'"
 }
 

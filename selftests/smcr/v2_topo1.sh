@@ -27,6 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
+. "$here/../lib/tool_run.sh"
 
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 [ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr and smcr_v1 are af_smc's own parameters"
@@ -74,7 +75,7 @@ groups() {
 }
 # stat NAME FILE: a counter of "smcr -j stats" saved in FILE.
 stat() {
-	grep -o "\"$1\":[0-9]*" "$2" | head -n 1 | cut -d: -f2
+	json_vals "$2" "$1" | head -n 1
 }
 probe() {
 	$T/smc-fbprobe "$@" 0
