@@ -54,9 +54,10 @@
  * SMC_HOSTILE_WORKERS, _CDC_WORKERS, _LLC_WORKERS how many at once (48,
  * 48, 4), SMC_HOSTILE_CDC_PERMILLE (20) and SMC_HOSTILE_LLC_PERMILLE (400)
  * how many of those messages are mutated, SMC_HOSTILE_MODE smcd or smcr,
- * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses (default
- * 127.0.0.1 and 127.0.1.1-16), SMC_HOSTILE_SEED the seed the module was
- * loaded with (hostile.sh).
+ * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses, IPv4 or IPv6
+ * (default 127.0.0.1 and 127.0.1.1-16; with an IPv6 server, clients on
+ * fd43:5c:0:N::1, N 1-16, which hostile.sh v6 puts on lo),
+ * SMC_HOSTILE_SEED the seed the module was loaded with (hostile.sh).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -100,12 +101,16 @@ static const char *const outcome_names[O_NR] = {
 
 /*
  * What the run is about: SMC-D over loopback-ISM between 127.0.0.1 and
- * 127.0.1.1-16 (the default), or SMC-R between the two addresses of
- * topology 1 (SMC_HOSTILE_MODE=smcr, hostile.sh smcr).
+ * 127.0.1.1-16 (the default) or between ::1 and fd43:5c:0:N::1 (hostile.sh
+ * v6), or SMC-R between the two addresses of topology 1
+ * (SMC_HOSTILE_MODE=smcr, hostile.sh smcr). The AF_SMC protocol follows
+ * the server's address: SMCPROTO_SMC6 for IPv6.
  */
 static int want_mode = SMC_DIAG_MODE_SMCD;
 static const char *mode_name = "SMC-D";
-static uint32_t srv_ip = INADDR_LOOPBACK, cli_ip;	/* host order; cli_ip 0: 127.0.1.x */
+static struct sockaddr_storage srv_addr;	/* with LISTEN_PORT */
+static struct sockaddr_storage cli_addr;	/* AF_UNSPEC: the 16 addresses */
+static const struct sf_family *run_family;	/* smc or smc6 */
 static int workers_clc = WORKERS, workers_cdc = WORKERS, workers_llc = 4;
 
 static unsigned long long seed;
@@ -214,15 +219,40 @@ static uint64_t mix(uint64_t z)
  * A client's own port, on one of 16 loopback addresses (127.0.1.1-16): a
  * server may bound the handshakes in flight per client address (issue 17,
  * hole 4: 16), and 48 from one address would then fall back for that
- * reason, not the network's. 3 per address stay well below.
+ * reason, not the network's. 3 per address stay well below. Over IPv6 the
+ * bound is per /64 (smc_hs_limit.c), so the 16 are in 16 of them.
  */
 static int client_bind(int fd, int port)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_storage ss = cli_addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
 
-	sin.sin_addr.s_addr = htonl(cli_ip ? cli_ip : 0x7f000101u + (uint32_t)port % 16);
-	sin.sin_port = htons(port);
-	return bind(fd, (struct sockaddr *)&sin, sizeof(sin));
+	if (ss.ss_family == AF_UNSPEC && run_family->addr_family == AF_INET6) {
+		ss.ss_family = AF_INET6;
+		inet_pton(AF_INET6, "fd43:5c::1", &sin6->sin6_addr);
+		sin6->sin6_addr.s6_addr[7] = 1 + port % 16;	/* fd43:5c:0:N::1 */
+	} else if (ss.ss_family == AF_UNSPEC) {
+		ss.ss_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(0x7f000101u + (uint32_t)port % 16);
+	}
+	if (ss.ss_family == AF_INET6)
+		sin6->sin6_port = htons(port);
+	else
+		sin->sin_port = htons(port);
+	return bind(fd, (struct sockaddr *)&ss, sf_addr_len(&ss));
+}
+
+/* A non-blocking AF_SMC socket of the run's protocol, or -1 (errno). */
+static int run_socket(void)
+{
+	return sf_socket(run_family, SOCK_NONBLOCK);
+}
+
+/* Start connecting fd to the listener: connect()'s result. */
+static int connect_server(int fd)
+{
+	return connect(fd, (struct sockaddr *)&srv_addr, sf_addr_len(&srv_addr));
 }
 
 /*
@@ -292,7 +322,6 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 			      int *smcr_broken, long *connect_ms)
 {
 	unsigned char out[MAX_DATA], in[MAX_DATA];
-	struct sockaddr_in sin = { .sin_family = AF_INET };
 	size_t len = fill(port, out), sent = 0, got = 0;
 	long t0 = now_ms(), deadline;
 	enum outcome o = O_FAIL;
@@ -303,7 +332,7 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	*err_out = 0;
 	*smcr_broken = 0;
 	*connect_ms = 0;
-	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	fd = run_socket();
 	if (fd < 0) {
 		snprintf(why, size, "socket: %s", tap_errno_name(errno));
 		return O_FAIL;
@@ -313,10 +342,8 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 		snprintf(why, size, "bind: %s", tap_errno_name(errno));
 		goto out;
 	}
-	sin.sin_addr.s_addr = htonl(srv_ip);
-	sin.sin_port = htons(LISTEN_PORT);
 	deadline = t0 + (long)(15000 * tscale);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS) {
+	if (connect_server(fd) && errno != EINPROGRESS) {
 		err = errno;
 	} else {
 		if (wait_fd(fd, POLLOUT, deadline)) {
@@ -545,14 +572,11 @@ static void *round_one(void *arg)
  */
 static int honest_connect(int fd, char *why, size_t size)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
 	long t0 = now_ms(), deadline = t0 + (long)(15000 * tscale);
 	struct sd_sock sd;
 	int err = 0, rc;
 
-	sin.sin_addr.s_addr = htonl(srv_ip);
-	sin.sin_port = htons(LISTEN_PORT);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) && errno != EINPROGRESS)
+	if (connect_server(fd) && errno != EINPROGRESS)
 		err = errno;
 	else if (wait_fd(fd, POLLOUT, deadline))
 		err = -1;
@@ -606,7 +630,7 @@ static int anchor_open(int round)
 	char why[256] = "";
 	int fd;
 
-	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	fd = run_socket();
 	if (fd < 0) {
 		snprintf(why, sizeof(why), "socket: %s", tap_errno_name(errno));
 		goto fail;
@@ -875,17 +899,13 @@ static pthread_t srv_thread;
 
 static void server_start(void)
 {
-	const struct sf_family *f = sf_find("smc");
-	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct epoll_event e = { .events = EPOLLIN };
 	int one = 1;
 
-	sf_require(f);
-	listen_fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
+	sf_require(run_family);
+	listen_fd = ASSERT_SYS(run_socket());
 	ASSERT_SYS(setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)));
-	sin.sin_addr.s_addr = htonl(srv_ip);
-	sin.sin_port = htons(LISTEN_PORT);
-	ASSERT_SYS(bind(listen_fd, (struct sockaddr *)&sin, sizeof(sin)));
+	ASSERT_SYS(bind(listen_fd, (struct sockaddr *)&srv_addr, sf_addr_len(&srv_addr)));
 	ASSERT_SYS(listen(listen_fd, 1024));
 	srv_epoll = ASSERT_SYS(epoll_create1(EPOLL_CLOEXEC));
 	ASSERT_SYS(epoll_ctl(srv_epoll, EPOLL_CTL_ADD, listen_fd, &e));
@@ -1020,7 +1040,7 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	for (i = 0; i < len; i++)
 		out[i] = (unsigned char)mix(r + i);
 	out[0] = 'C';
-	fd = socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC);
+	fd = run_socket();
 	if (fd < 0) {
 		snprintf(why, size, "socket: %s", tap_errno_name(errno));
 		return C_FAIL;
@@ -1367,19 +1387,24 @@ static int env_int(const char *name, int def, int min, int max)
 	return n < min || n > max ? def : n;
 }
 
-/* An IPv4 address from the environment, host order; def when unset. */
-static uint32_t env_ip(const char *name, uint32_t def)
+/*
+ * An address from the environment (IPv4 or IPv6) with port into ss; def
+ * when unset, and when def is NULL too, ss stays AF_UNSPEC.
+ */
+static void env_addr(const char *name, const char *def, unsigned int port,
+		     struct sockaddr_storage *ss)
 {
 	const char *v = getenv(name);
-	struct in_addr a;
 
+	memset(ss, 0, sizeof(*ss));
 	if (!v || !*v)
-		return def;
-	if (inet_pton(AF_INET, v, &a) != 1) {
-		printf("Bail out! %s=%s is no IPv4 address\n", name, v);
+		v = def;
+	if (!v)
+		return;
+	if (!sf_addr(sf_find("inet"), v, port, ss) && !sf_addr(sf_find("inet6"), v, port, ss)) {
+		printf("Bail out! %s=%s is no IPv4 or IPv6 address\n", name, v);
 		exit(1);
 	}
-	return ntohl(a.s_addr);
 }
 
 int main(int argc, char **argv)
@@ -1411,8 +1436,13 @@ int main(int argc, char **argv)
 		want_mode = SMC_DIAG_MODE_SMCR;
 		mode_name = "SMC-R";
 	}
-	srv_ip = env_ip("SMC_HOSTILE_SERVER", INADDR_LOOPBACK);
-	cli_ip = env_ip("SMC_HOSTILE_CLIENT", 0);
+	env_addr("SMC_HOSTILE_SERVER", "127.0.0.1", LISTEN_PORT, &srv_addr);
+	env_addr("SMC_HOSTILE_CLIENT", NULL, 0, &cli_addr);
+	run_family = sf_find(srv_addr.ss_family == AF_INET6 ? "smc6" : "smc");
+	if (cli_addr.ss_family != AF_UNSPEC && cli_addr.ss_family != srv_addr.ss_family) {
+		printf("Bail out! SMC_HOSTILE_CLIENT and SMC_HOSTILE_SERVER differ in family\n");
+		return 1;
+	}
 	workers_clc = env_int("SMC_HOSTILE_WORKERS", WORKERS, 1, WORKERS);
 	workers_cdc = env_int("SMC_HOSTILE_CDC_WORKERS", WORKERS, 1, WORKERS);
 	workers_llc = env_int("SMC_HOSTILE_LLC_WORKERS", 4, 1, WORKERS);

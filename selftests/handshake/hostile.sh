@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# handshake/hostile.sh [smcr] [PORT]: af_smc with the loopback ISM device, the
+# handshake/hostile.sh [smcr|v6] [PORT]: af_smc with the loopback ISM device, the
 # mutating network smc_hostile.ko with a fresh seed (or SMC_HOSTILE_SEED to
 # replay one), the handshakes of hostile.c (CLC mutated, then CDC), then
 # both modules unloaded: a failing rmmod or a reference left on af_smc
@@ -14,13 +14,18 @@
 # net.smc.smcr_testlink_time 1 s (the keepalives send TEST_LINK on a link
 # idle that long); hostile.c then runs the CLC, CDC and LLC parts with the
 # SMC-R counts below (SMC_HOSTILE_* override them).
+#
+# With "v6": SMC-D as without, over IPv6: the listener on ::1 (an AF_SMC
+# socket of protocol SMCPROTO_SMC6), the clients on fd43:5c:0:N::1 (N 1-16:
+# 16 /64s, since af_smc bounds the handshakes in flight per client /64),
+# which this script puts on lo and takes off again; fewer handshakes (the IPv4
+# run has the 10,000), the same checks.
 here=$(cd "$(dirname "$0")" && pwd)
 ko=/smc/kernel/smc_hostile.ko
 mode=smcd
-if [ "${1:-}" = smcr ]; then
-	mode=smcr
-	shift
-fi
+case "${1:-}" in
+smcr|v6) mode=$1; shift ;;
+esac
 if ! grep -q '^af_smc ' /proc/modules; then
 	[ "${SMC_MODULE:-}" != ours ] ||
 		{ echo "Bail out! SMC_MODULE=ours, but af_smc is not loaded"; exit 1; }
@@ -33,6 +38,7 @@ fi
 bail() {
 	echo "Bail out! $*"
 	[ $mode = smcr ] && topo_cleanup
+	[ $mode = v6 ] && v6_addrs del
 	rmmod af_smc 2>/dev/null
 	insmod "$SMC_MODULE_FILE" || echo "# cannot reload af_smc"
 	exit 1
@@ -65,6 +71,18 @@ else
 		bail "cannot reload af_smc with loopback_ism=1"
 	insmod "$ko" seed="$seed" || bail "insmod smc_hostile failed"
 fi
+# v6_addrs add|del: the 16 IPv6 client addresses hostile.c binds to.
+v6_addrs() {
+	for i in 1 2 3 4 5 6 7 8 9 a b c d e f 10; do
+		ip -6 addr "$1" "fd43:5c:0:$i::1/128" dev lo nodad 2>/dev/null || [ "$1" = del ] ||
+			return 1
+	done
+}
+if [ $mode = v6 ]; then
+	v6_addrs add || bail "cannot add fd43:5c:0:N::1 (N 1-16) to lo"
+	export SMC_HOSTILE_SERVER=::1 SMC_HOSTILE_N=${SMC_HOSTILE_N:-2000} \
+		SMC_HOSTILE_CDC_N=${SMC_HOSTILE_CDC_N:-500}
+fi
 # A connection whose CDCs lied may leave an orphan waiting for its peer
 # until tcp_fin_timeout (60 s); the leak check should not wait that long.
 fin=$(cat /proc/sys/net/ipv4/tcp_fin_timeout)
@@ -73,6 +91,7 @@ SMC_HOSTILE_SEED=$seed "$here/hostile" "$@"
 rc=$?
 echo "$fin" >/proc/sys/net/ipv4/tcp_fin_timeout
 [ $mode = smcr ] && echo "$testlink" >/proc/sys/net/smc/smcr_testlink_time
+[ $mode = v6 ] && v6_addrs del
 rmmod smc_hostile || { echo "# rmmod smc_hostile failed"; rc=1; }
 refs=$(cat /sys/module/af_smc/refcnt)
 [ "$refs" = 0 ] || { echo "# af_smc still has $refs reference(s) after the run"; rc=1; }

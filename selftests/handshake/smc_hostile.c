@@ -4,10 +4,10 @@
  * endpoints, for the selftest handshake/hostile. Test-only; never part of
  * af_smc.
  *
- * A netfilter hook at IPv4 PRE_ROUTING on the loopback device (and on the
- * devices whose names start with "ifprefix": topology 1's veth pair
- * smcv1/smcv2, between whose addresses the SMC-R part runs) watches the
- * TCP connections to and from the test's AF_SMC listener on port "port"
+ * Netfilter hooks at IPv4 and IPv6 PRE_ROUTING on the loopback device
+ * (and on the devices whose names start with "ifprefix": topology 1's
+ * veth pair smcv1/smcv2, between whose addresses the SMC-R part runs)
+ * watch the TCP connections to and from the test's AF_SMC listener on port "port"
  * and mutates the CLC messages in them, in place, before the receiving
  * af_smc sees them. Both ends are genuine af_smc sockets, so a handshake
  * whose mutation is harmless still ends in a working SMC-D or SMC-R connection,
@@ -70,11 +70,13 @@
 #include <asm/unaligned.h>
 #include <linux/in.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/tcp.h>
@@ -337,29 +339,24 @@ static bool hp_watched(const struct net_device *dev)
 	return (dev->flags & IFF_LOOPBACK) || (n && !strncmp(dev->name, ifprefix, n));
 }
 
-static unsigned int hp_hook(void *priv, struct sk_buff *skb,
-			    const struct nf_hook_state *state)
+/*
+ * The TCP segment at toff (seglen bytes with its header) of a packet the
+ * watched devices received, IPv4 or IPv6 alike: whether it is the test's,
+ * and what happens to it.
+ */
+static unsigned int hp_tcp(struct sk_buff *skb, unsigned int toff, unsigned int seglen)
 {
-	unsigned int noff = skb_network_offset(skb), ihl, thl, plen, len, verdict = NF_ACCEPT;
+	unsigned int thl, plen, len, verdict = NF_ACCEPT;
 	u16 sport, dport, cport;
 	struct hp_conn *c;
 	struct tcphdr *th;
-	struct iphdr *iph;
 	u8 eye[8], *p;
 	int dir, i;
 	u32 seq;
 
-	if (!hp_watched(state->in))
+	if (!pskb_may_pull(skb, toff + sizeof(*th)))
 		return NF_ACCEPT;
-	if (!pskb_may_pull(skb, noff + sizeof(*iph)))
-		return NF_ACCEPT;
-	iph = ip_hdr(skb);
-	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-		return NF_ACCEPT;
-	ihl = iph->ihl * 4;
-	if (!pskb_may_pull(skb, noff + ihl + sizeof(*th)))
-		return NF_ACCEPT;
-	th = (struct tcphdr *)(skb->data + noff + ihl);
+	th = (struct tcphdr *)(skb->data + toff);
 	sport = ntohs(th->source);
 	dport = ntohs(th->dest);
 	if (dport == port) {
@@ -372,9 +369,9 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	}
 	thl = th->doff * 4;
-	if (thl < sizeof(*th) || ntohs(iph->tot_len) < ihl + thl)
+	if (thl < sizeof(*th) || seglen < thl)
 		return NF_ACCEPT;
-	plen = ntohs(iph->tot_len) - ihl - thl;
+	plen = seglen - thl;
 	seq = ntohl(th->seq);
 	c = &conns[cport];
 
@@ -387,8 +384,8 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 		hp_plan(c, cport);
 		st_conns++;
 		if (c->nmut && c->mut[0].kind == HP_NOSMC &&
-		    !skb_ensure_writable(skb, noff + ihl + thl)) {
-			th = (struct tcphdr *)(skb->data + noff + ihl);
+		    !skb_ensure_writable(skb, toff + thl)) {
+			th = (struct tcphdr *)(skb->data + toff);
 			c->mut[0].done = hp_strip_smc_option(th);
 			/* The option is under the checksum too. */
 			if (c->mut[0].done) {
@@ -399,7 +396,7 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 		goto out;
 	}
 	if (!c->used || plen < 8 ||
-	    skb_copy_bits(skb, noff + ihl + thl, eye, sizeof(eye)) || !hp_is_clc(eye))
+	    skb_copy_bits(skb, toff + thl, eye, sizeof(eye)) || !hp_is_clc(eye))
 		goto out;
 	/* A retransmission of what the receiver already has: leave it. */
 	if (c->have[dir] && !after(seq + plen, c->next[dir]))
@@ -423,9 +420,9 @@ static unsigned int hp_hook(void *priv, struct sk_buff *skb,
 			continue;
 		}
 		len = min(plen, (unsigned int)HP_MAX_LEN);
-		if (skb_ensure_writable(skb, noff + ihl + thl + len))
+		if (skb_ensure_writable(skb, toff + thl + len))
 			continue;
-		p = skb->data + noff + ihl + thl;
+		p = skb->data + toff + thl;
 		hp_mutate(c, m, p, len);
 		hp_fix_csum(skb);
 	}
@@ -438,11 +435,60 @@ out:
 	return verdict;
 }
 
-static const struct nf_hook_ops hp_ops = {
-	.hook = hp_hook,
-	.pf = NFPROTO_IPV4,
-	.hooknum = NF_INET_PRE_ROUTING,
-	.priority = NF_IP_PRI_FIRST,
+static unsigned int hp_hook4(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
+{
+	unsigned int noff = skb_network_offset(skb), ihl, tot;
+	struct iphdr *iph;
+
+	if (!hp_watched(state->in))
+		return NF_ACCEPT;
+	if (!pskb_may_pull(skb, noff + sizeof(*iph)))
+		return NF_ACCEPT;
+	iph = ip_hdr(skb);
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return NF_ACCEPT;
+	ihl = iph->ihl * 4;
+	tot = ntohs(iph->tot_len);
+	if (ihl < sizeof(*iph) || tot < ihl)
+		return NF_ACCEPT;
+	return hp_tcp(skb, noff + ihl, tot - ihl);
+}
+
+/*
+ * IPv6: the same connections when the test runs over IPv6 (hostile.sh
+ * v6). TCP right after the fixed header only: neither end here sends
+ * extension headers, and a segment behind one is left alone.
+ */
+static unsigned int hp_hook6(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
+{
+	unsigned int noff = skb_network_offset(skb);
+	struct ipv6hdr *ip6h;
+
+	if (!hp_watched(state->in))
+		return NF_ACCEPT;
+	if (!pskb_may_pull(skb, noff + sizeof(*ip6h)))
+		return NF_ACCEPT;
+	ip6h = ipv6_hdr(skb);
+	if (ip6h->nexthdr != IPPROTO_TCP)
+		return NF_ACCEPT;
+	return hp_tcp(skb, noff + sizeof(*ip6h), ntohs(ip6h->payload_len));
+}
+
+static const struct nf_hook_ops hp_ops[] = {
+	{
+		.hook = hp_hook4,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_PRE_ROUTING,
+		.priority = NF_IP_PRI_FIRST,
+	},
+	{
+		.hook = hp_hook6,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_PRE_ROUTING,
+		.priority = NF_IP6_PRI_FIRST,
+	},
 };
 
 /*
@@ -828,7 +874,7 @@ static int __init hp_init(void)
 		vfree(conns);
 		return rc;
 	}
-	rc = nf_register_net_hook(&init_net, &hp_ops);
+	rc = nf_register_net_hooks(&init_net, hp_ops, ARRAY_SIZE(hp_ops));
 	if (rc) {
 		unregister_kprobes(hp_probe_list, ARRAY_SIZE(hp_probe_list));
 		vfree(conns);
@@ -839,7 +885,7 @@ static int __init hp_init(void)
 static void __exit hp_exit(void)
 {
 	/* Returns after every hook in flight has finished (synchronize_net). */
-	nf_unregister_net_hook(&init_net, &hp_ops);
+	nf_unregister_net_hooks(&init_net, hp_ops, ARRAY_SIZE(hp_ops));
 	/* Likewise for the probes' handlers. */
 	unregister_kprobes(hp_probe_list, ARRAY_SIZE(hp_probe_list));
 	vfree(conns);
