@@ -207,15 +207,64 @@ qbw() {	# host port test [smc_run] -> MB/s (qperf's -uu gives bytes/s)
 . "$here/../selftests/lib/tap.sh"
 # shellcheck source=../selftests/chk/lib.sh
 . "$here/../selftests/chk/lib.sh"
+# rxe_resent: what rxev2 received twice (duplicate_request) and how often
+# rxev1 went back to resend (completer_retry_err): "DUP RETRY".
+rxe_resent() {
+	echo "$(cat /sys/class/infiniband/rxev2/ports/1/hw_counters/duplicate_request)" \
+		"$(cat /sys/class/infiniband/rxev1/ports/1/hw_counters/completer_retry_err)"
+}
+# resent_line NAME DUP0 RETRY0: "RESENT NAME dup D retry R" since DUP0 RETRY0.
+resent_line() {
+	# shellcheck disable=SC2046 # two numbers
+	set -- "$1" "$2" "$3" $(rxe_resent)
+	echo "RESENT $1 dup $(($4 - $2)) retry $(($5 - $3))"
+}
 if why=$(chk_load_rdma_cm); then
 	v_bw=$(qbw "$srv" 19775 rc_rdma_write_bw)
 	r0=$(rxe_pkts)
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(rxe_resent)
 	s_bw=$(qbw "$srv" 19776 tcp_bw smc_run)
 	echo "RXE_V smcr $(($(rxe_pkts) - r0))"
+	resent_line V "$1" "$2"
 	v_lat=$(qlat "$srv" 19775 "" rc_rdma_write_lat)
 	# A failed run is 0, which the table shows as n/a.
 	echo "RESULT_V throughput_64KiB_qperf ${v_bw:-0} ${s_bw:-0} MB/s"
 	echo "RESULT_V latency_1B_qperf ${v_lat:-0} ${q_smc:-0} us"
+	# The same throughput with the RoCE packets kept in order. rxe sends
+	# a QP's packets from the CPU that runs its requester at the time,
+	# and veth queues each on that CPU's backlog: a burst posted from one
+	# CPU can overtake one posted just before from the other. The
+	# responder then NAKs the gap and the requester resends from it (go
+	# back N). qperf's raw verbs post from one thread; SMC-R posts from
+	# the writer, from the work its peer's consumer update kicks and
+	# from the completion handler, so it meets this far more often.
+	# RPS on both veths steers each UDP flow to one CPU, so a QP's
+	# packets arrive in the order they left, as on a RoCE fabric (a
+	# NIC's queue pair never reorders); it also adds a CPU hop to every
+	# packet, which costs the raw verbs run too. SMC-R again with 512 KiB
+	# rings (net.smc.wmem/rmem; 64 KiB by default): the ring bounds the
+	# bytes in flight. Lines "RESENT NAME dup D retry R", "RESULT_VO".
+	for dev in smcv1 smcv2; do
+		echo 3 >"/sys/class/net/$dev/queues/rx-0/rps_cpus" ||
+			{ echo "bench: cannot set RPS on $dev"; exit 1; }
+	done
+	v_bw=$(qbw "$srv" 19775 rc_rdma_write_bw)
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(rxe_resent)
+	s_bw=$(qbw "$srv" 19776 tcp_bw smc_run)
+	resent_line VO "$1" "$2"
+	wmem=$(sysctl -n net.smc.wmem) rmem=$(sysctl -n net.smc.rmem)
+	sysctl -q -w net.smc.wmem=524288 net.smc.rmem=524288
+	r0=$(rxe_pkts)
+	s_big=$(qbw "$srv" 19776 tcp_bw smc_run)
+	echo "RXE_VO smcr $(($(rxe_pkts) - r0))"
+	sysctl -q -w net.smc.wmem="$wmem" net.smc.rmem="$rmem"
+	for dev in smcv1 smcv2; do
+		echo 0 >"/sys/class/net/$dev/queues/rx-0/rps_cpus"
+	done
+	echo "RESULT_VO throughput_64KiB_qperf ${v_bw:-0} ${s_bw:-0} MB/s"
+	echo "RESULT_VO throughput_rings512K ${v_bw:-0} ${s_big:-0} MB/s"
 else
 	echo "bench: no raw verbs rows: $why"
 	verbs_why=$why
