@@ -22,9 +22,10 @@
 #include <linux/net.h>
 #include <linux/sched/signal.h>
 #include <linux/workqueue.h>
+#include <net/inet_sock.h>
 #include <net/sock.h>
 
-#include <smc/af_smc.h>		/* SMCPROTO_SMC, SMCPROTO_SMC6 */
+#include <smc/af_smc.h>		/* SMCPROTO_SMC, SMCPROTO_SMC6, IPPROTO_SMC */
 
 #include "smc_conn.h"
 
@@ -98,7 +99,15 @@ struct smc_listen_state {
 };
 
 struct smc_sock {
-	struct sock		sk;	/* first: sk_alloc() makes us */
+	/*
+	 * First: sk_alloc() makes us. An IPPROTO_SMC socket is made by
+	 * inet_create()/inet6_create(), which fill in an inet_sock's fields
+	 * too (smc_inet.c); nothing of ours reads them.
+	 */
+	union {
+		struct sock		sk;
+		struct inet_sock	inet;
+	};
 	/*
 	 * Set at creation (or accept) and cleared only in release, when no
 	 * other syscall can be running on the socket, so ops use it without
@@ -259,8 +268,29 @@ void smc_sock_list_del(struct sock *sk);
 extern struct proto smc_proto;
 extern struct proto smc_proto6;
 extern const struct net_proto_family smc_family;
+extern const struct proto_ops smc_ops, smc_inet_ops, smc_inet6_ops;
 struct sock *smc_sk_alloc(struct net *net, int protocol, int kern);
+struct sock *smc_sk_alloc_child(const struct sock *lsk, int kern);
 void smc_sock_init(struct socket *sock, struct sock *sk, int protocol);
+void smc_sock_setup(struct sock *sk, int protocol);
+void smc_sock_attach(struct sock *sk, struct socket *clcsock);
+
+/*
+ * The address family of smc's clcsock, and so of every address the
+ * socket takes and gives: AF_SMC's is in its protocol (SMCPROTO_SMC6 is
+ * IPv6), IPPROTO_SMC's is the socket's own family.
+ */
+static inline int smc_addr_family(const struct sock *sk)
+{
+	if (sk->sk_family == AF_SMC)
+		return sk->sk_protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
+	return sk->sk_family;
+}
+
+/* IPPROTO_SMC (smc_inet.c): socket(AF_INET or AF_INET6, SOCK_STREAM, 256). */
+int smc_inet_init(void);
+void smc_inet_exit(void);
+void smc_inet_child_init(struct sock *sk);
 
 /* smc_handshake.c: the connecting side and what both sides share */
 void smc_hs_init(struct smc_sock *smc);
@@ -313,7 +343,7 @@ bool smc_hs_admit(struct smc_sock *nsmc);
 void smc_hs_release(struct smc_sock *nsmc);
 
 /* smc_clcsock.c */
-int smc_clcsock_create(struct net *net, int protocol, int kern,
+int smc_clcsock_create(struct net *net, int family, int kern,
 		       struct socket **res);
 void smc_clcsock_attach(struct smc_sock *smc, struct socket *clcsock,
 			const struct smc_clcsk_cbs *inherited);

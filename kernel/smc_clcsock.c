@@ -40,11 +40,9 @@
  * close their sockets from the namespace's exit hook, which never runs if
  * the namespace is pinned.
  */
-int smc_clcsock_create(struct net *net, int protocol, int kern,
+int smc_clcsock_create(struct net *net, int family, int kern,
 		       struct socket **res)
 {
-	int family = protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET;
-
 	return __sock_create(net, family, SOCK_STREAM, IPPROTO_TCP, res, kern);
 }
 

@@ -66,7 +66,7 @@ static void smc_diag_fill_id(const struct smc_sock *smc,
 	id->idiag_dport = clcsk->sk_dport;
 	id->idiag_if = clcsk->sk_bound_dev_if;
 	sock_diag_save_cookie((struct sock *)&smc->sk, id->idiag_cookie);
-	if (smc->sk.sk_protocol == SMCPROTO_SMC) {
+	if (smc_addr_family(&smc->sk) == AF_INET) {
 		id->idiag_src[0] = clcsk->sk_rcv_saddr;
 		id->idiag_dst[0] = clcsk->sk_daddr;
 #if IS_ENABLED(CONFIG_IPV6)

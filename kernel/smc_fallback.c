@@ -61,7 +61,7 @@ int smc_fb_accept(struct smc_sock *lsmc, struct socket *sock,
 	 * Allocate first: failing after the accept would have to reset a
 	 * connection that the peer already sees as established.
 	 */
-	nsk = smc_sk_alloc(sock_net(&lsmc->sk), protocol, kern);
+	nsk = smc_sk_alloc_child(&lsmc->sk, kern);
 	if (!nsk)
 		return -ENOMEM;
 	smc_clcsock_prepare(lsmc, sock);

@@ -363,8 +363,7 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	int rc;
 
 	/* Allocate first: a connection taken off TCP must not be lost. */
-	nsk = smc_sk_alloc(sock_net(lsk), lsk->sk_protocol,
-			   !lsk->sk_net_refcnt);
+	nsk = smc_sk_alloc_child(lsk, !lsk->sk_net_refcnt);
 	if (!nsk)
 		return -ENOMEM;
 	/* Options set on the listener since it listened reach new children. */

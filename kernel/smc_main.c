@@ -92,9 +92,12 @@ static int __init smc_init(void)
 			pr_err("AF_SMC is already registered, most likely by the kernel's own smc module; unload it (rmmod smc_diag smc) before loading af_smc\n");
 		goto out_gnl;
 	}
-	rc = smc_diag_init();
+	rc = smc_inet_init();
 	if (rc)
 		goto out_sock;
+	rc = smc_diag_init();
+	if (rc)
+		goto out_inet;
 	rc = smcd_lgr_init();
 	if (rc)
 		goto out_diag;
@@ -112,6 +115,8 @@ out_lgr:
 	smcd_lgr_exit();
 out_diag:
 	smc_diag_exit();
+out_inet:
+	smc_inet_exit();
 out_sock:
 	sock_unregister(PF_SMC);
 out_gnl:
@@ -148,6 +153,7 @@ static void __exit smc_exit(void)
 	smcd_lgr_exit();
 	smcd_loopback_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
+	smc_inet_exit();
 	sock_unregister(PF_SMC);
 	/*
 	 * Every sock holds a module reference, so none can be left here. If

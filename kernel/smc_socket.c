@@ -3,8 +3,9 @@
  * af_smc: the PF_SMC family, its struct protos and its proto_ops.
  *
  * socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or SMCPROTO_SMC6) makes an smc
- * sock plus its clcsock, a TCP socket of the matching address family. The
- * proto_ops below decide per call whether the socket runs over the clcsock
+ * sock plus its clcsock, a TCP socket of the matching address family
+ * (socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC) makes the same
+ * through inet_create(), smc_inet.c). The proto_ops below decide per call whether the socket runs over the clcsock
  * (fallback) or over SMC (no data path yet), and hold data calls back
  * while the SMC handshake (smc_handshake.c, smc_listen.c) is deciding.
  */
@@ -44,8 +45,6 @@ struct proto smc_proto6 = {
 	.release_cb	= smc_release_cb,
 	.obj_size	= sizeof(struct smc_sock),
 };
-
-static const struct proto_ops smc_ops;
 
 struct smc_sock_list smc_sock_list = {
 	.lock = __RW_LOCK_UNLOCKED(smc_sock_list.lock),
@@ -95,12 +94,41 @@ struct sock *smc_sk_alloc(struct net *net, int protocol, int kern)
 	return sk_alloc(net, PF_SMC, GFP_KERNEL, prot, kern);
 }
 
+/*
+ * An unattached smc sock for a connection that the listener lsk accepts:
+ * of lsk's family and proto, AF_SMC or IPPROTO_SMC alike. Undo with
+ * sk_free() until smc_sock_init().
+ */
+struct sock *smc_sk_alloc_child(const struct sock *lsk, int kern)
+{
+	struct sock *sk;
+
+	sk = sk_alloc(sock_net(lsk), lsk->sk_family, GFP_KERNEL, lsk->sk_prot, kern);
+	if (sk && lsk->sk_family != AF_SMC)
+		smc_inet_child_init(sk);
+	return sk;
+}
+
 /* Ties sk to sock; from here on sock's release frees it. Cannot fail. */
 void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 {
+	sock_init_data(sock, sk);
+	smc_sock_setup(sk, protocol);
+}
+
+/*
+ * The smc part of smc_sock_init(), for a sock whose struct socket
+ * inet_create() has already set up (smc_inet.c).
+ */
+void smc_sock_setup(struct sock *sk, int protocol)
+{
 	struct smc_sock *smc = smc_sk(sk);
 
-	sock_init_data(sock, sk);
+	/*
+	 * sock_init_data() takes the type from the struct socket, which an
+	 * accepted child does not have yet (SO_TYPE read 0 on it).
+	 */
+	sk->sk_type = SOCK_STREAM;
 	sk->sk_protocol = protocol;
 	sk->sk_state = SMC_INIT;
 	sk->sk_destruct = smc_sk_destruct;
@@ -116,6 +144,17 @@ void smc_sock_init(struct socket *sock, struct sock *sk, int protocol)
 	smc_sock_list_add(sk);
 }
 
+/*
+ * The last steps of making a user's smc sock, which cannot fail: its
+ * memory accounting and its clcsock. sk is set up (smc_sock_setup()).
+ */
+void smc_sock_attach(struct sock *sk, struct socket *clcsock)
+{
+	smc_mem_sock_init(smc_sk(sk), NULL);	/* the creator's memcg */
+	smc_sockopts_inherit(sk, clcsock->sk);
+	smc_clcsock_attach(smc_sk(sk), clcsock, NULL);
+}
+
 static int smc_create(struct net *net, struct socket *sock, int protocol,
 		      int kern)
 {
@@ -129,7 +168,8 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 		return -EPROTONOSUPPORT;
 
 	/* The steps that can fail come first, so no half-made sock exists. */
-	rc = smc_clcsock_create(net, protocol, kern, &clcsock);
+	rc = smc_clcsock_create(net, protocol == SMCPROTO_SMC6 ? AF_INET6 : AF_INET,
+				kern, &clcsock);
 	if (rc)
 		return rc;
 	sk = smc_sk_alloc(net, protocol, kern);
@@ -141,9 +181,7 @@ static int smc_create(struct net *net, struct socket *sock, int protocol,
 	sock->ops = &smc_ops;
 	sock->state = SS_UNCONNECTED;
 	smc_sock_init(sock, sk, protocol);
-	smc_mem_sock_init(smc_sk(sk), NULL);	/* the creator's memcg */
-	smc_sockopts_inherit(sk, clcsock->sk);
-	smc_clcsock_attach(smc_sk(sk), clcsock, NULL);
+	smc_sock_attach(sk, clcsock);
 	return 0;
 }
 
@@ -404,29 +442,37 @@ static void smc_splice_eof(struct socket *sock)
 		smc_fb_splice_eof(smc);
 }
 
-/* The same ops serve both protocols; the clcsock knows the address family. */
-static const struct proto_ops smc_ops = {
-	.family		= PF_SMC,
-	/* Each open socket pins the module: rmmod fails while one exists. */
-	.owner		= THIS_MODULE,
-	.release	= smc_release,
-	.bind		= smc_bind,
-	.connect	= smc_connect,
-	.socketpair	= sock_no_socketpair,
-	.accept		= smc_accept,
-	.getname	= smc_getname,
-	.poll		= smc_poll,
-	.ioctl		= smc_ioctl,
-	.gettstamp	= smc_gettstamp,
-	.listen		= smc_listen,
-	.shutdown	= smc_shutdown,
-	.setsockopt	= smc_setsockopt,
-	.getsockopt	= smc_getsockopt,
-	.sendmsg	= smc_sendmsg,
-	.recvmsg	= smc_recvmsg,
-	.mmap		= sock_no_mmap,
-	.sendpage	= smc_sendpage,
-	.splice_read	= smc_splice_read,
-	.splice_eof	= smc_splice_eof,
-	.set_rcvlowat	= smc_set_rcvlowat,
-};
+/*
+ * The same ops serve both protocols, and IPPROTO_SMC's sockets of either
+ * inet family (smc_inet.c), which differ only in .family; the clcsock
+ * knows the address family. Each open socket pins the module (.owner):
+ * rmmod fails while one exists.
+ */
+#define SMC_PROTO_OPS(fam) {						\
+	.family		= (fam),					\
+	.owner		= THIS_MODULE,					\
+	.release	= smc_release,					\
+	.bind		= smc_bind,					\
+	.connect	= smc_connect,					\
+	.socketpair	= sock_no_socketpair,				\
+	.accept		= smc_accept,					\
+	.getname	= smc_getname,					\
+	.poll		= smc_poll,					\
+	.ioctl		= smc_ioctl,					\
+	.gettstamp	= smc_gettstamp,				\
+	.listen		= smc_listen,					\
+	.shutdown	= smc_shutdown,					\
+	.setsockopt	= smc_setsockopt,				\
+	.getsockopt	= smc_getsockopt,				\
+	.sendmsg	= smc_sendmsg,					\
+	.recvmsg	= smc_recvmsg,					\
+	.mmap		= sock_no_mmap,					\
+	.sendpage	= smc_sendpage,					\
+	.splice_read	= smc_splice_read,				\
+	.splice_eof	= smc_splice_eof,				\
+	.set_rcvlowat	= smc_set_rcvlowat,				\
+}
+
+const struct proto_ops smc_ops = SMC_PROTO_OPS(PF_SMC);
+const struct proto_ops smc_inet_ops = SMC_PROTO_OPS(PF_INET);
+const struct proto_ops smc_inet6_ops = SMC_PROTO_OPS(PF_INET6);

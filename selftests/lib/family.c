@@ -20,6 +20,8 @@ const struct sf_family sf_families[SF_MAX] = {
 	{ "inet6", "tcp ipv6", AF_INET6, 0, AF_INET6, NULL },
 	{ "smc", "smc ipv4", AF_SMC, SMCPROTO_SMC, AF_INET, "inet" },
 	{ "smc6", "smc ipv6", AF_SMC, SMCPROTO_SMC6, AF_INET6, "inet6" },
+	{ "smcin", "ipproto_smc ipv4", AF_INET, IPPROTO_SMC, AF_INET, "inet" },
+	{ "smcin6", "ipproto_smc ipv6", AF_INET6, IPPROTO_SMC, AF_INET6, "inet6" },
 };
 
 const struct sf_family *sf_find(const char *name)
@@ -33,6 +35,18 @@ const struct sf_family *sf_find(const char *name)
 const struct sf_family *sf_oracle(const struct sf_family *f)
 {
 	return f->oracle ? sf_find(f->oracle) : NULL;
+}
+
+const struct sf_family *sf_kind(const struct sf_family *f, int addr_family)
+{
+	for (int i = 0; i < SF_MAX; i++) {
+		const struct sf_family *k = &sf_families[i];
+
+		if (k->addr_family == addr_family && !k->oracle == !f->oracle &&
+		    (k->domain == AF_SMC) == (f->domain == AF_SMC))
+			return k;
+	}
+	return NULL;
 }
 
 int sf_parse_list(const char *arg, const struct sf_family **list, int *count)
@@ -77,14 +91,25 @@ int sf_smc_promised(void)
 	       (!strcmp(module, "ours") || !strcmp(module, "intree"));
 }
 
+int sf_smc_ours(void)
+{
+	const char *module = getenv("SMC_MODULE");
+
+	return getenv("SMC_VM_COUNT") && module && !strcmp(module, "ours");
+}
+
 void sf_require(const struct sf_family *f)
 {
 	int err = sf_probe(f);
 
 	if (!err)
 		return;
-	/* TCP is always there; AF_SMC is there wherever a module was loaded. */
-	if (f->domain != AF_SMC || sf_smc_promised()) {
+	/*
+	 * TCP is always there; AF_SMC is there wherever a module was loaded,
+	 * IPPROTO_SMC wherever ours was (Debian's smc.ko predates it).
+	 */
+	if (!f->oracle || (f->domain == AF_SMC && sf_smc_promised()) ||
+	    (f->domain != AF_SMC && sf_smc_ours())) {
 		tap_fail("%s sockets must exist here (SMC_MODULE=%s): socket(%d, SOCK_STREAM, %d): %s",
 			 f->label, getenv("SMC_MODULE") ?: "unset", f->domain, f->protocol,
 			 tap_errno_name(err));
@@ -306,16 +331,23 @@ int sf_test_main(int argc, char **argv, const struct sf_case *cases, unsigned in
 	const struct sf_family *list[SF_MAX];
 	int n = 0, opt;
 
+	const char *env = getenv("SMC_FAMILIES");
+
 	while ((opt = getopt(argc, argv, "f:h")) != -1) {
 		if (opt != 'f' || sf_parse_list(optarg, list, &n)) {
-			fprintf(stderr, "usage: %s [-f inet,inet6,smc,smc6]\n"
-				"  runs every case on each family given (default: all)\n",
+			fprintf(stderr, "usage: %s [-f inet,inet6,smc,smc6,smcin,smcin6]\n"
+				"  runs every case on each family given (default: $SMC_FAMILIES,\n"
+				"  else inet,inet6,smc,smc6)\n",
 				argv[0]);
 			return 2;
 		}
 	}
+	if (n == 0 && env && *env && sf_parse_list(env, list, &n)) {
+		printf("Bail out! SMC_FAMILIES=%s names an unknown family\n", env);
+		return 1;
+	}
 	if (n == 0)
-		for (n = 0; n < SF_MAX; n++)
+		for (n = 0; n < SF_DEFAULT; n++)
 			list[n] = &sf_families[n];
 	for (unsigned int i = 0; i < count; i++) {
 		for (int j = 0; j < n; j++) {

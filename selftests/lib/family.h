@@ -5,7 +5,9 @@
  * Differential testing: every stream case runs on plain TCP (inet, inet6),
  * which is the oracle, and on AF_SMC (smc with the IPv4 address format, smc6
  * with IPv6), which must behave the same. An SMC family names its oracle so a
- * case can run both and compare what it observed.
+ * case can run both and compare what it observed. smcin and smcin6 are SMC
+ * sockets made as socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC);
+ * they run when asked for (-f, or $SMC_FAMILIES), not by default.
  */
 #ifndef SMC_SELFTESTS_FAMILY_H
 #define SMC_SELFTESTS_FAMILY_H
@@ -14,7 +16,7 @@
 #include <sys/socket.h>
 
 struct sf_family {
-	const char *name;   /* as given to -f: inet, inet6, smc, smc6 */
+	const char *name;   /* as given to -f: inet, inet6, smc, smc6, smcin, smcin6 */
 	const char *label;  /* for case descriptions: "tcp ipv4", "smc ipv6" */
 	int domain;         /* first argument of socket() */
 	int protocol;       /* third argument of socket() */
@@ -22,13 +24,19 @@ struct sf_family {
 	const char *oracle; /* the TCP family to compare with; NULL for TCP */
 };
 
-#define SF_MAX 4
+#define SF_MAX 6
+#define SF_DEFAULT 4	/* the first ones, run when no list is given */
 extern const struct sf_family sf_families[SF_MAX];
 
 /* The family called "name", or NULL. */
 const struct sf_family *sf_find(const char *name);
 /* The family whose results "f" must match, or NULL when f is the oracle. */
 const struct sf_family *sf_oracle(const struct sf_family *f);
+/*
+ * The family of f's kind (TCP, AF_SMC or IPPROTO_SMC) whose addresses are
+ * of addr_family (AF_INET or AF_INET6): smc6 for smc and AF_INET6.
+ */
+const struct sf_family *sf_kind(const struct sf_family *f, int addr_family);
 /*
  * Parse "-f" arguments: a comma-separated list of names, added to list[]
  * (at most SF_MAX, without duplicates). Returns -1 on an unknown name.
@@ -49,6 +57,8 @@ int sf_probe(const struct sf_family *f);
 void sf_require(const struct sf_family *f);
 /* 1 when this VM loaded an SMC module, so AF_SMC must exist. */
 int sf_smc_promised(void);
+/* 1 when this VM loaded our af_smc, so IPPROTO_SMC must exist too. */
+int sf_smc_ours(void);
 
 /*
  * Build an address of the family's format. host: a numeric address, "" or

@@ -28,7 +28,12 @@ static int connect_to(int fd, const struct sockaddr_storage *a)
 static void record_flags(struct obs *o, const char *what, int fd)
 {
 	char name[56];
+	int type = -1;
 
+	/* sock_init_data() takes the type from a struct socket, which a child has not yet. */
+	getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &(socklen_t){ sizeof(type) });
+	snprintf(name, sizeof(name), "%s SO_TYPE", what);
+	obs_int(o, name, type);
 	snprintf(name, sizeof(name), "%s O_NONBLOCK", what);
 	obs_int(o, name, !!(fcntl(fd, F_GETFL) & O_NONBLOCK));
 	snprintf(name, sizeof(name), "%s FD_CLOEXEC", what);

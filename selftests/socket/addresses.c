@@ -117,16 +117,16 @@ static void observe_names_by_state(const struct sf_family *f, struct obs *o)
 DIFF_CASE(names_by_state)
 
 /*
- * The IPv6 family of the same kind (inet6 or smc6) listening on "::" takes a
- * connection from an IPv4 socket of the family and from its own socket
- * connecting to ::ffff:127.0.0.1 (::ffff:$SMC_TEST_LOCAL4 when set); both
+ * The IPv6 family of the same kind (inet6, smc6 or smcin6) listening on
+ * "::" takes a connection from an IPv4 socket of the family and from its
+ * own socket connecting to ::ffff:127.0.0.1 (::ffff:$SMC_TEST_LOCAL4 when set); both
  * see v4-mapped addresses. Both connections are IPv4 on the wire, so in
  * SMC-R mode they must be SMC-R too.
  */
 static void observe_v4mapped(const struct sf_family *f, struct obs *o)
 {
-	const struct sf_family *v6 = sf_find(f->domain == AF_SMC ? "smc6" : "inet6");
-	const struct sf_family *v4 = sf_find(f->domain == AF_SMC ? "smc" : "inet");
+	const struct sf_family *v6 = sf_kind(f, AF_INET6);
+	const struct sf_family *v4 = sf_kind(f, AF_INET);
 	struct sockaddr_storage any, v4addr, mapped;
 	struct sockaddr_in6 *m = (struct sockaddr_in6 *)&mapped;
 	int lfd, c, a;
@@ -173,8 +173,8 @@ DIFF_CASE(v4mapped)
 /* IPV6_V6ONLY on the IPv6 listener of the kind: IPv4 clients are refused. */
 static void observe_v6only(const struct sf_family *f, struct obs *o)
 {
-	const struct sf_family *v6 = sf_find(f->domain == AF_SMC ? "smc6" : "inet6");
-	const struct sf_family *v4 = sf_find(f->domain == AF_SMC ? "smc" : "inet");
+	const struct sf_family *v6 = sf_kind(f, AF_INET6);
+	const struct sf_family *v4 = sf_kind(f, AF_INET);
 	struct sockaddr_storage any, v4addr;
 	int one = 1, v = -1, lfd, c, a;
 	socklen_t len = sizeof(v);

@@ -18,4 +18,13 @@
 #define SMCPROTO_SMC	0	/* address format of AF_INET */
 #define SMCPROTO_SMC6	1	/* address format of AF_INET6 */
 
+/*
+ * The "protocol" argument of socket(AF_INET or AF_INET6, SOCK_STREAM,
+ * protocol) that makes an SMC socket looking like an inet one (Linux
+ * 6.11's IPPROTO_SMC; <linux/in.h> has it from 6.11 on).
+ */
+#ifndef IPPROTO_SMC
+#define IPPROTO_SMC	256
+#endif
+
 #endif /* _UAPI_SMC_AF_SMC_H */
