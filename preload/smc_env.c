@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Strict parsing of SMC_SNDBUF, SMC_RCVBUF and SMC_DEBUG (see smc_env.h). */
+/* Strict parsing of SMC_SNDBUF, SMC_RCVBUF, SMC_DEBUG and SMC_MODE (see smc_env.h). */
 #include <limits.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "smc_env.h"
 
@@ -49,4 +50,17 @@ const char *smc_parse_size(const char *text, int *out)
 int smc_parse_flag(const char *text)
 {
 	return text && *text && !(text[0] == '0' && text[1] == '\0');
+}
+
+const char *smc_parse_mode(const char *text, enum smc_mode *out)
+{
+	if (!text || !*text || !strcmp(text, "smc"))
+		*out = SMC_MODE_SMC;
+	else if (!strcmp(text, "inet"))
+		*out = SMC_MODE_INET;
+	else if (!strcmp(text, "auto"))
+		*out = SMC_MODE_AUTO;
+	else
+		return "not smc, inet or auto";
+	return NULL;
 }

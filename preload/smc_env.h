@@ -24,6 +24,20 @@ const char *smc_parse_size(const char *text, int *out);
 /* SMC_DEBUG: on when set to anything but the empty string or "0". */
 int smc_parse_flag(const char *text);
 
+/*
+ * SMC_MODE: which SMC socket replaces a TCP one.
+ *   smc   socket(AF_SMC, ..., SMCPROTO_SMC or SMCPROTO_SMC6) (the default)
+ *   inet  socket(AF_INET or AF_INET6, ..., IPPROTO_SMC) (Linux 6.11's form)
+ *   auto  inet where the kernel offers it, smc otherwise
+ */
+enum smc_mode { SMC_MODE_SMC, SMC_MODE_INET, SMC_MODE_AUTO };
+
+/*
+ * NULL or "" is the default (smc); returns NULL and stores the mode, or a
+ * short static English reason for anything but the three names.
+ */
+const char *smc_parse_mode(const char *text, enum smc_mode *out);
+
 #ifdef __cplusplus
 }
 #endif

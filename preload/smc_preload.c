@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libsmc-preload.so: make an unmodified TCP program use AF_SMC.
+ * libsmc-preload.so: make an unmodified TCP program use SMC.
  *
  * Loaded with LD_PRELOAD (see smc_run), it interposes socket(): an
  * AF_INET/AF_INET6 SOCK_STREAM socket with protocol 0 or IPPROTO_TCP is
  * created as socket(AF_SMC, SOCK_STREAM | the caller's SOCK_NONBLOCK and
- * SOCK_CLOEXEC flags, SMCPROTO_SMC or SMCPROTO_SMC6) instead. Everything else
- * goes to the next socket() unchanged. When the AF_SMC socket cannot be made
- * (module not loaded, LSM, seccomp ...) the original socket is created, so the
- * program keeps working over TCP.
+ * SOCK_CLOEXEC flags, SMCPROTO_SMC or SMCPROTO_SMC6) instead, or, as
+ * SMC_MODE says, as socket(the same family, the same type and flags,
+ * IPPROTO_SMC). Everything else goes to the next socket() unchanged. When
+ * the SMC socket cannot be made (module not loaded, LSM, seccomp ...) the
+ * original socket is created, so the program keeps working over TCP.
  *
  * Environment, read once on the first socket() call:
  *   SMC_DEBUG   anything but "" or "0": one line on stderr per decision
  *   SMC_SNDBUF  SO_SNDBUF for converted sockets, e.g. 65536, 64k, 1M
  *   SMC_RCVBUF  SO_RCVBUF for converted sockets
+ *   SMC_MODE    smc (default), inet or auto (smc_env.h): auto takes
+ *               IPPROTO_SMC and, once the kernel refused it as unknown,
+ *               AF_SMC for the rest of the process's life (a refused
+ *               IPPROTO_SMC costs the kernel two module load attempts)
  *
  * The library loads into arbitrary processes, so it is plain C, has no
  * constructors, allocates nothing and exports nothing but socket().
@@ -44,7 +49,11 @@ struct config {
 	int debug;
 	int sndbuf;		/* 0: leave the kernel's default */
 	int rcvbuf;
+	enum smc_mode mode;
 };
+
+/* auto mode: the kernel answered IPPROTO_SMC as a protocol it does not know. */
+static atomic_int inet_unknown;
 
 /*
  * The configuration is computed by whichever thread calls socket() first and
@@ -113,12 +122,13 @@ static const char *error_text(int err, char *buf, size_t size)
 
 /* Reads the environment and resolves the next socket(); no side effects. */
 static void compute_config(struct config *cfg, const char **snd_err,
-			   const char **rcv_err)
+			   const char **rcv_err, const char **mode_err)
 {
 	const char *text;
 
 	memset(cfg, 0, sizeof(*cfg));
 	*snd_err = *rcv_err = NULL;
+	*mode_err = smc_parse_mode(secure_getenv("SMC_MODE"), &cfg->mode);
 	cfg->next_socket = (socket_fn)dlsym(RTLD_NEXT, "socket");
 	/* secure_getenv(): a set-user-ID program does not take orders from us. */
 	cfg->debug = smc_parse_flag(secure_getenv("SMC_DEBUG"));
@@ -132,14 +142,14 @@ static void compute_config(struct config *cfg, const char **snd_err,
 
 static void get_config(struct config *cfg)
 {
-	const char *snd_err, *rcv_err;
+	const char *snd_err, *rcv_err, *mode_err;
 	int expected = CONFIG_NONE;
 
 	if (atomic_load_explicit(&config_state, memory_order_acquire) == CONFIG_READY) {
 		*cfg = published;
 		return;
 	}
-	compute_config(cfg, &snd_err, &rcv_err);
+	compute_config(cfg, &snd_err, &rcv_err, &mode_err);
 	if (!atomic_compare_exchange_strong_explicit(&config_state, &expected,
 						     CONFIG_WRITING,
 						     memory_order_acq_rel,
@@ -163,6 +173,9 @@ static void get_config(struct config *cfg)
 			   secure_getenv("SMC_RCVBUF"), rcv_err);
 	else if (cfg->rcvbuf)
 		debug_line("SMC_RCVBUF=%d for converted sockets", cfg->rcvbuf);
+	if (mode_err)
+		debug_line("SMC_MODE='%s' is invalid (%s); smc taken",
+			   secure_getenv("SMC_MODE"), mode_err);
 }
 
 static int call_socket(const struct config *cfg, int domain, int type, int protocol)
@@ -231,6 +244,34 @@ static int wants_smc(int domain, int type, int protocol)
 	return protocol == 0 || protocol == IPPROTO_TCP;
 }
 
+/* The converted socket is ready: its buffer sizes, and errno as it was. */
+static int converted(const struct config *cfg, int fd, int saved_errno)
+{
+	set_buffer(cfg, fd, SO_SNDBUF, "SO_SNDBUF", cfg->sndbuf);
+	set_buffer(cfg, fd, SO_RCVBUF, "SO_RCVBUF", cfg->rcvbuf);
+	errno = saved_errno;
+	return fd;
+}
+
+/*
+ * socket(domain, type, IPPROTO_SMC) for modes inet and auto; -1 with errno
+ * when it failed. In auto mode a kernel that does not know the protocol
+ * (EPROTONOSUPPORT) is not asked again.
+ */
+static int ipproto_smc_socket(const struct config *cfg, int domain, int type)
+{
+	int fd;
+
+	if (cfg->mode == SMC_MODE_AUTO && atomic_load(&inet_unknown)) {
+		errno = EPROTONOSUPPORT;
+		return -1;
+	}
+	fd = call_socket(cfg, domain, type, IPPROTO_SMC);
+	if (fd < 0 && errno == EPROTONOSUPPORT && cfg->mode == SMC_MODE_AUTO)
+		atomic_store(&inet_unknown, 1);
+	return fd;
+}
+
 __attribute__((visibility("default")))
 int socket(int domain, int type, int protocol)
 {
@@ -251,6 +292,26 @@ int socket(int domain, int type, int protocol)
 	}
 
 	smc_type = SOCK_STREAM | (type & (SOCK_NONBLOCK | SOCK_CLOEXEC));
+	if (cfg.mode != SMC_MODE_SMC) {
+		fd = ipproto_smc_socket(&cfg, domain, smc_type);
+		if (fd >= 0) {
+			if (cfg.debug)
+				debug_line("socket(%s, %s, %d): converted to socket(%s, %s, IPPROTO_SMC) = %d",
+					   domain_name(domain, dbuf, sizeof(dbuf)),
+					   type_name(type, tbuf, sizeof(tbuf)), protocol,
+					   domain_name(domain, dbuf, sizeof(dbuf)),
+					   type_name(smc_type, sbuf, sizeof(sbuf)), fd);
+			return converted(&cfg, fd, saved_errno);
+		}
+		if (cfg.debug)
+			debug_line("socket(%s, %s, %d): IPPROTO_SMC failed (%s)%s",
+				   domain_name(domain, dbuf, sizeof(dbuf)),
+				   type_name(type, tbuf, sizeof(tbuf)), protocol,
+				   error_text(errno, err, sizeof(err)),
+				   cfg.mode == SMC_MODE_AUTO ? ", trying AF_SMC" : "");
+		if (cfg.mode == SMC_MODE_INET)
+			goto original;
+	}
 	smc_proto = domain == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC;
 	fd = call_socket(&cfg, AF_SMC, smc_type, smc_proto);
 	if (fd >= 0) {
@@ -261,12 +322,9 @@ int socket(int domain, int type, int protocol)
 				   type_name(smc_type, sbuf, sizeof(sbuf)),
 				   smc_proto == SMCPROTO_SMC6 ? "SMCPROTO_SMC6" : "SMCPROTO_SMC",
 				   fd);
-		set_buffer(&cfg, fd, SO_SNDBUF, "SO_SNDBUF", cfg.sndbuf);
-		set_buffer(&cfg, fd, SO_RCVBUF, "SO_RCVBUF", cfg.rcvbuf);
-		errno = saved_errno;
-		return fd;
+		return converted(&cfg, fd, saved_errno);
 	}
-
+original:
 	/*
 	 * Whatever the reason, the original call decides: if it fails too (say
 	 * EMFILE) the program sees the errno it would have seen without us.
@@ -275,9 +333,10 @@ int socket(int domain, int type, int protocol)
 		why = error_text(errno, err, sizeof(err));
 	fd = call_socket(&cfg, domain, type, protocol);
 	if (cfg.debug)
-		debug_line("socket(%s, %s, %d): AF_SMC failed (%s), fallback to the original socket = %d",
+		debug_line("socket(%s, %s, %d): %s failed (%s), fallback to the original socket = %d",
 			   domain_name(domain, dbuf, sizeof(dbuf)),
-			   type_name(type, tbuf, sizeof(tbuf)), protocol, why, fd);
+			   type_name(type, tbuf, sizeof(tbuf)), protocol,
+			   cfg.mode == SMC_MODE_INET ? "IPPROTO_SMC" : "AF_SMC", why, fd);
 	if (fd >= 0)
 		errno = saved_errno;
 	return fd;

@@ -10,7 +10,7 @@
 int main(int argc, char **argv)
 {
 	static const char *const names[] = {
-		"LD_PRELOAD", "SMC_DEBUG", "SMC_SNDBUF", "SMC_RCVBUF",
+		"LD_PRELOAD", "SMC_DEBUG", "SMC_SNDBUF", "SMC_RCVBUF", "SMC_MODE",
 	};
 	unsigned int i;
 	int a;

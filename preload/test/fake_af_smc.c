@@ -7,10 +7,15 @@
  * with or without AF_SMC:
  *
  *   SMC_FAKE_LOG   file to which each AF_SMC call is appended as
- *                  "AF_SMC domain=43 type=T protocol=P fd=F errno=E"
+ *                  "AF_SMC domain=43 type=T protocol=P fd=F errno=E", and
+ *                  each IPPROTO_SMC call (AF_INET/AF_INET6, protocol 256)
+ *                  as "IPPROTO_SMC domain=D type=T protocol=256 fd=F errno=E"
  *   SMC_FAKE_MODE  "tcp" (default): answer with a TCP socket of the family
  *                  the SMC protocol stands for (SMCPROTO_SMC6: AF_INET6),
- *                  with the same flags; "fail": fail with EAFNOSUPPORT
+ *                  with the same flags; "fail": fail, AF_SMC with
+ *                  EAFNOSUPPORT, IPPROTO_SMC with EPROTONOSUPPORT (a
+ *                  kernel without SMC); "noinet": IPPROTO_SMC fails with
+ *                  EPROTONOSUPPORT, AF_SMC works (a kernel before 6.11)
  *
  * Other sockets go to the real socket() untouched. Never installed.
  */
@@ -38,7 +43,7 @@ static void resolve(void)
 	real_socket = (socket_fn)dlsym(RTLD_NEXT, "socket");
 }
 
-static void record(int type, int protocol, int fd, int err)
+static void record(int domain, int type, int protocol, int fd, int err)
 {
 	const char *path = getenv("SMC_FAKE_LOG");
 	char line[128];
@@ -46,8 +51,8 @@ static void record(int type, int protocol, int fd, int err)
 
 	if (!path || !*path)
 		return;
-	n = snprintf(line, sizeof(line), "AF_SMC domain=%d type=%d protocol=%d fd=%d errno=%d\n",
-		     AF_SMC, type, protocol, fd, err);
+	n = snprintf(line, sizeof(line), "%s domain=%d type=%d protocol=%d fd=%d errno=%d\n",
+		     domain == AF_SMC ? "AF_SMC" : "IPPROTO_SMC", domain, type, protocol, fd, err);
 	lfd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (lfd < 0)
 		return;
@@ -63,6 +68,20 @@ int socket(int domain, int type, int protocol)
 	int fd, err = 0;
 
 	pthread_once(&once, resolve);
+	if ((domain == AF_INET || domain == AF_INET6) && protocol == IPPROTO_SMC) {
+		if (mode && (!strcmp(mode, "fail") || !strcmp(mode, "noinet"))) {
+			fd = -1;
+			err = EPROTONOSUPPORT;
+		} else {
+			fd = real_socket(domain, type, IPPROTO_TCP);
+			if (fd < 0)
+				err = errno;
+		}
+		record(domain, type, protocol, fd, err);
+		if (fd < 0)
+			errno = err;
+		return fd;
+	}
 	if (domain != AF_SMC)
 		return real_socket(domain, type, protocol);
 	if (mode && !strcmp(mode, "fail")) {
@@ -77,7 +96,7 @@ int socket(int domain, int type, int protocol)
 		if (fd < 0)
 			err = errno;
 	}
-	record(type, protocol, fd, err);
+	record(domain, type, protocol, fd, err);
 	if (fd < 0)
 		errno = err;
 	return fd;

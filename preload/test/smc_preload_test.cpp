@@ -263,6 +263,27 @@ TEST(SmcEnv, DebugFlag)
 	EXPECT_TRUE(smc_parse_flag("00"));
 }
 
+TEST(SmcEnv, Modes)
+{
+	const std::pair<const char *, smc_mode> good[] = {
+		{"smc", SMC_MODE_SMC}, {"inet", SMC_MODE_INET}, {"auto", SMC_MODE_AUTO},
+		{"", SMC_MODE_SMC},
+	};
+	for (const auto &[text, want] : good) {
+		smc_mode m = SMC_MODE_AUTO;
+		EXPECT_EQ(smc_parse_mode(text, &m), nullptr) << text;
+		EXPECT_EQ(m, want) << text;
+	}
+	smc_mode m = SMC_MODE_AUTO;
+	EXPECT_EQ(smc_parse_mode(nullptr, &m), nullptr);
+	EXPECT_EQ(m, SMC_MODE_SMC);
+	for (const char *text : {"SMC", "inet6", "tcp", " smc", "auto ", "1"}) {
+		m = SMC_MODE_INET;
+		EXPECT_NE(smc_parse_mode(text, &m), nullptr) << "'" << text << "'";
+		EXPECT_EQ(m, SMC_MODE_INET) << "'" << text << "'";
+	}
+}
+
 // ---------------------------------------------------------------------------
 // smc_run, under every POSIX shell this host has, and run directly (#!/bin/sh).
 
@@ -415,6 +436,23 @@ TEST_P(SmcRun, OptionsSetEnvironment)
 	EXPECT_EQ(d.env["SMC_RCVBUF"], "64k");
 	EXPECT_EQ(d.env["SMC_SNDBUF"], "1M");
 	EXPECT_EQ(d.args, std::vector<std::string>{"x"});
+}
+
+TEST_P(SmcRun, ModeOption)
+{
+	for (const char *mode : {"smc", "inet", "auto"}) {
+		Result r = smc_run({"-f", mode, SMC_ARGV_DUMP});
+		ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
+		EXPECT_EQ(parse_dump(r.out).env["SMC_MODE"], mode);
+	}
+	for (const char *mode : {"", "tcp", "INET", "auto6"}) {
+		Result r = smc_run({"-f", mode, SMC_ARGV_DUMP});
+		EXPECT_EQ(r.status, 2) << "'" << mode << "'";
+		EXPECT_TRUE(contains(r.err, "invalid mode")) << r.err;
+		EXPECT_EQ(r.out, "");
+	}
+	Result r = smc_run({"-f"});
+	EXPECT_EQ(r.status, 2);
 }
 
 TEST_P(SmcRun, InheritedSettingsPassThrough)
@@ -755,6 +793,77 @@ TEST_F(Preload, ConvertsInetStreamWithProtocolTcp)
 	ASSERT_EQ(r.status, 0) << r.out << r.err;
 	ASSERT_EQ(fake_calls().size(), 1u);
 	EXPECT_EQ(field(fake_calls()[0], "protocol"), SMCPROTO_SMC);
+}
+
+// SMC_MODE=inet: socket(the same family, the same type and flags, IPPROTO_SMC).
+TEST_F(Preload, InetModeUsesIpprotoSmc)
+{
+	for (int domain : {AF_INET, AF_INET6}) {
+		fs::remove(log);
+		Result r = create(domain, SOCK_STREAM | SOCK_CLOEXEC, 0,
+				  with_fake(log, "tcp", {{"SMC_MODE", "inet"}, {"SMC_DEBUG", "1"}}));
+		ASSERT_EQ(fake_calls().size(), 1u) << read_file(log);
+		const std::string c = fake_calls()[0];
+		EXPECT_EQ(c.rfind("IPPROTO_SMC ", 0), 0u) << c;
+		EXPECT_EQ(field(c, "domain"), domain) << c;
+		EXPECT_EQ(field(c, "type"), SOCK_STREAM | SOCK_CLOEXEC) << c;
+		EXPECT_EQ(field(c, "protocol"), IPPROTO_SMC) << c;
+		if (domain == AF_INET || host_has_ipv6_loopback()) {
+			EXPECT_EQ(r.status, 0) << r.out << r.err;
+			EXPECT_EQ(field(line_with(r.out, "fd="), "fd"), field(" " + c, "fd"));
+		}
+		EXPECT_TRUE(contains(r.err, "IPPROTO_SMC) = ")) << r.err;
+	}
+}
+
+// SMC_MODE=inet where the kernel has no IPPROTO_SMC: TCP, never AF_SMC.
+TEST_F(Preload, InetModeFallsBackToTcp)
+{
+	Result r = probe({"loopback"}, with_fake(log, "noinet", {{"SMC_MODE", "inet"},
+								{"SMC_DEBUG", "1"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_EQ(field(line_with(r.out, "sock role=client "), "domain"), AF_INET);
+	for (const auto &c : fake_calls())
+		EXPECT_EQ(c.rfind("IPPROTO_SMC domain=2 type=1 protocol=256 fd=-1 errno=93", 0), 0u)
+			<< c;
+	EXPECT_TRUE(contains(r.err, "IPPROTO_SMC failed (Protocol not supported), "
+				    "fallback to the original socket"))
+		<< r.err;
+}
+
+// SMC_MODE=auto on a kernel without IPPROTO_SMC: AF_SMC, and the kernel is
+// asked about IPPROTO_SMC once per process, not once per socket.
+TEST_F(Preload, AutoModeFallsBackToAfSmcOnce)
+{
+	Result r = probe({"loopback"}, with_fake(log, "noinet", {{"SMC_MODE", "auto"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	auto calls = fake_calls();
+	ASSERT_EQ(calls.size(), 3u) << read_file(log);
+	EXPECT_EQ(calls[0].rfind("IPPROTO_SMC domain=2 type=1 protocol=256 fd=-1 errno=93", 0), 0u)
+		<< calls[0];
+	EXPECT_EQ(calls[1].rfind("AF_SMC domain=43 type=1 protocol=0 fd=", 0), 0u) << calls[1];
+	EXPECT_EQ(calls[2].rfind("AF_SMC domain=43 type=1 protocol=0 fd=", 0), 0u) << calls[2];
+}
+
+// SMC_MODE=auto where IPPROTO_SMC exists: it, and no AF_SMC call.
+TEST_F(Preload, AutoModePrefersIpprotoSmc)
+{
+	Result r = probe({"loopback"}, with_fake(log, "tcp", {{"SMC_MODE", "auto"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	auto calls = fake_calls();
+	ASSERT_EQ(calls.size(), 2u) << read_file(log);
+	for (const auto &c : calls)
+		EXPECT_EQ(c.rfind("IPPROTO_SMC domain=2 ", 0), 0u) << c;
+}
+
+TEST_F(Preload, InvalidModeIsSmc)
+{
+	Result r = create(AF_INET, SOCK_STREAM, 0,
+			  with_fake(log, "tcp", {{"SMC_MODE", "inet6"}, {"SMC_DEBUG", "1"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	ASSERT_EQ(fake_calls().size(), 1u);
+	EXPECT_EQ(fake_calls()[0].rfind("AF_SMC ", 0), 0u) << fake_calls()[0];
+	EXPECT_TRUE(contains(r.err, "SMC_MODE='inet6' is invalid")) << r.err;
 }
 
 TEST_F(Preload, ConvertsInet6Stream)
