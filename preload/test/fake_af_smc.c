@@ -77,14 +77,9 @@ int socket(int domain, int type, int protocol)
 			if (fd < 0)
 				err = errno;
 		}
-		record(domain, type, protocol, fd, err);
-		if (fd < 0)
-			errno = err;
-		return fd;
-	}
-	if (domain != AF_SMC)
+	} else if (domain != AF_SMC) {
 		return real_socket(domain, type, protocol);
-	if (mode && !strcmp(mode, "fail")) {
+	} else if (mode && !strcmp(mode, "fail")) {
 		fd = -1;
 		err = EAFNOSUPPORT;
 	} else if (protocol != SMCPROTO_SMC && protocol != SMCPROTO_SMC6) {
