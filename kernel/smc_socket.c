@@ -5,9 +5,10 @@
  * socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC or SMCPROTO_SMC6) makes an smc
  * sock plus its clcsock, a TCP socket of the matching address family
  * (socket(AF_INET or AF_INET6, SOCK_STREAM, IPPROTO_SMC) makes the same
- * through inet_create(), smc_inet.c). The proto_ops below decide per call whether the socket runs over the clcsock
- * (fallback) or over SMC (no data path yet), and hold data calls back
- * while the SMC handshake (smc_handshake.c, smc_listen.c) is deciding.
+ * through inet_create(), smc_inet.c). The proto_ops below decide per call
+ * whether the socket runs over the clcsock (fallback) or over SMC, and
+ * hold data calls back while the SMC handshake (smc_handshake.c,
+ * smc_listen.c) is deciding.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
