@@ -303,14 +303,14 @@ int socket(int domain, int type, int protocol)
 					   type_name(smc_type, sbuf, sizeof(sbuf)), fd);
 			return converted(&cfg, fd, saved_errno);
 		}
-		if (cfg.debug)
-			debug_line("socket(%s, %s, %d): IPPROTO_SMC failed (%s)%s",
-				   domain_name(domain, dbuf, sizeof(dbuf)),
-				   type_name(type, tbuf, sizeof(tbuf)), protocol,
-				   error_text(errno, err, sizeof(err)),
-				   cfg.mode == SMC_MODE_AUTO ? ", trying AF_SMC" : "");
+		/* inet: the fallback's line below says why. */
 		if (cfg.mode == SMC_MODE_INET)
 			goto original;
+		if (cfg.debug)
+			debug_line("socket(%s, %s, %d): IPPROTO_SMC failed (%s), trying AF_SMC",
+				   domain_name(domain, dbuf, sizeof(dbuf)),
+				   type_name(type, tbuf, sizeof(tbuf)), protocol,
+				   error_text(errno, err, sizeof(err)));
 	}
 	smc_proto = domain == AF_INET6 ? SMCPROTO_SMC6 : SMCPROTO_SMC;
 	fd = call_socket(&cfg, AF_SMC, smc_type, smc_proto);

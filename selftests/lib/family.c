@@ -83,19 +83,22 @@ int sf_probe(const struct sf_family *f)
 	return 0;
 }
 
-int sf_smc_promised(void)
+/* 1 when this is a VM whose harness loaded the SMC module "name". */
+static int vm_module_is(const char *name)
 {
 	const char *module = getenv("SMC_MODULE");
 
-	return getenv("SMC_VM_COUNT") && module &&
-	       (!strcmp(module, "ours") || !strcmp(module, "intree"));
+	return getenv("SMC_VM_COUNT") && module && !strcmp(module, name);
+}
+
+int sf_smc_promised(void)
+{
+	return vm_module_is("ours") || vm_module_is("intree");
 }
 
 int sf_smc_ours(void)
 {
-	const char *module = getenv("SMC_MODULE");
-
-	return getenv("SMC_VM_COUNT") && module && !strcmp(module, "ours");
+	return vm_module_is("ours");
 }
 
 void sf_require(const struct sf_family *f)
