@@ -26,10 +26,13 @@
 
 static int smc_objects_show(struct seq_file *m, void *v)
 {
+	int conns, dmbs, pool;
+
+	smcd_lgr_objects(&conns, &dmbs, &pool);
 	seq_printf(m, "socks %d\n", atomic_read(&smc_live_socks));
-	seq_printf(m, "conns %d\n", atomic_read(&smc_obj_conns));
-	seq_printf(m, "dmbs %d\n", atomic_read(&smc_obj_dmbs));
-	seq_printf(m, "pool_dmbs %d\n", atomic_read(&smc_obj_pool));
+	seq_printf(m, "conns %d\n", conns);
+	seq_printf(m, "dmbs %d\n", dmbs);
+	seq_printf(m, "pool_dmbs %d\n", pool);
 	seq_printf(m, "lgrs %d\n", atomic_read(&smc_obj_lgrs));
 	return 0;
 }

@@ -430,6 +430,15 @@ unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie)
 	return n;
 }
 
+void smcd_lgr_objects(int *conns, int *dmbs, int *pool)
+{
+	mutex_lock(&smcd_lgr_lock);
+	*conns = atomic_read(&smc_obj_conns);
+	*dmbs = atomic_read(&smc_obj_dmbs);
+	*pool = atomic_read(&smc_obj_pool);
+	mutex_unlock(&smcd_lgr_lock);
+}
+
 int smcd_lgr_init(void)
 {
 	smcd_lgr_wq = alloc_workqueue("af_smcd_lgr", 0, 0);

@@ -109,5 +109,10 @@ void smcd_lgr_exit(void);
  * pooled), pooled DMBs, link groups.
  */
 extern atomic_t smc_obj_conns, smc_obj_dmbs, smc_obj_pool, smc_obj_lgrs;
+/*
+ * The first three read together under the lock that changes them, so a
+ * reader who finds no connections also finds every DMB pooled or gone.
+ */
+void smcd_lgr_objects(int *conns, int *dmbs, int *pool);
 
 #endif
