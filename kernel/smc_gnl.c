@@ -39,6 +39,7 @@
 #include "smc_netns.h"
 #include "smc_offer.h"
 #include "smc_pnet.h"
+#include "smc_policy.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
@@ -405,6 +406,10 @@ static const struct nla_policy smc_gnl_eid_policy[SMC_NLA_EID_TABLE_MAX + 1] = {
 				   .flags = GENL_UNS_ADMIN_PERM, \
 				   .policy = smc_gnl_eid_policy, \
 				   .maxattr = SMC_NLA_EID_TABLE_MAX }
+#define SMC_GNL_ADMIN_POLICY(c, fn) { .cmd = (c), .doit = (fn), \
+				      .flags = GENL_UNS_ADMIN_PERM, \
+				      .policy = smc_policy_nl_policy, \
+				      .maxattr = SMC_NLA_POLICY_MAX }
 
 /* Commands without a policy take no attribute at all (resv_start_op 0). */
 static const struct genl_ops smc_gnl_ops[] = {
@@ -426,6 +431,11 @@ static const struct genl_ops smc_gnl_ops[] = {
 	SMC_GNL_DUMP(SMC_NETLINK_DUMP_HS_LIMITATION, smc_gnl_dump_hs_limitation),
 	SMC_GNL_ADMIN(SMC_NETLINK_ENABLE_HS_LIMITATION, smc_gnl_enable_hs_limitation),
 	SMC_GNL_ADMIN(SMC_NETLINK_DISABLE_HS_LIMITATION, smc_gnl_disable_hs_limitation),
+	/* af_smc's own (uapi/smc/af_smc.h): the handshake policy. */
+	SMC_GNL_DUMP(SMC_NETLINK_DUMP_POLICY, smc_policy_nl_dump),
+	SMC_GNL_ADMIN_POLICY(SMC_NETLINK_ADD_POLICY, smc_policy_nl_add),
+	SMC_GNL_ADMIN_POLICY(SMC_NETLINK_DEL_POLICY, smc_policy_nl_del),
+	SMC_GNL_ADMIN(SMC_NETLINK_FLUSH_POLICY, smc_policy_nl_flush),
 };
 
 struct genl_family smc_gnl_family = {

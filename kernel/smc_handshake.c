@@ -35,6 +35,7 @@
 #include "smcd_conn.h"
 #include "smcd_lgr.h"
 #include "smc_offer.h"
+#include "smc_policy.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
@@ -552,6 +553,12 @@ int smc_hs_connect(struct smc_sock *smc, struct socket *sock,
 			return -EALREADY;
 		goto wait;
 	case SMC_HS_NONE:
+		if (inet_sk_state_load(clcsk) == TCP_CLOSE &&
+		    smc_policy_excludes_addr(sock_net(&smc->sk), addr, alen)) {
+			/* No SMC option in the SYN: TCP from the start. */
+			smc_hs_force_fallback(smc, SMC_CLC_DECL_POLICY);
+			return smc_fb_connect(smc, sock, addr, alen, flags);
+		}
 		if (inet_sk_state_load(clcsk) == TCP_CLOSE) {
 			WRITE_ONCE(tcp_sk(clcsk)->syn_smc, true);
 			started = cmpxchg(&smc->hs_state, SMC_HS_NONE,

@@ -55,6 +55,7 @@
 #include "smc_mem.h"
 #include "smc_netns.h"
 #include "smc_offer.h"
+#include "smc_policy.h"
 #include "smc_stats.h"
 #include "smcr_hs.h"
 
@@ -81,11 +82,13 @@ void smc_listen_init(struct smc_sock *smc)
 
 /*
  * TCP asks this (tcp_sock.smc_hs_congested) when a SYN with the SMC
- * option reaches a listening clcsock of a limiting listener: true leaves
- * the option out of the SYN-ACK, and the connection is TCP from the
- * start on both ends. Softirq, inside the RCU read section of TCP's
- * listener lookup; the smc sock is freed only after a grace period once
- * it set this (SOCK_RCU_FREE), so what sk_user_data names stays readable.
+ * option reaches a listening clcsock of ours: true leaves the option out
+ * of the SYN-ACK, and the connection is TCP from the start on both ends.
+ * True when the handshake policy keeps the listener's port on TCP, or
+ * when a limiting listener is congested. Softirq, inside the RCU read
+ * section of TCP's listener lookup; the smc sock is freed only after a
+ * grace period once it set this (SOCK_RCU_FREE), so what sk_user_data
+ * names stays readable.
  */
 static bool smc_listen_congested(const struct sock *clcsk)
 {
@@ -95,7 +98,12 @@ static bool smc_listen_congested(const struct sock *clcsk)
 	lsmc = __rcu_dereference_sk_user_data_with_flags(clcsk,
 							 SK_USER_DATA_NOCOPY);
 	/* Closing, or listening as TCP now: nothing of ours to protect. */
-	if (!lsmc || !smc_is_smc_listener(lsmc) || !READ_ONCE(lsmc->limit_hs))
+	if (!lsmc || !smc_is_smc_listener(lsmc))
+		return false;
+	if (smc_policy_excludes_port(sock_net(clcsk),
+				     ntohs(inet_sk(clcsk)->inet_sport)))
+		return true;
+	if (!READ_ONCE(lsmc->limit_hs))
 		return false;
 	/*
 	 * Connections TCP completed that the accept work has not taken
@@ -262,6 +270,14 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_PROPOSAL:
+		if (smc_policy_excludes_sock(nsmc->clcsock->sk)) {
+			/* The policy, by the client's address: TCP. */
+			code = SMC_CLC_DECL_POLICY;
+			rc = smc_clc_send_decline(nsmc, code, msg->hdr.version);
+			if (!rc)
+				smc_hs_set_fallback(nsmc, code, 0);
+			break;
+		}
 		if (!smc_hs_admit(nsmc)) {
 			/* Bounds of smc_hs_limit.c: TCP, as with no device. */
 			code = SMC_CLC_DECL_HSLIMIT;
@@ -388,9 +404,13 @@ static int smc_listen_take_one(struct smc_sock *lsmc)
 	smc_listen_count(lsmc, nsmc, true);
 
 	if (!READ_ONCE(tcp_sk(nclc->sk)->syn_smc)) {
-		/* No SMC option from the client, or none offered by us. */
+		/*
+		 * No SMC option from the client, or none offered by us: the
+		 * policy's reason if it is why (as it stands now).
+		 */
 		smc_hs_set_fallback(nsmc, lsmc->fallback_rsn ?:
-				    SMC_CLC_DECL_PEERNOSMC, 0);
+				    smc_policy_excludes_sock(nclc->sk) ?
+				    SMC_CLC_DECL_POLICY : SMC_CLC_DECL_PEERNOSMC, 0);
 		smc_stats_fallback(nsmc, true);
 		nsmc->hs_state = SMC_HS_DONE;
 		smc_clcsock_sync(nsmc);
@@ -442,12 +462,10 @@ int smc_listen_start(struct smc_sock *smc, struct socket *sock, int backlog)
 	if (!rc && smc_ok) {
 		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		set_bit(SMC_F_LISTENER, &smc->flags);
-		if (smc->limit_hs) {
-			/* smc_listen_congested() reads us under RCU only. */
-			sock_set_flag(sk, SOCK_RCU_FREE);
-			WRITE_ONCE(tcp_sk(clcsk)->smc_hs_congested,
-				   smc_listen_congested);
-		}
+		/* smc_listen_congested() reads us under RCU only. */
+		sock_set_flag(sk, SOCK_RCU_FREE);
+		WRITE_ONCE(tcp_sk(clcsk)->smc_hs_congested,
+			   smc_listen_congested);
 		/* Connections TCP queued before we listened as SMC. */
 		smc_listen_kick(smc);
 	}

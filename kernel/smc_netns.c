@@ -28,6 +28,7 @@ static int __net_init smc_net_init(struct net *net)
 		return rc;
 	smc_pnettable_init(&sn->pnettable);
 	smc_eid_table_init(&sn->eids);
+	smc_policy_init(&sn->policy);
 	smc_sysctl_defaults(sn);
 	return 0;
 }
@@ -35,6 +36,7 @@ static int __net_init smc_net_init(struct net *net)
 static void __net_exit smc_net_exit(struct net *net)
 {
 	smc_pnettable_destroy(&smc_net(net)->pnettable);
+	smc_policy_destroy(&smc_net(net)->policy);
 	smc_stats_net_exit(net);
 }
 

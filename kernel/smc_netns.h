@@ -23,6 +23,7 @@
 #include <net/netns/generic.h>
 
 #include "smc_eid.h"
+#include "smc_policy.h"
 #include "smc_stats.h"
 
 struct ctl_table;
@@ -72,6 +73,8 @@ struct smc_net {
 	struct smc_stats_use		use[SMC_STATS_TECHS];
 	struct smc_stats_fback		fback;
 	struct smc_eid_table		eids;
+	/* Which connections may try SMC (smc_policy.h). */
+	struct smc_policy_table		policy;
 };
 
 /*

@@ -40,6 +40,7 @@ static const struct smc_clc_decline_info smc_clc_decl_table[] = {
 	DECL(MAX_DMB,	 "SMC-D DMB limit reached"),
 	DECL(NOROUTE,	 "SMC-Rv2: no route to the peer's RoCE GID"),
 	DECL(NOINDIRECT, "SMC-Rv2: peer's direct/indirect route claim does not match"),
+	DECL21(POLICY,	 "the handshake policy of the network namespace keeps the connection on TCP"),
 	DECL(SYNCERR,	 "link group out of synchronization"),
 	DECL(PEERDECL,	 "the peer declined SMC during the handshake"),
 	DECL(INTERR,	 "internal error"),

@@ -51,6 +51,12 @@ extern "C" {
 #define SMC_CLC_DECL_MAX_DMB	0x030d0000 /* SMC-D DMB limit exceeded */
 #define SMC_CLC_DECL_NOROUTE	0x030e0000 /* SMC-Rv2: no route to peer */
 #define SMC_CLC_DECL_NOINDIRECT	0x030f0000 /* SMC-Rv2: direct/indirect mismatch */
+/*
+ * af_smc's own, not Linux's: the network namespace's handshake policy
+ * keeps this connection on TCP (a server that learns it from the
+ * client's address declines; smc_policy.h).
+ */
+#define SMC_CLC_DECL_POLICY	0x03800000 /* excluded by the handshake policy */
 #define SMC_CLC_DECL_SYNCERR	0x04000000 /* synchronization error */
 #define SMC_CLC_DECL_PEERDECL	0x05000000 /* peer declined during handshake */
 #define SMC_CLC_DECL_INTERR	0x09990000 /* internal error */
@@ -65,7 +71,7 @@ struct smc_clc_decline_info {
 	uint32_t code;
 	const char *name;	/* the suffix of the macro above, e.g. "PEERNOSMC" */
 	const char *text;	/* one line of English */
-	bool linux61;		/* defined by Linux 6.1 (false: SMC v2.1 codes, HSLIMIT) */
+	bool linux61;		/* defined by Linux 6.1 (false: SMC v2.1 codes, HSLIMIT, POLICY) */
 };
 
 /*

@@ -9,6 +9,7 @@
 #	                      $out, its stderr to $err (both shown on failure)
 #	lines FILE            the number of lines of FILE
 #	has TEXT              $out contains TEXT (a grep pattern)
+#	has_err TEXT          $err contains TEXT (a grep pattern)
 #	one_line_error        the last run wrote one line to stderr and nothing
 #	                      to stdout, as a tool's error must
 #	json_vals FILE KEY    every value KEY has in the JSON a tool saved in
@@ -37,6 +38,13 @@ has() {
 	grep -q -- "$1" "$out" && return 0
 	tap_fail "output lacks '$1'"
 	sed 's/^/# stdout: /' "$out"
+	return 1
+}
+
+has_err() {
+	grep -q -- "$1" "$err" && return 0
+	tap_fail "stderr lacks '$1'"
+	sed 's/^/# stderr: /' "$err"
 	return 1
 }
 

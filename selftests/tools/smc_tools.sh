@@ -9,7 +9,9 @@
 #   - smcss shows held listening and connected AF_SMC sockets, in text and
 #     JSON, and honours -l and -a;
 #   - smc_pnet adds, shows, deletes and flushes entries; smcd ueid adds and
-#     deletes User EIDs; changes are refused to an unprivileged user;
+#     deletes User EIDs; smcd policy adds, shows, deletes and flushes rules
+#     (af_smc; Debian's module has no policy, and the tool says so);
+#     changes are refused to an unprivileged user;
 #   - smcd stats reset makes the next stats start from zero.
 # Cases whose kernel part is missing are skipped with the reason; with
 # --all-parts (Debian's module, which has them all) they fail instead, so a
@@ -156,6 +158,47 @@ ueids() {
 	run 0 smcd -j ueid && has "^\[\]$"
 }
 tap_case "smcd ueid add, show, delete" 120 ueids
+
+# af_smc's handshake policy (Documentation/handshake-policy.md); Linux's
+# smc.ko has none, and the tool must say so instead of showing an empty table.
+policy() {
+	need "$have_gen" "the kernel has no SMC_GEN_NETLINK family"
+	if [ "${SMC_MODULE:-}" = intree ]; then
+		run 1 smcd policy && one_line_error
+		has_err "has no handshake policy"
+		return 0
+	fi
+	run 0 smcd policy flush || return 1
+	run 0 smcd policy add smc peer 192.168.10.0/24 || return 1
+	run 0 smcr policy add tcp port 8000-8099 || return 1
+	run 0 smcd policy add tcp peer fd00::/8 port 443 || return 1
+	run 0 smcd policy || return 1
+	has "^ID   ACTION PEER                     PORTS$"
+	has "^[0-9]* *smc    192.168.10.0/24 *any$"
+	has "^[0-9]* *tcp    any *8000-8099$"
+	has "^[0-9]* *tcp    fd00::/8 *443$"
+	[ "$(lines "$out")" = 4 ] || tap_fail "smcd policy: $(lines "$out") lines, not 4"
+	run 0 smcr -j policy || return 1
+	cp "$out" "$TMPDIR/policy.json"
+	[ "$(json_vals "$TMPDIR/policy.json" action | tr '\n' ' ')" = "smc tcp tcp " ] ||
+		tap_fail "actions in JSON: $(cat "$TMPDIR/policy.json")"
+	[ "$(json_vals "$TMPDIR/policy.json" port_low | tr '\n' ' ')" = "0 8000 443 " ] ||
+		tap_fail "port_low in JSON: $(cat "$TMPDIR/policy.json")"
+	second=$(json_vals "$TMPDIR/policy.json" id | sed -n 2p)
+	run 1 smcd policy add tcp port 8000-8099 && one_line_error
+	has_err "exists already"
+	run 2 smcd policy add tcp peer 10.0.0.1/8 && one_line_error
+	run 1 su -s /bin/sh nobody -c "smcd policy add tcp" && one_line_error
+	has_err "needs CAP_NET_ADMIN"
+	run 0 su -s /bin/sh nobody -c "smcd policy" && has "8000-8099"
+	run 0 smcd policy del "$second" || return 1
+	run 1 smcd policy del "$second" && one_line_error
+	has_err "no rule has id $second"
+	run 0 smcd policy && [ "$(lines "$out")" = 3 ] || tap_fail "after del: $(cat "$out")"
+	run 0 smcd policy flush || return 1
+	run 0 smcd -j policy && has "^\[\]$"
+}
+tap_case "smcd policy add, show, delete, flush" 120 policy
 
 info_devices() {
 	need "$have_gen" "the kernel has no SMC_GEN_NETLINK family"

@@ -27,4 +27,37 @@
 #define IPPROTO_SMC	256
 #endif
 
+/*
+ * af_smc's own SMC_GEN_NETLINK commands: the handshake policy of a network
+ * namespace (Documentation/handshake-policy.md). Linux numbers its
+ * commands from 1 up (18 in 6.1, the same in 6.19); ours sit at the top
+ * of the 8-bit command space so that Linux's next ones cannot meet them.
+ * DUMP needs no privilege; the others need CAP_NET_ADMIN over the netns.
+ */
+#define SMC_NETLINK_DUMP_POLICY		0xf0	/* one message per rule */
+#define SMC_NETLINK_ADD_POLICY		0xf1	/* append a rule */
+#define SMC_NETLINK_DEL_POLICY		0xf2	/* SMC_NLA_POLICY_ID */
+#define SMC_NETLINK_FLUSH_POLICY	0xf3	/* no attribute */
+
+/* Attributes of a rule (top level in each message). */
+enum {
+	SMC_NLA_POLICY_UNSPEC,
+	SMC_NLA_POLICY_ID,		/* u32, given by the kernel */
+	SMC_NLA_POLICY_ACTION,		/* u8, SMC_POLICY_* */
+	SMC_NLA_POLICY_FAMILY,		/* u8: AF_INET, AF_INET6; absent: any */
+	SMC_NLA_POLICY_ADDR,		/* 4 or 16 bytes, network order */
+	SMC_NLA_POLICY_PREFIXLEN,	/* u8 */
+	SMC_NLA_POLICY_PORT_LO,		/* u16, host order; absent: 0 */
+	SMC_NLA_POLICY_PORT_HI,		/* u16, host order; absent: 65535 */
+	__SMC_NLA_POLICY_MAX,
+	SMC_NLA_POLICY_MAX = __SMC_NLA_POLICY_MAX - 1
+};
+
+/* What a matching connection does. */
+#define SMC_POLICY_SMC	1	/* may use SMC (as with no rule) */
+#define SMC_POLICY_TCP	2	/* stays TCP, from the SYN on where it can */
+
+/* Rules a namespace may hold. */
+#define SMC_POLICY_MAX_RULES	64
+
 #endif /* _UAPI_SMC_AF_SMC_H */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "smc_decode.h"
 
+#include <algorithm>
 #include <cerrno>
 
 #include <linux/smc.h>
+#include <smc/af_smc.h>
+#include <sys/socket.h>
 
 namespace smc {
 
@@ -208,6 +211,45 @@ Result<SeidInfo> decode_seid(const std::vector<GenlMessage> &msgs)
 	if (d.failed())
 		return d.error("SEID");
 	return info;
+}
+
+// A rule the tool could not print faithfully (no id, an address that is not
+// as long as its family's) makes the whole reply malformed: showing a
+// table with a rule left out would misstate what the kernel enforces.
+Result<std::vector<PolicyRule>> decode_policy(const std::vector<GenlMessage> &msgs)
+{
+	AttrDecoder d;
+	std::vector<PolicyRule> out;
+	bool bad = false;
+	for (const auto &m : msgs) {
+		auto top = d.top(m);
+		auto id = top.uint(SMC_NLA_POLICY_ID);
+		if (!id) {
+			bad = true;
+			continue;
+		}
+		PolicyRule r;
+		r.id = static_cast<std::uint32_t>(*id);
+		r.action = static_cast<std::uint8_t>(top.uint_or(SMC_NLA_POLICY_ACTION, 0));
+		r.family = static_cast<int>(top.uint_or(SMC_NLA_POLICY_FAMILY, 0));
+		r.port_lo = static_cast<std::uint16_t>(top.uint_or(SMC_NLA_POLICY_PORT_LO, 0));
+		r.port_hi = static_cast<std::uint16_t>(top.uint_or(SMC_NLA_POLICY_PORT_HI, 65535));
+		if (r.family != 0) {
+			std::size_t len = r.family == AF_INET ? 4 : r.family == AF_INET6 ? 16 : 0;
+			const nl::Attr *a = top.find(SMC_NLA_POLICY_ADDR);
+			auto plen = top.uint(SMC_NLA_POLICY_PREFIXLEN);
+			if (!len || !a || a->data.size() != len || !plen || *plen > len * 8) {
+				bad = true;
+				continue;
+			}
+			std::copy(a->data.begin(), a->data.end(), r.addr.begin());
+			r.prefix_len = static_cast<std::uint8_t>(*plen);
+		}
+		out.push_back(r);
+	}
+	if (d.failed() || bad)
+		return d.error("handshake policy");
+	return out;
 }
 
 } // namespace smc

@@ -23,6 +23,7 @@ Result<Stats> decode_stats(const std::vector<GenlMessage> &stats,
 			   const std::vector<GenlMessage> &fallback);
 Result<std::vector<std::string>> decode_ueids(const std::vector<GenlMessage> &msgs);
 Result<SeidInfo> decode_seid(const std::vector<GenlMessage> &msgs);
+Result<std::vector<PolicyRule>> decode_policy(const std::vector<GenlMessage> &msgs);
 
 // Notes whether any attribute stream it parsed was malformed.
 class AttrDecoder {

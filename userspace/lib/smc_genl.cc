@@ -4,6 +4,8 @@
 #include <cerrno>
 
 #include <linux/smc.h>
+#include <smc/af_smc.h>
+#include <sys/socket.h>
 
 #include "smc_decode.h"
 
@@ -183,6 +185,80 @@ Result<void> SmcGenl::disable_seid()
 		return e;
 	}
 	return explain_genl_error(e, family_.name());
+}
+
+namespace {
+
+// A kernel without the policy commands (Linux's smc.ko, or an older
+// af_smc) answers an unknown command with EOPNOTSUPP.
+Error explain_policy_error(Error e, const std::string &family)
+{
+	if (e.code == EOPNOTSUPP) {
+		e.message = "this kernel's SMC module has no handshake policy (af_smc's own commands)";
+		return e;
+	}
+	return explain_genl_error(std::move(e), family);
+}
+
+} // namespace
+
+Result<std::vector<PolicyRule>> SmcGenl::policy()
+{
+	auto r = family_.dump(SMC_NETLINK_DUMP_POLICY);
+	if (!r)
+		return explain_policy_error(r.error(), family_.name());
+	return decode_policy(*r);
+}
+
+Result<void> SmcGenl::add_policy(const PolicyRule &rule)
+{
+	auto r = execute(SMC_NETLINK_ADD_POLICY, [&rule](nl::AttrWriter &w) {
+		w.put_u8(SMC_NLA_POLICY_ACTION, rule.action);
+		if (rule.port_lo != 0)
+			w.put_u16(SMC_NLA_POLICY_PORT_LO, rule.port_lo);
+		if (rule.port_hi != 65535)
+			w.put_u16(SMC_NLA_POLICY_PORT_HI, rule.port_hi);
+		if (rule.family == 0)
+			return;
+		w.put_u8(SMC_NLA_POLICY_FAMILY, static_cast<std::uint8_t>(rule.family));
+		w.put(SMC_NLA_POLICY_ADDR, ByteView(rule.addr.data(), rule.family == AF_INET ? 4 : 16));
+		w.put_u8(SMC_NLA_POLICY_PREFIXLEN, rule.prefix_len);
+	});
+	if (!r) {
+		Error e = r.error();
+		if (e.code == ENOSPC)
+			e.message = "the handshake policy is full (at most " +
+				    std::to_string(SMC_POLICY_MAX_RULES) + " rules)";
+		else if (e.code == EEXIST)
+			e.message = "a rule for these peers and ports exists already";
+		else if (e.code != EINVAL)	// EINVAL carries the kernel's reason
+			return explain_policy_error(std::move(e), family_.name());
+		return e;
+	}
+	return {};
+}
+
+Result<void> SmcGenl::del_policy(std::uint32_t id)
+{
+	auto r = execute(SMC_NETLINK_DEL_POLICY, [id](nl::AttrWriter &w) {
+		w.put_u32(SMC_NLA_POLICY_ID, id);
+	});
+	if (r)
+		return {};
+	Error e = r.error();
+	if (e.code == ENOENT) {
+		e.message = "no rule has id " + std::to_string(id);
+		return e;
+	}
+	return explain_policy_error(std::move(e), family_.name());
+}
+
+Result<void> SmcGenl::flush_policy()
+{
+	auto r = execute(SMC_NETLINK_FLUSH_POLICY);
+	if (!r)
+		return explain_policy_error(r.error(), family_.name());
+	return {};
 }
 
 } // namespace smc

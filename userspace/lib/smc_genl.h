@@ -39,6 +39,13 @@ public:
 	Result<void> enable_seid();
 	Result<void> disable_seid();
 
+	// The handshake policy of the caller's netns (af_smc's own commands).
+	Result<std::vector<PolicyRule>> policy();
+	// Appends rule (its id is ignored; the kernel gives one).
+	Result<void> add_policy(const PolicyRule &rule);
+	Result<void> del_policy(std::uint32_t id);
+	Result<void> flush_policy();
+
 private:
 	explicit SmcGenl(nl::GenlFamily family) : family_(std::move(family)) {}
 	Result<std::vector<nl::GenlMessage>> dump(std::uint8_t cmd);

@@ -185,4 +185,14 @@ struct SeidInfo {
 	bool enabled = false;
 };
 
+// SMC_NLA_POLICY_*: one rule of the handshake policy (uapi/smc/af_smc.h).
+struct PolicyRule {
+	std::uint32_t id = 0;		// given by the kernel; 0 in a request
+	std::uint8_t action = 0;	// SMC_POLICY_SMC or SMC_POLICY_TCP
+	int family = 0;			// AF_INET, AF_INET6; 0: any peer
+	std::array<std::uint8_t, 16> addr{};	// network order; 4 bytes for AF_INET
+	std::uint8_t prefix_len = 0;
+	std::uint16_t port_lo = 0, port_hi = 65535;
+};
+
 } // namespace smc

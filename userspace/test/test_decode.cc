@@ -11,6 +11,8 @@
 #include <linux/smc.h>
 #include <linux/smc_diag.h>
 #include <linux/sock_diag.h>
+#include <smc/af_smc.h>
+#include <sys/socket.h>
 
 #include "diag_builders.h"
 #include "fixture.h"
@@ -227,6 +229,56 @@ TEST(SmcGen, StatsAndFallbackReasons)
 	EXPECT_EQ(s->srv_reasons[0].code, 0x05000000u);
 	ASSERT_EQ(s->clnt_reasons.size(), 1u);
 	EXPECT_EQ(s->clnt_reasons[0].count, 9u);
+}
+
+TEST(SmcGen, PolicyRules)
+{
+	auto any = [](nl::AttrWriter &w) {
+		w.put_u32(SMC_NLA_POLICY_ID, 7);
+		w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_TCP);
+		w.put_u16(SMC_NLA_POLICY_PORT_LO, 80);
+		w.put_u16(SMC_NLA_POLICY_PORT_HI, 80);
+	};
+	auto v4 = [](nl::AttrWriter &w) {
+		w.put_u32(SMC_NLA_POLICY_ID, 9);
+		w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_SMC);
+		w.put_u16(SMC_NLA_POLICY_PORT_LO, 0);
+		w.put_u16(SMC_NLA_POLICY_PORT_HI, 65535);
+		w.put_u8(SMC_NLA_POLICY_FAMILY, AF_INET);
+		w.put_u8(SMC_NLA_POLICY_PREFIXLEN, 8);
+		w.put(SMC_NLA_POLICY_ADDR, Bytes{10, 0, 0, 0});
+	};
+	auto r = decode_policy({gm(SMC_NETLINK_DUMP_POLICY, any), gm(SMC_NETLINK_DUMP_POLICY, v4)});
+	ASSERT_TRUE(r);
+	ASSERT_EQ(r->size(), 2u);
+	EXPECT_EQ((*r)[0].id, 7u);
+	EXPECT_EQ((*r)[0].action, SMC_POLICY_TCP);
+	EXPECT_EQ((*r)[0].family, 0);
+	EXPECT_EQ((*r)[0].port_lo, 80);
+	EXPECT_EQ((*r)[0].port_hi, 80);
+	EXPECT_EQ((*r)[1].family, AF_INET);
+	EXPECT_EQ((*r)[1].prefix_len, 8);
+	EXPECT_EQ((*r)[1].addr[0], 10);
+	// A rule the table could not show as the kernel applies it fails the
+	// whole reply: an IPv4 rule with 16 address bytes, a prefix longer
+	// than its address, a message without an id.
+	EXPECT_FALSE(decode_policy({gm(SMC_NETLINK_DUMP_POLICY, [](nl::AttrWriter &w) {
+		w.put_u32(SMC_NLA_POLICY_ID, 1);
+		w.put_u8(SMC_NLA_POLICY_FAMILY, AF_INET);
+		w.put_u8(SMC_NLA_POLICY_PREFIXLEN, 8);
+		w.put(SMC_NLA_POLICY_ADDR, Bytes(16, 0));
+	})}));
+	EXPECT_FALSE(decode_policy({gm(SMC_NETLINK_DUMP_POLICY, [](nl::AttrWriter &w) {
+		w.put_u32(SMC_NLA_POLICY_ID, 1);
+		w.put_u8(SMC_NLA_POLICY_FAMILY, AF_INET);
+		w.put_u8(SMC_NLA_POLICY_PREFIXLEN, 33);
+		w.put(SMC_NLA_POLICY_ADDR, Bytes{10, 0, 0, 0});
+	})}));
+	auto no_id = decode_policy({gm(SMC_NETLINK_DUMP_POLICY, [](nl::AttrWriter &w) {
+		w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_TCP);
+	})});
+	ASSERT_FALSE(no_id);
+	EXPECT_EQ(no_id.error().message, "malformed attributes in the kernel's handshake policy reply");
 }
 
 TEST(SmcGen, EidTables)

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <linux/netlink.h>
 #include <linux/smc.h>
+#include <smc/af_smc.h>
+#include <sys/socket.h>
 
 #include "fixture.h"
 #include "smc_tool.h"
@@ -114,6 +116,32 @@ Bytes link(std::uint32_t seq, std::uint8_t id, const char *ibdev, std::uint32_t 
 			l.put_u32(SMC_NLA_LINK_STATE, state);
 		});
 	});
+}
+
+// Three rules as af_smc dumps them: any peer, an IPv4 prefix, an IPv6 one.
+std::vector<Bytes> policy_dump(std::uint32_t seq)
+{
+	auto rule = [seq](std::uint32_t id, std::uint8_t action, std::uint16_t lo, std::uint16_t hi, int family,
+			  Bytes addr, std::uint8_t plen) {
+		return genl_msg(gen_family, SMC_NETLINK_DUMP_POLICY, seq, [=](nl::AttrWriter &w) {
+			w.put_u32(SMC_NLA_POLICY_ID, id);
+			w.put_u8(SMC_NLA_POLICY_ACTION, action);
+			w.put_u16(SMC_NLA_POLICY_PORT_LO, lo);
+			w.put_u16(SMC_NLA_POLICY_PORT_HI, hi);
+			if (!family)
+				return;
+			w.put_u8(SMC_NLA_POLICY_FAMILY, static_cast<std::uint8_t>(family));
+			w.put_u8(SMC_NLA_POLICY_PREFIXLEN, plen);
+			w.put(SMC_NLA_POLICY_ADDR, addr);
+		});
+	};
+	Bytes v6(16, 0);
+	v6[0] = 0xfd;
+	v6[1] = 0x00;
+	v6[7] = 0x01;
+	return {nl::join({rule(1, SMC_POLICY_SMC, 0, 65535, AF_INET, Bytes{192, 168, 10, 0}, 24),
+			  rule(2, SMC_POLICY_TCP, 80, 80, 0, {}, 0),
+			  rule(5, SMC_POLICY_TCP, 8000, 8099, AF_INET6, v6, 64), done_msg(seq)})};
 }
 
 std::vector<Bytes> linkgroups(std::uint32_t seq, bool links)
@@ -234,6 +262,8 @@ INSTANTIATE_TEST_SUITE_P(
 				 w.put_u8(SMC_NLA_SEID_ENABLED, 0);
 			 }),
 			 done_msg(1)})}}},
+		Case{"smcd_policy", {"smcd", "policy"}, {policy_dump(1)}},
+		Case{"smcr_policy_json", {"smcr", "-j", "pol", "show"}, {policy_dump(1)}},
 		Case{"smcd_seid_json", {"smcd", "-j", "se"},
 		     {{nl::join({genl_msg(gen_family, SMC_NETLINK_DUMP_SEID, 1, [](nl::AttrWriter &w) {
 				 w.put_str(SMC_NLA_SEID_ENTRY, "IBM-SYSZ-ISMSEID00000000000000C0");
@@ -268,7 +298,8 @@ TEST(Smc, HelpEverywhere)
 		     {"smcd", "linkgroup", "help"}, {"smcd", "linkgroup", "show", "h"},
 		     {"smcd", "stats", "help"}, {"smcd", "stats", "reset", "help"},
 		     {"smcd", "ueid", "help"}, {"smcd", "ueid", "show", "help"}, {"smcd", "seid", "help"},
-		     {"smcd", "seid", "enable", "help"}, {"smcr", "linkgroup", "link-show", "help"}}) {
+		     {"smcd", "seid", "enable", "help"}, {"smcr", "linkgroup", "link-show", "help"},
+		     {"smcd", "policy", "help"}, {"smcr", "policy", "add", "tcp", "help"}}) {
 		auto r = run(args, none());
 		EXPECT_EQ(r.rc, 0) << args[1] << " " << r.err;
 		EXPECT_EQ(r.out.rfind("Usage: ", 0), 0u) << args[1];
@@ -313,6 +344,42 @@ TEST(Smc, UsageErrorsAreOneLine)
 		 "smcd: invalid User EID 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456': it is longer than 32 characters "
 		 "(see 'smcd ueid help')"},
 		{{"smcd", "seid", "on"}, "smcd: unknown command 'on' (see 'smcd seid help')"},
+		{{"smcd", "policy", "x"}, "smcd: unknown command 'x' (see 'smcd policy help')"},
+		{{"smcd", "policy", "show", "x"}, "smcd: unexpected argument 'x' (see 'smcd policy help')"},
+		{{"smcd", "policy", "add"}, "smcd: 'add' needs an action: smc or tcp (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "udp"}, "smcd: unknown action 'udp': use smc or tcp (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "peer"}, "smcd: 'peer' needs a prefix (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "port"},
+		 "smcd: 'port' needs a port or a range (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "port", "80", "port", "81"},
+		 "smcd: 'port' given twice (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "via", "x"}, "smcd: unexpected argument 'via' (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "peer", "10.0.0.1/8"},
+		 "smcd: invalid peer prefix '10.0.0.1/8': bits are set past the prefix length "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "peer", "10.0.0.0/33"},
+		 "smcd: invalid peer prefix '10.0.0.0/33': an IPv4 prefix is at most 32 bits long "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "peer", "fd00::/x"},
+		 "smcd: invalid peer prefix 'fd00::/x': the prefix length is not a number from 0 to 128 "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "peer", "host.example"},
+		 "smcd: invalid peer prefix 'host.example': 'host.example' is neither an IPv4 nor an IPv6 "
+		 "address (see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "port", "90-80"},
+		 "smcd: invalid port '90-80': give PORT or LOW-HIGH, from 1 to 65535, LOW <= HIGH "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "port", "0"},
+		 "smcd: invalid port '0': give PORT or LOW-HIGH, from 1 to 65535, LOW <= HIGH "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "add", "tcp", "port", "65536"},
+		 "smcd: invalid port '65536': give PORT or LOW-HIGH, from 1 to 65535, LOW <= HIGH "
+		 "(see 'smcd policy help')"},
+		{{"smcd", "policy", "del"}, "smcd: 'del' needs a rule id (see 'smcd policy help')"},
+		{{"smcd", "policy", "del", "0"}, "smcd: invalid rule id '0' (see 'smcd policy help')"},
+		{{"smcd", "policy", "del", "-1"}, "smcd: invalid rule id '-1' (see 'smcd policy help')"},
+		{{"smcd", "policy", "del", "1", "2"}, "smcd: unexpected argument '2' (see 'smcd policy help')"},
+		{{"smcd", "policy", "flush", "1"}, "smcd: unexpected argument '1' (see 'smcd policy help')"},
 	};
 	for (const auto &[args, msg] : cases) {
 		auto r = run(args, none());
@@ -365,6 +432,68 @@ TEST(Smc, UeidRequestsArePadded)
 	s.exchanges[0].request = req.finish(1);
 	auto r = run({"smcd", "ueid", "add", "SMC-EID.1"}, {s});
 	EXPECT_EQ(r.transcript(), "--- exit 0 ---\n");
+}
+
+// What "policy add" sends: the action, then only the parts given (absent
+// ports mean 0 and 65535 to the kernel), the address as long as its family.
+TEST(Smc, PolicyRequests)
+{
+	auto expect_request = [](std::vector<std::string> args, const nl::AttrFiller &fill) {
+		auto req = nl::genl_message(gen_family, SMC_NETLINK_ADD_POLICY, SMC_GENL_FAMILY_VERSION,
+					    NLM_F_REQUEST | NLM_F_ACK);
+		auto w = req.attrs();
+		fill(w);
+		auto s = genl_session({{error_msg(1, 0)}});
+		s.exchanges[0].request = req.finish(1);
+		auto r = run(args, {s});
+		EXPECT_EQ(r.transcript(), "--- exit 0 ---\n") << args.back();
+	};
+	expect_request({"smcd", "policy", "add", "tcp", "port", "80"}, [](nl::AttrWriter &w) {
+		w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_TCP);
+		w.put_u16(SMC_NLA_POLICY_PORT_LO, 80);
+		w.put_u16(SMC_NLA_POLICY_PORT_HI, 80);
+	});
+	expect_request({"smcd", "policy", "add", "smc", "port", "1-65535", "peer", "10.1.0.0/16"},
+		       [](nl::AttrWriter &w) {
+			       w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_SMC);
+			       w.put_u16(SMC_NLA_POLICY_PORT_LO, 1);
+			       w.put_u8(SMC_NLA_POLICY_FAMILY, AF_INET);
+			       w.put(SMC_NLA_POLICY_ADDR, Bytes{10, 1, 0, 0});
+			       w.put_u8(SMC_NLA_POLICY_PREFIXLEN, 16);
+		       });
+	expect_request({"smcr", "policy", "a", "t", "peer", "fd00::1"}, [](nl::AttrWriter &w) {
+		w.put_u8(SMC_NLA_POLICY_ACTION, SMC_POLICY_TCP);
+		w.put_u8(SMC_NLA_POLICY_FAMILY, AF_INET6);
+		Bytes a(16, 0);
+		a[0] = 0xfd;
+		a[15] = 1;
+		w.put(SMC_NLA_POLICY_ADDR, a);
+		w.put_u8(SMC_NLA_POLICY_PREFIXLEN, 128);
+	});
+	auto del = nl::genl_message(gen_family, SMC_NETLINK_DEL_POLICY, SMC_GENL_FAMILY_VERSION,
+				    NLM_F_REQUEST | NLM_F_ACK);
+	del.attrs().put_u32(SMC_NLA_POLICY_ID, 12);
+	auto s = genl_session({{error_msg(1, 0)}});
+	s.exchanges[0].request = del.finish(1);
+	EXPECT_EQ(run({"smcd", "policy", "del", "12"}, {s}).transcript(), "--- exit 0 ---\n");
+}
+
+TEST(Smc, PolicyKernelErrors)
+{
+	std::vector<std::pair<std::vector<std::string>, std::pair<int, std::string>>> cases = {
+		{{"smcd", "policy", "add", "tcp"}, {EPERM, "smcd: permission denied: needs CAP_NET_ADMIN"}},
+		{{"smcd", "policy", "add", "tcp"}, {ENOSPC, "smcd: the handshake policy is full (at most 64 rules)"}},
+		{{"smcd", "policy", "add", "tcp"}, {EEXIST, "smcd: a rule for these peers and ports exists already"}},
+		{{"smcd", "policy", "del", "3"}, {ENOENT, "smcd: no rule has id 3"}},
+		{{"smcd", "policy", "flush"}, {EPERM, "smcd: permission denied: needs CAP_NET_ADMIN"}},
+		{{"smcd", "policy"},
+		 {EOPNOTSUPP, "smcd: this kernel's SMC module has no handshake policy (af_smc's own commands)"}},
+	};
+	for (const auto &[args, err] : cases) {
+		auto r = run(args, {genl_session({{error_msg(1, err.first)}})});
+		EXPECT_EQ(r.rc, 1) << err.second;
+		EXPECT_EQ(r.err, err.second + "\n");
+	}
 }
 
 } // namespace

@@ -18,6 +18,7 @@ TEST(Decline, LinuxValues)
 	EXPECT_EQ(SMC_CLC_DECL_NOSMCDEV, 0x03030000u);
 	EXPECT_EQ(SMC_CLC_DECL_NOUEID, 0x03030008u);
 	EXPECT_EQ(SMC_CLC_DECL_NOINDIRECT, 0x030f0000u);
+	EXPECT_EQ(SMC_CLC_DECL_POLICY, 0x03800000u);  // af_smc's own
 	EXPECT_EQ(SMC_CLC_DECL_SYNCERR, 0x04000000u);
 	EXPECT_EQ(SMC_CLC_DECL_PEERDECL, 0x05000000u);
 	EXPECT_EQ(SMC_CLC_DECL_INTERR, 0x09990000u);
@@ -42,7 +43,7 @@ TEST(Decline, TableIsSortedUniqueAndComplete)
 		linux61 += t[i].linux61;
 	}
 	EXPECT_EQ(linux61, 33u);  // every SMC_CLC_DECL_* of Linux 6.1
-	EXPECT_EQ(n, 37u);        // plus the three SMC v2.1 codes and af_smc's HSLIMIT
+	EXPECT_EQ(n, 38u);        // plus the three SMC v2.1 codes, af_smc's HSLIMIT and POLICY
 }
 
 TEST(Decline, UnknownCodesNameTheirClass)

@@ -49,7 +49,8 @@ std::string main_help(const SmcContext &ctx)
 	bool d = ctx.tech == Tech::smcd;
 	std::string tech = tech_name(ctx.tech);
 	std::string s = "Usage: " + p + " [OPTION]... OBJECT [COMMAND] [ARGUMENT]...\n"
-		"Show " + tech + " devices, link groups and statistics, and manage Enterprise IDs.\n"
+		"Show " + tech + " devices, link groups and statistics, manage Enterprise IDs\n"
+		"and the handshake policy.\n"
 		"\n"
 		"Objects:\n"
 		"  info        kernel and hardware capabilities\n"
@@ -59,6 +60,7 @@ std::string main_help(const SmcContext &ctx)
 		"  ueid        User Enterprise IDs\n";
 	if (d)
 		s += "  seid        the System Enterprise ID\n";
+	s += "  policy      which connections may use SMC (this network namespace)\n";
 	s += "  help        this text\n"
 		"\n"
 		"Options:\n"
@@ -204,6 +206,7 @@ int smc_main(const std::vector<std::string> &all_args, ToolEnv &env)
 	std::vector<std::string_view> objects = {"device", "linkgroup", "info", "stats", "ueid"};
 	if (ctx.tech == Tech::smcd)
 		objects.push_back("seid");
+	objects.push_back("policy");
 	objects.push_back("help");
 	const std::string &object = args[i];
 	int which = match_word(object, objects);
@@ -217,6 +220,7 @@ int smc_main(const std::vector<std::string> &all_args, ToolEnv &env)
 	if (chosen == "stats") return smc_stats(ctx, rest);
 	if (chosen == "ueid") return smc_ueid(ctx, rest);
 	if (chosen == "seid") return smc_seid(ctx, rest);
+	if (chosen == "policy") return smc_policy(ctx, rest);
 	env.out << main_help(ctx);
 	return exit_ok;
 }

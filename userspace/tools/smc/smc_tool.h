@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // smcd and smcr: one program; the technology comes from the name it runs
-// under (or --type). Objects (info, device, linkgroup, stats, ueid, seid)
-// each live in their own file.
+// under (or --type). Objects (info, device, linkgroup, stats, ueid, seid,
+// policy) each live in their own file.
 #pragma once
 
 #include <optional>
@@ -52,6 +52,7 @@ int smc_linkgroup(SmcContext &ctx, Args args);
 int smc_stats(SmcContext &ctx, Args args);
 int smc_ueid(SmcContext &ctx, Args args);
 int smc_seid(SmcContext &ctx, Args args);
+int smc_policy(SmcContext &ctx, Args args);
 
 // Each object's help text, for "PROG OBJECT help".
 std::string info_help(const SmcContext &ctx);
@@ -60,6 +61,7 @@ std::string linkgroup_help(const SmcContext &ctx);
 std::string stats_help(const SmcContext &ctx);
 std::string ueid_help(const SmcContext &ctx);
 std::string seid_help(const SmcContext &ctx);
+std::string policy_help(const SmcContext &ctx);
 
 // Whether an argument asks for help ("help" or any prefix of it, -h, --help).
 bool is_help_word(std::string_view arg);
