@@ -477,7 +477,8 @@ static void table(const void *arg)
 	add_refused(&r, -1, EINVAL, "AF_INET or AF_INET6");
 	r = ok4;
 	r.action = 3;
-	add_refused(&r, -1, EINVAL, NULL);
+	/* The attribute policy's range: the netlink core's ERANGE. */
+	add_refused(&r, -1, ERANGE, "out of range");
 	add_refused(&ok4, 5, EINVAL, "gives rule ids");
 	/* An IPv6 address under an AF_INET family is the wrong length. */
 	{
@@ -586,7 +587,7 @@ int main(void)
 	tap_add(allow_list, NULL, 30, "smc rule for one port, then tcp for all: only that port gets SMC-D");
 	tap_add(v6_rule, NULL, 30, "an IPv6 rule for ::/0 leaves IPv4 and v4-mapped peers alone");
 	tap_add(table, NULL, 60,
-		"rules are validated (EINVAL with extack), unique (EEXIST), at most %d (ENOSPC), "
+		"rules are validated (EINVAL/ERANGE with extack), unique (EEXIST), at most %d (ENOSPC), "
 		"dumped in order, deleted by id (ENOENT), flushed", SMC_POLICY_MAX_RULES);
 	tap_add(privilege, NULL, 30,
 		"an unprivileged user reads the table and gets EPERM changing it; in its own "
