@@ -38,6 +38,40 @@ enum smc_mode { SMC_MODE_SMC, SMC_MODE_INET, SMC_MODE_AUTO };
  */
 const char *smc_parse_mode(const char *text, enum smc_mode *out);
 
+/*
+ * SMC_PORTS: the ports whose sockets are converted, as a comma-separated list
+ * of ports and ranges, e.g. "80,443,8000-8099": decimal digits only, 1 to
+ * 65535, a range's first port not above its last, no blanks, no empty items,
+ * at most SMC_MAX_PORT_RANGES items. The list lives in a fixed array because
+ * the library allocates nothing.
+ */
+#define SMC_MAX_PORT_RANGES 16
+
+struct smc_port_ranges {
+	unsigned int count;	/* 0: no filter, every port */
+	struct {
+		unsigned short low, high;
+	} range[SMC_MAX_PORT_RANGES];
+};
+
+/* NULL and the ranges in *out, or a short static English reason (*out untouched). */
+const char *smc_parse_ports(const char *text, struct smc_port_ranges *out);
+
+/* Is port in one of the ranges? */
+int smc_port_listed(const struct smc_port_ranges *ports, unsigned int port);
+
+/*
+ * SMC_PROGRAMS: the programs whose sockets are converted, as a
+ * comma-separated list of names, e.g. "nginx,redis-server": no '/', no blanks,
+ * no empty items, each at most SMC_MAX_PROGRAM_NAME bytes. NULL if the list
+ * is valid, else a short static English reason.
+ */
+#define SMC_MAX_PROGRAM_NAME 255
+const char *smc_check_programs(const char *text);
+
+/* Is name one of the names of a valid list? */
+int smc_program_listed(const char *list, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

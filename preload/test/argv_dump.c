@@ -11,6 +11,7 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = {
 		"LD_PRELOAD", "SMC_DEBUG", "SMC_SNDBUF", "SMC_RCVBUF", "SMC_MODE",
+		"SMC_PORTS", "SMC_PROGRAMS",
 	};
 	unsigned int i;
 	int a;

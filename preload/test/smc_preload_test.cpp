@@ -16,6 +16,7 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -284,6 +285,56 @@ TEST(SmcEnv, Modes)
 	}
 }
 
+TEST(SmcEnv, Ports)
+{
+	smc_port_ranges p{};
+	ASSERT_EQ(smc_parse_ports("80,443,8000-8099", &p), nullptr);
+	ASSERT_EQ(p.count, 3u);
+	EXPECT_EQ(p.range[0].low, 80);
+	EXPECT_EQ(p.range[0].high, 80);
+	EXPECT_EQ(p.range[2].low, 8000);
+	EXPECT_EQ(p.range[2].high, 8099);
+	for (unsigned port : {80u, 443u, 8000u, 8050u, 8099u})
+		EXPECT_TRUE(smc_port_listed(&p, port)) << port;
+	for (unsigned port : {0u, 79u, 81u, 442u, 7999u, 8100u, 65535u})
+		EXPECT_FALSE(smc_port_listed(&p, port)) << port;
+	ASSERT_EQ(smc_parse_ports("1-65535", &p), nullptr);
+	EXPECT_TRUE(smc_port_listed(&p, 65535));
+	ASSERT_EQ(smc_parse_ports("0080,7-7", &p), nullptr);
+	EXPECT_TRUE(smc_port_listed(&p, 80));
+	EXPECT_TRUE(smc_port_listed(&p, 7));
+	ASSERT_EQ(smc_parse_ports("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", &p), nullptr);
+	EXPECT_EQ(p.count, 16u);
+
+	for (const char *text : {"", "0", "65536", "80,", ",80", "80,,81", "80-", "-80", "81-80",
+				 "80-90-100", " 80", "80 ", "8a", "0x50", "+80", "1-0",
+				 "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", "99999999999"}) {
+		smc_port_ranges q{};
+		q.count = 42;
+		EXPECT_NE(smc_parse_ports(text, &q), nullptr) << "'" << text << "'";
+		EXPECT_EQ(q.count, 42u) << "'" << text << "'";
+	}
+	EXPECT_NE(smc_parse_ports(nullptr, &p), nullptr);
+}
+
+TEST(SmcEnv, Programs)
+{
+	EXPECT_EQ(smc_check_programs("nginx"), nullptr);
+	EXPECT_EQ(smc_check_programs("nginx,redis-server,a.out"), nullptr);
+	for (const char *text : {"", ",", "a,", ",a", "a,,b", "/usr/sbin/nginx", "a b", "a\tb"})
+		EXPECT_NE(smc_check_programs(text), nullptr) << "'" << text << "'";
+	EXPECT_EQ(smc_check_programs(std::string(255, 'x').c_str()), nullptr);
+	EXPECT_NE(smc_check_programs(std::string(256, 'x').c_str()), nullptr);
+
+	EXPECT_TRUE(smc_program_listed("nginx,redis-server", "nginx"));
+	EXPECT_TRUE(smc_program_listed("nginx,redis-server", "redis-server"));
+	EXPECT_FALSE(smc_program_listed("nginx,redis-server", "redis"));
+	EXPECT_FALSE(smc_program_listed("nginx,redis-server", "nginx,redis-server"));
+	EXPECT_FALSE(smc_program_listed("nginx", "ngin"));
+	EXPECT_FALSE(smc_program_listed("nginx", "nginxx"));
+	EXPECT_FALSE(smc_program_listed("nginx", ""));
+}
+
 // ---------------------------------------------------------------------------
 // smc_run, under every POSIX shell this host has, and run directly (#!/bin/sh).
 
@@ -455,6 +506,83 @@ TEST_P(SmcRun, ModeOption)
 	EXPECT_EQ(r.status, 2);
 }
 
+TEST_P(SmcRun, FilterOptions)
+{
+	Result r = smc_run({"-p", "80,443,8000-8099", "-P", "nginx,redis-server", SMC_ARGV_DUMP});
+	ASSERT_EQ(r.status, 0) << r.err;
+	Dump d = parse_dump(r.out);
+	EXPECT_EQ(d.env["SMC_PORTS"], "80,443,8000-8099");
+	EXPECT_EQ(d.env["SMC_PROGRAMS"], "nginx,redis-server");
+	EXPECT_EQ(r.err, "");
+	// The same rules as the library's parser (SmcEnv.Ports, SmcEnv.Programs).
+	for (const char *ports : {"", "0", "65536", "80,", ",80", "80,,81", "80-", "81-80",
+				  "80-90-100", " 80", "8a", "0x50",
+				  "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", "999999"}) {
+		r = smc_run({"-p", ports, SMC_ARGV_DUMP});
+		EXPECT_EQ(r.status, 2) << "'" << ports << "'";
+		EXPECT_TRUE(contains(r.err, "for -p")) << r.err;
+		EXPECT_EQ(r.out, "");
+	}
+	for (const char *names : {"", "a,", ",a", "a,,b", "/usr/sbin/nginx", "a b"}) {
+		r = smc_run({"-P", names, SMC_ARGV_DUMP});
+		EXPECT_EQ(r.status, 2) << "'" << names << "'";
+		EXPECT_TRUE(contains(r.err, "for -P")) << r.err;
+	}
+	r = smc_run({"-P", std::string(256, 'x'), SMC_ARGV_DUMP});
+	EXPECT_EQ(r.status, 2);
+	EXPECT_EQ(smc_run({"-p"}).status, 2);
+	EXPECT_EQ(smc_run({"-P"}).status, 2);
+	r = smc_run({"-p", "0080,1-65535", SMC_ARGV_DUMP});
+	EXPECT_EQ(r.status, 0) << r.err;
+}
+
+// A program out of LD_PRELOAD's reach runs, with a warning that says why.
+TEST_P(SmcRun, WarnsAboutStaticPrograms)
+{
+	const char *static_busybox = "/bin/busybox";
+	Result r = run({"/usr/bin/file", "-L", static_busybox});
+	if (r.status != 0 || !contains(r.out, "statically linked"))
+		GTEST_SKIP() << "no statically linked busybox here (busybox-static)";
+	r = smc_run({static_busybox, "true"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, std::string("smc_run: warning: ") + static_busybox +
+				 " is statically linked: LD_PRELOAD cannot reach its sockets, which stay TCP\n");
+	// Found in PATH, the same.
+	r = smc_run({"busybox", "true"}, {{"PATH", "/bin"}});
+	EXPECT_TRUE(contains(r.err, "/bin/busybox is statically linked")) << r.err;
+	// Dynamic programs, scripts and shell builtins: no word.
+	for (const std::vector<std::string> &args :
+	     {std::vector<std::string>{SMC_ARGV_DUMP}, {"/bin/sh", "-c", "true"}, {"true"}}) {
+		r = smc_run(args);
+		EXPECT_EQ(r.status, 0) << args[0];
+		EXPECT_EQ(r.err, "") << args[0];
+	}
+}
+
+TEST_P(SmcRun, WarnsAboutSetuidPrograms)
+{
+	if (geteuid() != 0)
+		GTEST_SKIP() << "needs root to make a file of another user";
+	TempDir tmp;
+	std::string prog = tmp.path() + "/setuid-dump";
+	fs::copy_file(SMC_ARGV_DUMP, prog);
+	ASSERT_EQ(chown(prog.c_str(), 65534, 65534), 0);
+	ASSERT_EQ(chmod(prog.c_str(), 04755), 0);
+	chmod(tmp.path().c_str(), 0755);
+	Result r = smc_run({prog});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "smc_run: warning: " + prog +
+				 " is set-user-ID: the dynamic loader ignores LD_PRELOAD for it, so its sockets stay TCP\n");
+	ASSERT_EQ(chmod(prog.c_str(), 02755), 0);
+	r = smc_run({prog});
+	EXPECT_TRUE(contains(r.err, " is set-group-ID: ")) << r.err;
+	// Owned by the caller: no change of identity, no warning.
+	ASSERT_EQ(chown(prog.c_str(), 0, 0), 0);
+	ASSERT_EQ(chmod(prog.c_str(), 06755), 0);
+	r = smc_run({prog});
+	EXPECT_EQ(r.err, "");
+}
+
 TEST_P(SmcRun, InheritedSettingsPassThrough)
 {
 	// Without options, what the caller set reaches the library unchanged;
@@ -502,6 +630,8 @@ TEST_P(SmcRun, UsageErrorsExit2)
 		{"--long", SMC_ARGV_DUMP},
 		{"-r"},			// missing SIZE
 		{"-t"},
+		{"-p"},			// missing PORTS
+		{"-P"},			// missing NAMES
 		{},			// no program
 		{"-d"},
 		{"-d", "--"},
@@ -687,7 +817,7 @@ protected:
 	std::vector<std::string> fake_calls() { return lines(read_file(log)); }
 };
 
-TEST_F(Preload, ExportsOnlySocketAndNeedsOnlyLibc)
+TEST_F(Preload, ExportsOnlySocketBindConnectAndNeedsOnlyLibc)
 {
 	if (access("/usr/bin/readelf", X_OK))
 		GTEST_SKIP() << "no readelf";
@@ -703,7 +833,8 @@ TEST_F(Preload, ExportsOnlySocketAndNeedsOnlyLibc)
 		if (f.size() >= 8 && (f[4] == "GLOBAL" || f[4] == "WEAK") && f[6] != "UND")
 			exported.push_back(f[7]);
 	}
-	EXPECT_EQ(exported, std::vector<std::string>{"socket"});
+	std::sort(exported.begin(), exported.end());
+	EXPECT_EQ(exported, (std::vector<std::string>{"bind", "connect", "socket"}));
 
 	r = run({"/usr/bin/readelf", "-W", "-d", SMC_PRELOAD_LIB});
 	ASSERT_EQ(r.status, 0);
@@ -1098,6 +1229,122 @@ TEST_F(Preload, SixtyFourThreadsForcedFallback)
 		ASSERT_EQ(r.status, 0) << r.out << r.err;
 		EXPECT_EQ(r.out, "threads=64 failed=0\n");
 		EXPECT_EQ(fake_calls().size(), 64u);
+	}
+}
+
+// A TCP port nobody listens on now, for SMC_PORTS.
+int free_port()
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = {};
+	socklen_t len = sizeof(a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len))
+		abort();
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+// SMC_PORTS: the listener bound to a listed port and the client connected to
+// it are replaced at bind() and connect(), with the options they set before.
+TEST_F(Preload, PortFilterConvertsListedPort)
+{
+	int port = free_port();
+	Result r = probe({"loopback", "port", std::to_string(port)},
+			 with_fake(log, "tcp", {{"SMC_PORTS", "1," + std::to_string(port)},
+						{"SMC_DEBUG", "1"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	auto calls = fake_calls();
+	ASSERT_EQ(calls.size(), 2u) << read_file(log);
+	for (const auto &c : calls)
+		EXPECT_EQ(c.rfind("AF_SMC domain=43 type=524289 protocol=0 fd=", 0), 0u) << c;
+	std::string listener = line_with(r.out, "sock role=listen ");
+	std::string client = line_with(r.out, "sock role=client ");
+	// The program's fds, options and addresses are those it set up.
+	EXPECT_EQ(field(listener, "reuseaddr"), 1) << listener;
+	EXPECT_EQ(field(listener, "lport"), port) << listener;
+	EXPECT_EQ(field(client, "nodelay"), 1) << client;
+	EXPECT_EQ(field(client, "keepalive"), 1) << client;
+	EXPECT_EQ(field(client, "cloexec"), 0) << client;
+	EXPECT_TRUE(contains(r.err, "bind() to port " + std::to_string(port) +
+					    ", listed in SMC_PORTS: replaced by socket(AF_SMC, "))
+		<< r.err;
+	EXPECT_TRUE(contains(r.err, "connect() to port " + std::to_string(port) +
+					    ", listed in SMC_PORTS: replaced by socket(AF_SMC, "))
+		<< r.err;
+	EXPECT_TRUE(contains(r.err, "TCP until bind() or connect() names a port of SMC_PORTS"))
+		<< r.err;
+}
+
+TEST_F(Preload, PortFilterLeavesOtherPorts)
+{
+	int port = free_port();
+	Result r = probe({"loopback", "port", std::to_string(port)},
+			 with_fake(log, "tcp", {{"SMC_PORTS", std::to_string(port == 1 ? 2 : 1)}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_TRUE(fake_calls().empty()) << read_file(log);
+}
+
+// A client that binds to an address first keeps it on the SMC socket.
+TEST_F(Preload, PortFilterKeepsTheClientsLocalAddress)
+{
+	int port = free_port();
+	Result r = probe({"loopback", "port", std::to_string(port), "bindfirst"},
+			 with_fake(log, "tcp", {{"SMC_PORTS", std::to_string(port)}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_EQ(fake_calls().size(), 2u) << read_file(log);
+	std::string client = line_with(r.out, "sock role=client ");
+	EXPECT_TRUE(contains(client, " local=127.0.0.1 ")) << client;
+	EXPECT_GT(field(client, "lport"), 0) << client;
+}
+
+// Where the SMC socket cannot be made, the TCP socket stays and works.
+TEST_F(Preload, PortFilterWithoutSmcKeepsTcp)
+{
+	int port = free_port();
+	Result r = probe({"loopback", "port", std::to_string(port), "bindfirst"},
+			 with_fake(log, "fail", {{"SMC_PORTS", std::to_string(port)},
+						 {"SMC_DEBUG", "1"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_EQ(fake_calls().size(), 2u) << read_file(log);
+	EXPECT_TRUE(contains(r.err, "AF_SMC failed (Address family not supported by protocol), "
+				    "the TCP socket stays"))
+		<< r.err;
+	EXPECT_TRUE(contains(r.out, "\nok\n"));
+}
+
+TEST_F(Preload, ProgramFilter)
+{
+	Result r = create(AF_INET, SOCK_STREAM, 0,
+			  with_fake(log, "tcp", {{"SMC_PROGRAMS", "nginx,redis-server"},
+						 {"SMC_DEBUG", "1"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_TRUE(fake_calls().empty()) << read_file(log);
+	EXPECT_TRUE(contains(r.err, "program 'smc-preload-probe' (argv[0] 'smc-preload-probe') "
+				    "is not in SMC_PROGRAMS='nginx,redis-server'"))
+		<< r.err;
+	EXPECT_TRUE(contains(r.err, "TCP, this program is not converted")) << r.err;
+
+	r = create(AF_INET, SOCK_STREAM, 0,
+		   with_fake(log, "tcp", {{"SMC_PROGRAMS", "nginx,smc-preload-probe"}}));
+	ASSERT_EQ(r.status, 0) << r.out << r.err;
+	EXPECT_EQ(fake_calls().size(), 1u) << read_file(log);
+}
+
+// A filter the library cannot read converts nothing: TCP always works.
+TEST_F(Preload, InvalidFiltersConvertNothing)
+{
+	for (const auto &[name, value] : std::vector<std::pair<std::string, std::string>>{
+		     {"SMC_PORTS", "80,"}, {"SMC_PORTS", "0"}, {"SMC_PROGRAMS", "/bin/x"}}) {
+		int port = free_port();
+		Result r = probe({"loopback", "port", std::to_string(port)},
+				 with_fake(log, "tcp", {{name, value}, {"SMC_DEBUG", "1"}}));
+		ASSERT_EQ(r.status, 0) << r.out << r.err;
+		EXPECT_TRUE(fake_calls().empty()) << name << "=" << value;
+		EXPECT_TRUE(contains(r.err, name + "='" + value + "' is invalid (")) << r.err;
+		EXPECT_TRUE(contains(r.err, "; no socket is converted")) << r.err;
 	}
 }
 

@@ -9,11 +9,17 @@
  *   create DOMAIN TYPE PROTO  one socket() call with these numbers; prints
  *                             "fd=.. domain=.. type=.. protocol=.. sndbuf=..
  *                             rcvbuf=.. nonblock=.. cloexec=.." or "error errno=.."
- *   loopback [4|6] [hold]     listen on the loopback address, connect, accept,
- *                             move 256 KiB each way; prints one "sock ..." line
+ *   loopback [4|6] [hold] [port P] [bindfirst]
+ *                             listen on the loopback address (port P, or
+ *                             one the kernel picks), connect, accept, move
+ *                             256 KiB each way; prints one "sock ..." line
  *                             per socket and "ok"; with hold, prints
  *                             "ready pid=N" and keeps the sockets open until
- *                             stdin reaches end of file
+ *                             stdin reaches end of file; with bindfirst the
+ *                             client binds to the loopback address, port 0,
+ *                             before it connects. The listener sets
+ *                             SO_REUSEADDR and the client TCP_NODELAY and
+ *                             SO_KEEPALIVE before bind and connect.
  *   threads N [domains]       N threads call socket(AF_INET, SOCK_STREAM, 0)
  *                             at the same instant, as the process's first call;
  *                             with "domains", also how many of the sockets
@@ -26,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,19 +63,48 @@ static int int_opt(int fd, int level, int name)
 	return value;
 }
 
+/* The socket's local address and port, as "local=ADDR lport=N". */
+static void local_text(int fd, char *buf, size_t size)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	char addr[INET6_ADDRSTRLEN] = "?";
+	int port = -1;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == 0) {
+		if (ss.ss_family == AF_INET) {
+			struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+			inet_ntop(AF_INET, &a->sin_addr, addr, sizeof(addr));
+			port = ntohs(a->sin_port);
+		} else if (ss.ss_family == AF_INET6) {
+			struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+			inet_ntop(AF_INET6, &a->sin6_addr, addr, sizeof(addr));
+			port = ntohs(a->sin6_port);
+		}
+	}
+	snprintf(buf, size, "local=%s lport=%d", addr, port);
+}
+
 static void describe(const char *prefix, int fd)
 {
 	struct stat st;
 	int fl = fcntl(fd, F_GETFL), fdfl = fcntl(fd, F_GETFD);
+	char local[96];
 
 	if (fstat(fd, &st) < 0)
 		st.st_ino = 0;
+	local_text(fd, local, sizeof(local));
 	printf("%sfd=%d domain=%d type=%d protocol=%d sndbuf=%d rcvbuf=%d "
-	       "nonblock=%d cloexec=%d inode=%lu\n", prefix, fd,
+	       "nonblock=%d cloexec=%d inode=%lu reuseaddr=%d nodelay=%d keepalive=%d %s\n",
+	       prefix, fd,
 	       int_opt(fd, SOL_SOCKET, SO_DOMAIN), int_opt(fd, SOL_SOCKET, SO_TYPE),
 	       int_opt(fd, SOL_SOCKET, SO_PROTOCOL), int_opt(fd, SOL_SOCKET, SO_SNDBUF),
 	       int_opt(fd, SOL_SOCKET, SO_RCVBUF), fl >= 0 && (fl & O_NONBLOCK) ? 1 : 0,
-	       fdfl >= 0 && (fdfl & FD_CLOEXEC) ? 1 : 0, (unsigned long)st.st_ino);
+	       fdfl >= 0 && (fdfl & FD_CLOEXEC) ? 1 : 0, (unsigned long)st.st_ino,
+	       int_opt(fd, SOL_SOCKET, SO_REUSEADDR), int_opt(fd, IPPROTO_TCP, TCP_NODELAY),
+	       int_opt(fd, SOL_SOCKET, SO_KEEPALIVE), local);
 }
 
 static int mode_has_smc(void)
@@ -147,9 +183,9 @@ static void *echo_thread(void *arg)
 	return NULL;
 }
 
-static int mode_loopback(int family, int hold)
+static int mode_loopback(int family, int hold, int port, int bindfirst)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss, cs;
 	socklen_t len;
 	int lfd, cfd, afd, one = 1, i;
 	pthread_t echo;
@@ -162,12 +198,14 @@ static int mode_loopback(int family, int hold)
 
 		a->sin6_family = AF_INET6;
 		a->sin6_addr = in6addr_loopback;
+		a->sin6_port = htons((unsigned short)port);
 		len = sizeof(*a);
 	} else {
 		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
 
 		a->sin_family = AF_INET;
 		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		a->sin_port = htons((unsigned short)port);
 		len = sizeof(*a);
 	}
 	lfd = socket(family, SOCK_STREAM, 0);
@@ -182,7 +220,25 @@ static int mode_loopback(int family, int hold)
 		return 1;
 	}
 	cfd = socket(family, SOCK_STREAM, IPPROTO_TCP);
-	if (cfd < 0 || connect(cfd, (struct sockaddr *)&ss, len) < 0) {
+	if (cfd < 0) {
+		printf("socket: %s\n", strerror(errno));
+		return 1;
+	}
+	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(cfd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	if (bindfirst) {
+		/* The listener's address with port 0: the loopback address. */
+		memcpy(&cs, &ss, sizeof(cs));
+		if (family == AF_INET6)
+			((struct sockaddr_in6 *)&cs)->sin6_port = 0;
+		else
+			((struct sockaddr_in *)&cs)->sin_port = 0;
+		if (bind(cfd, (struct sockaddr *)&cs, len) < 0) {
+			printf("client bind: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	if (connect(cfd, (struct sockaddr *)&ss, len) < 0) {
 		printf("connect: %s\n", strerror(errno));
 		return 1;
 	}
@@ -272,7 +328,7 @@ static int mode_threads(int n, int domains)
 static int usage(void)
 {
 	fprintf(stderr, "usage: smc-preload-probe has-smc | create DOMAIN TYPE PROTO |"
-		" loopback [4|6] [hold] | threads N [domains]\n");
+		" loopback [4|6] [hold] [port P] [bindfirst] | threads N [domains]\n");
 	return 2;
 }
 
@@ -287,17 +343,23 @@ int main(int argc, char **argv)
 		return mode_create((int)strtol(argv[2], NULL, 0), (int)strtol(argv[3], NULL, 0),
 				   (int)strtol(argv[4], NULL, 0));
 	if (!strcmp(argv[1], "loopback")) {
-		int family = AF_INET, hold = 0, i;
+		int family = AF_INET, hold = 0, port = 0, bindfirst = 0, i;
 
 		for (i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "6"))
 				family = AF_INET6;
 			else if (!strcmp(argv[i], "hold"))
 				hold = 1;
+			else if (!strcmp(argv[i], "bindfirst"))
+				bindfirst = 1;
+			else if (!strcmp(argv[i], "port") && i + 1 < argc)
+				port = atoi(argv[++i]);
 			else if (strcmp(argv[i], "4"))
 				return usage();
 		}
-		return mode_loopback(family, hold);
+		if (port < 0 || port > 65535)
+			return usage();
+		return mode_loopback(family, hold, port, bindfirst);
 	}
 	if (!strcmp(argv[1], "threads") && (argc == 3 || argc == 4)) {
 		int n = atoi(argv[2]);

@@ -233,6 +233,81 @@ reuseport_afsmc_case() {
 		{ tap_fail "nginx's error log does not name SO_REUSEPORT:"; sed 's/^/#   /' "$d/error.log"; }
 }
 
+# ---- smc_run's filters: only the listed port, only the listed program ----
+# One nginx listens on two ports under smc_run -p PA: wrk's connections to PA
+# must be SMC-D (watch_port), those to PB plain TCP (ss sees them established,
+# smcss never lists one). Then smc_run -P wrk: the same nginx is not listed,
+# so its sockets, and a curl started by the listed wrk's shell, stay TCP.
+filter_case() {
+	pa=$(port_of 8070) pb=$(port_of 8071) d=$work/nginx.filter
+	mkdir -p "$d/www"
+	echo filtered >"$d/www/index.html"
+	conf=$(nginx_conf "$d" "$host:$pa" "$d/www" "server { listen $host:$pb; root $d/www; }")
+	smc_run -p "$pa" nginx -e "$d/error.log" -c "$conf" >"$d/out" 2>&1 &
+	spid=$!
+	if ! wait_listen "$pa" "$d/out" || ! wait_listen "$pb" "$d/out"; then
+		kill $spid
+		return 0
+	fi
+	smcss -l 2>/dev/null | grep -q ":$pa\$" || tap_fail "the listener on $pa (listed) is not an SMC socket"
+	! smcss -l 2>/dev/null | grep -q ":$pb\$" || tap_fail "the listener on $pb (not listed) is an SMC socket"
+	smc_run -p "$pa" wrk -t 1 -c 4 -d 3 --timeout 30s "http://$host:$pa/index.html" >"$d/wrk.a" 2>&1 &
+	cpid=$!
+	watch_port "$pa" $cpid
+	wait $cpid || { tap_fail "wrk to the listed port failed"; cat "$d/wrk.a"; }
+	smc_run -p "$pa" wrk -t 1 -c 4 -d 3 --timeout 30s "http://$host:$pb/index.html" >"$d/wrk.b" 2>&1 &
+	cpid=$!
+	seen_smc=0 seen_tcp=0
+	while tap_alive $cpid; do
+		[ -z "$(conns_on_port "$pb")" ] || seen_smc=$((seen_smc + 1))
+		ss -Htn state established "( sport = :$pb )" 2>/dev/null | grep -q . && seen_tcp=$((seen_tcp + 1))
+		sleep 0.3
+	done
+	wait $cpid || { tap_fail "wrk to the port not listed failed"; cat "$d/wrk.b"; }
+	tap_diag "port $pb (not listed): $seen_tcp samples with TCP connections, $seen_smc with SMC ones"
+	[ "$seen_smc" = 0 ] || tap_fail "smcss listed connections on port $pb, which -p $pa leaves to TCP"
+	[ "$seen_tcp" -gt 0 ] || tap_fail "ss saw no TCP connection on port $pb while wrk ran"
+	for f in "$d/wrk.a" "$d/wrk.b"; do
+		grep -q 'Requests/sec' "$f" || { tap_fail "wrk printed no rate"; cat "$f"; }
+	done
+	kill $spid
+	wait $spid 2>/dev/null
+
+	# -P: only the program named converts; nginx and curl are not named.
+	smc_run -P wrk nginx -e "$d/error.log" -c "$conf" >"$d/out" 2>&1 &
+	spid=$!
+	wait_listen "$pa" "$d/out" || { kill $spid; return 0; }
+	! smcss -l 2>/dev/null | grep -q ":$pa\$" || tap_fail "smc_run -P wrk converted nginx's listener"
+	out=$(smc_run -P wrk sh -c "curl -sS http://$host:$pa/index.html" 2>&1)
+	[ "$out" = filtered ] || tap_fail "curl under smc_run -P wrk: '$out'"
+	out=$(smc_run -d -P wrk "$probe" create 2 1 0 2>&1)
+	case $out in
+	*" domain=2 "*"is not in SMC_PROGRAMS='wrk'"* | *"is not in SMC_PROGRAMS='wrk'"*" domain=2 "*) ;;
+	*) tap_fail "smc_run -d -P wrk smc-preload-probe: $out" ;;
+	esac
+	out=$(smc_run -P smc-preload-probe "$probe" create 2 1 0 2>&1)
+	case $out in
+	*" domain=43 "*) ;;
+	*) tap_fail "smc_run -P smc-preload-probe smc-preload-probe: $out" ;;
+	esac
+	kill $spid
+	wait $spid 2>/dev/null
+	return 0
+}
+
+# ---- out of LD_PRELOAD's reach: said, not silent ----------------------------
+# busybox in the VM is busybox-static.
+static_case() {
+	out=$(smc_run /bin/busybox true 2>&1)
+	tap_expect "smc_run /bin/busybox: '$out'" \
+		[ "$out" = "smc_run: warning: /bin/busybox is statically linked: LD_PRELOAD cannot reach its sockets, which stay TCP" ]
+	out=$(smc_run nginx -v 2>&1)
+	case $out in
+	*warning*) tap_fail "smc_run warned about the dynamic nginx: $out" ;;
+	esac
+	return 0
+}
+
 # ---- 64 threads creating their first sockets at once ----------------------
 threads_case() {
 	out=$(smc_run -d "$probe" threads 64 domains 2>"$work/threads.err")
@@ -271,6 +346,9 @@ run="smc_run -f inet" listen_opts=reuseport
 tap_case "the same nginx under smc_run -f inet (IPPROTO_SMC) serves curl and wrk over SMC-D" 180 \
 	nginx_case smcd
 run=smc_run listen_opts=
+tap_case "smc_run -p converts only the listed port, -P only the listed program (nginx, wrk, curl)" 180 \
+	filter_case
+tap_case "smc_run warns that a statically linked program keeps TCP" 30 static_case
 tap_case "64 threads' first socket() calls are all converted" 60 threads_case
 tap_case "smc_run -t/-r sizes reach SO_SNDBUF/SO_RCVBUF" 30 buffers_case
 
