@@ -14,6 +14,10 @@
 #     counters of both rxe devices moved both ways (LLC v2 CONFIRM_LINK);
 #   - 64 KiB echoed byte-exact over it;
 #   - a second connection joins the group (no new link, no new group);
+#   - IPv4 over AF_INET6 sockets (Linux 6.14: Java's clients stopped
+#     falling back to SMC-Rv1 or TCP): an AF_INET6 client to ::ffff:SRV, an
+#     AF_INET client to a dual-stack AF_INET6 listener and an AF_INET6 client
+#     to it are each SMC-Rv2 on both sides, in the existing groups;
 #   - without a UEID the client proposes SMC-Rv1 only and the connection
 #     is SMC-Rv1 in a group of its own (version 1);
 #   - with SMC-Rv1 switched off (smcr_v1=0) and no UEID the client has
@@ -173,6 +177,36 @@ stats_v2() {
 	return 0
 }
 
+# mapped_one NAME PROBE-ARGUMENTS...: one connection, SMC-Rv2 on both sides.
+mapped_one() {
+	name=$1
+	shift
+	v0=$(counter v2_client) w0=$(counter v2_server) c0=$(counter confirmed_client)
+	out=$($T/smc-fbprobe "$@" 0) || tap_fail "$name: smc-fbprobe: $out"
+	tap_diag "$name: $out"
+	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] || tap_fail "$name: not SMC-R: $out"
+	[ "$(counter v2_client)" = $((v0 + 1)) ] || tap_fail "$name: the client's side is not SMC-Rv2"
+	[ "$(counter v2_server)" = $((w0 + 1)) ] || tap_fail "$name: the server's side is not SMC-Rv2"
+	[ "$(counter confirmed_client)" = "$c0" ] || tap_fail "$name: a new link, not the v2 group's"
+}
+
+v4mapped_v2() {
+	port6=$((port + 1))
+	rm -f "$TMPDIR/ready6"
+	$T/smc-echo -s -k 0 -f smc6 -a any -p $port6 -r "$TMPDIR/ready6" -t 120 \
+		>"$TMPDIR/echo6.log" 2>&1 </dev/null &
+	pid6=$!
+	tap_wait_for 30 test -e "$TMPDIR/ready6" || tap_fail "no AF_INET6 server: $(cat "$TMPDIR/echo6.log")"
+	mapped_one "AF_INET6 client to ::ffff:$SRV, AF_INET server" -6 "::ffff:$SRV" $port
+	mapped_one "AF_INET client, dual-stack AF_INET6 server" $SRV $port6
+	mapped_one "AF_INET6 client to ::ffff:$SRV, AF_INET6 server" -6 "::ffff:$SRV" $port6
+	[ "$(groups 2)" = 2 ] || tap_fail "$(groups 2) version 2 groups, not the 2 of before"
+	[ "$(groups 1)" = 0 ] || tap_fail "an SMC-Rv1 group exists"
+	kill $pid6
+	wait $pid6 2>/dev/null
+	return 0
+}
+
 no_ueid_v1() {
 	tap_assert "UEIDs flushed" $B/smcd ueid flush
 	v0=$(counter v2_client) c0=$(counter confirmed_client)
@@ -234,6 +268,7 @@ tap_case "a connection is SMC-Rv2 (both sides, version 2 groups, RoCE both ways)
 tap_case "64 KiB echoed over SMC-Rv2" 90 echo_64k
 tap_case "a second connection joins the SMC-Rv2 group" 60 second_joins
 tap_case "statistics count SMC-Rv2 connections as v2" 30 stats_v2
+tap_case "IPv4 over AF_INET6 sockets (v4-mapped) is SMC-Rv2 on both sides" 90 v4mapped_v2
 tap_case "without a UEID the connection is SMC-Rv1" 90 no_ueid_v1
 tap_case "SMC-Rv1 off, no UEID: the client declines 0x03030000" 60 v1_off_decline
 tap_case "two namespaces, no common UEID, SMC-Rv1 off: the server declines 0x03030000" 120 netns_no_common_ueid
