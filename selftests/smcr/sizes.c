@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr/sizes SERVER CLIENT: SMC-R buffers past 1 MiB (Linux 6.11's
+ * ceiling, 512 MiB; kernel/smc_conn.h, SMCR_BUF_MAX_CLASS). Run by
+ * sizes_topo1.sh in topology 1: SMC-R from CLIENT (10.43.2.1, rxev1) to
+ * SERVER (10.43.2.2, rxev2) in one VM, one namespace, af_smc with smcr=1
+ * loopback_ism=0 (so no SMC-D here: smcd/smcd_sizes checks SMC-D's 1 MiB
+ * ceiling for net.smc.rmem and SO_SNDBUF).
+ *
+ * - net.smc.wmem/rmem keep Linux's bounds: 16 KiB .. INT_MAX / 2, so
+ *   16383 and 1 GiB are EINVAL and leave the value as it was; 512 MiB
+ *   and 513 MiB are taken (a connection then gets at most 512 MiB).
+ * - With wmem = rmem = 2, 4 and 8 MiB, one connection moves twice that
+ *   each way (every byte compared, the rings wrap), and then, open,
+ *   sock_diag says both ends' RMBs, send buffers and the peers' RMBs are
+ *   that size, and debugfs smcr_conns says the same of the buffers
+ *   themselves, virtually contiguous (past 1 MiB, kernel/smcr_buf.c).
+ * - SO_SNDBUF/SO_RCVBUF 4 MiB on the client with net.core.wmem_max and
+ *   rmem_max raised to 8 MiB: its buffers are 4 MiB (the server's
+ *   sock_diag says its peer's RMB is 4 MiB); under the core's maxima as
+ *   they were, the buffers are the class that holds those, as setsockopt
+ *   clamps SO_SNDBUF for any socket.
+ * - Every group's pool holds at most 64 MiB (SMCR_POOL_BYTES) and its
+ *   link writes at most 1 MiB per RDMA WRITE (rxe allows 2 GiB).
+ * Every sysctl is put back afterwards.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "family.h"
+#include "smcdiag.h"
+#include "sysfile.h"
+#include "tap.h"
+
+#define PORT0		4620
+#define MIB		(1u << 20)
+#define BUF_MIN		(16u * 1024)	/* SMC_BUF_MIN_SIZE */
+#define POOL_BYTES	(64ull * MIB)	/* kernel/smcr_lgr.c, SMCR_POOL_BYTES */
+#define WMEM		"/proc/sys/net/smc/wmem"
+#define RMEM		"/proc/sys/net/smc/rmem"
+#define CORE_WMEM_MAX	"/proc/sys/net/core/wmem_max"
+#define CORE_RMEM_MAX	"/proc/sys/net/core/rmem_max"
+#define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
+#define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
+
+static const char *server_ip, *client_ip;
+
+/* The SMC-R class that holds want bytes (kernel/smc_conn.h). */
+static uint32_t smcr_size_for(uint32_t want)
+{
+	uint32_t size = BUF_MIN;
+
+	while (size < (512u * MIB) && size < want)
+		size <<= 1;
+	return size;
+}
+
+static unsigned char pattern(unsigned int seed, uint64_t i)
+{
+	return (unsigned char)(i * 131 + (i >> 9) + seed);
+}
+
+/* Write total pattern bytes in 64 KiB writes; 0 or -1. */
+static int send_all(int fd, unsigned int seed, uint64_t total)
+{
+	static __thread unsigned char buf[64 * 1024];
+	uint64_t off = 0;
+
+	while (off < total) {
+		size_t len = total - off < sizeof(buf) ? total - off : sizeof(buf);
+		size_t done = 0;
+
+		for (size_t j = 0; j < len; j++)
+			buf[j] = pattern(seed, off + j);
+		while (done < len) {
+			ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
+
+			if (n <= 0)
+				return -1;
+			done += (size_t)n;
+		}
+		off += len;
+	}
+	return 0;
+}
+
+/* Read total bytes: the offset of the first wrong byte, total if none, -1. */
+static int64_t recv_all(int fd, unsigned int seed, uint64_t total)
+{
+	static __thread unsigned char buf[64 * 1024];
+	uint64_t got = 0;
+	int64_t bad = (int64_t)total;
+	ssize_t n;
+
+	while (got < total) {
+		size_t want = total - got < sizeof(buf) ? total - got : sizeof(buf);
+
+		n = read(fd, buf, want);
+		if (n <= 0)
+			return -1;
+		for (ssize_t i = 0; i < n; i++)
+			if (bad == (int64_t)total && buf[i] != pattern(seed, got + i))
+				bad = (int64_t)(got + i);
+		got += (uint64_t)n;
+	}
+	return bad;
+}
+
+struct server {
+	int lfd;
+	uint64_t total;
+	int fd;		/* the accepted one, until the client's EOF */
+	int64_t bad;	/* recv_all()'s answer */
+	int sent;	/* 0 when all went back */
+};
+
+/* Reads the client's bytes, sends as many back, then waits for EOF. */
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+	int fd = accept(s->lfd, NULL, NULL);
+	char c;
+
+	s->bad = -1;
+	s->sent = -1;
+	if (fd < 0)
+		return NULL;
+	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
+	s->bad = recv_all(fd, 1, s->total);
+	s->sent = send_all(fd, 2, s->total);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+/* fd's sock_diag entry, which must be an SMC-R connection with CONNINFO. */
+static void diag(int fd, struct sd_sock *sd, const char *who)
+{
+	ASSERT_EQ(sd_find_fd(fd, sd), 0);
+	ASSERT_EQ(sd->mode, SMC_DIAG_MODE_SMCR);
+	ASSERT(sd->has_conn);
+	tap_diag("%s: sock_diag token %u rmbe_size %u sndbuf_size %u peer_rmbe_size %u",
+		 who, sd->conn_token, sd->rmbe_size, sd->sndbuf_size,
+		 sd->peer_rmbe_size);
+}
+
+/*
+ * debugfs smcr_conns' line for token: its buffers are rmb and sndbuf
+ * bytes, virtually contiguous past 1 MiB. 0 when found and checked.
+ */
+static int check_conn_line(uint32_t token, uint32_t rmb, uint32_t sndbuf)
+{
+	FILE *f = fopen(SMCR_CONNS, "re");
+	char line[512];
+	int found = -1;
+
+	if (!EXPECT(f != NULL))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int tok, rs, rv, ss, sv;
+		const char *p = strstr(line, " token ");
+		const char *q = strstr(line, " rmb_size ");
+
+		if (!p || sscanf(p, " token %u", &tok) != 1 || tok != token)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("smcr_conns: %s", line);
+		if (!EXPECT(q && sscanf(q, " rmb_size %u rmb_virt %u sndbuf_size %u sndbuf_virt %u",
+					&rs, &rv, &ss, &sv) == 4))
+			break;
+		EXPECT_EQ(rs, rmb);
+		EXPECT_EQ(ss, sndbuf);
+		EXPECT_EQ(rv, rmb > MIB ? 1u : 0u);
+		EXPECT_EQ(sv, sndbuf > MIB ? 1u : 0u);
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return EXPECT_EQ(found, 0) ? 0 : -1;
+}
+
+/* Every group: pool_bytes within the bound, write_max 1 MiB. */
+static void check_lgrs(void)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int n = 0;
+
+	if (!EXPECT(f != NULL))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long pool;
+		unsigned int wmax;
+		const char *p = strstr(line, " pool_bytes ");
+
+		if (strncmp(line, "lgr ", 4))
+			continue;
+		if (!EXPECT(p && sscanf(p, " pool_bytes %llu write_max %u", &pool, &wmax) == 2))
+			continue;
+		tap_diag("group: pool_bytes %llu write_max %u", pool, wmax);
+		EXPECT(pool <= POOL_BYTES);
+		EXPECT_EQ(wmax, MIB);
+		n++;
+	}
+	fclose(f);
+	EXPECT(n >= 2);
+}
+
+/*
+ * One connection, sndbuf/rcvbuf set on the client when not 0; total bytes
+ * each way, compared. Then, open, both ends' sizes: the client's buffers
+ * crmb/csnd, the server's srmb/ssnd (0: not checked, only shown).
+ */
+static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
+		     uint32_t crmb, uint32_t csnd, uint32_t srmb, uint32_t ssnd)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage sa, ca;
+	struct sd_sock cd, sd;
+	struct server s = { .fd = -1, .total = total };
+	pthread_t t;
+	int fd, sfd;
+
+	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
+	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
+	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
+	fd = ASSERT_SYS(sf_socket(f, 0));
+	if (sndbuf)
+		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
+	if (rcvbuf)
+		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
+	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
+	ASSERT_SYS(send_all(fd, 1, total));
+	EXPECT_EQ(recv_all(fd, 2, total), (int64_t)total);
+
+	/* The server has sent everything: its descriptor is set and open. */
+	sfd = __atomic_load_n(&s.fd, __ATOMIC_ACQUIRE);
+	diag(fd, &cd, "client");
+	EXPECT_EQ(cd.rmbe_size, crmb);
+	EXPECT_EQ(cd.sndbuf_size, csnd);
+	if (EXPECT(sfd >= 0)) {
+		diag(sfd, &sd, "server");
+		EXPECT_EQ(sd.peer_rmbe_size, crmb);
+		EXPECT_EQ(cd.peer_rmbe_size, sd.rmbe_size);
+		if (srmb)
+			EXPECT_EQ(sd.rmbe_size, srmb);
+		if (ssnd)
+			EXPECT_EQ(sd.sndbuf_size, ssnd);
+		check_conn_line(sd.conn_token, sd.rmbe_size, sd.sndbuf_size);
+	}
+	check_conn_line(cd.conn_token, crmb, csnd);
+	check_lgrs();
+
+	ASSERT_SYS(shutdown(fd, SHUT_WR));
+	pthread_join(t, NULL);
+	close(fd);
+	close(s.lfd);
+	EXPECT_EQ(s.bad, (int64_t)total);
+	EXPECT_EQ(s.sent, 0);
+	tap_diag("%llu bytes each way, every byte compared",
+		 (unsigned long long)total);
+}
+
+/* A refused write leaves the value; a taken one reads back as written. */
+static void sysctl_bounds(const void *arg)
+{
+	static const char *const files[] = { WMEM, RMEM };
+	char old[32], now[32];
+
+	(void)arg;
+	for (unsigned int i = 0; i < 2; i++) {
+		ASSERT_SYS(sysfile_read(files[i], old, sizeof(old)));
+		tap_diag("%s was %s", files[i], old);
+		EXPECT_ERRNO(sysfile_write(files[i], "1073741824"), EINVAL);
+		EXPECT_ERRNO(sysfile_write(files[i], "16383"), EINVAL);
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, old), 0);
+		EXPECT_SYS(sysfile_write(files[i], "536870912"));
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "536870912"), 0);
+		/* Linux's bound is INT_MAX / 2: 513 MiB is taken there too. */
+		EXPECT_SYS(sysfile_write(files[i], "537919488"));
+		EXPECT_SYS(sysfile_write(files[i], "1073741823"));
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "1073741823"), 0);
+		EXPECT_ERRNO(sysfile_write(files[i], "1073741824"), EINVAL);
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "1073741823"), 0);
+		EXPECT_SYS(sysfile_write(files[i], old));
+	}
+}
+
+static void sysctl_sizes(const void *arg)
+{
+	uint32_t size = (uint32_t)(uintptr_t)arg;
+	char old_w[32], old_r[32], val[32];
+
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	snprintf(val, sizeof(val), "%u", size);
+	ASSERT_SYS(sysfile_write(WMEM, val));
+	ASSERT_SYS(sysfile_write(RMEM, val));
+	tap_diag("net.smc.wmem = net.smc.rmem = %u", size);
+	one_conn(PORT0 + (int)(size / MIB), 0, 0, 2ull * size,
+		 size, size, size, size);
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+}
+
+/* SO_SNDBUF/SO_RCVBUF of size on the client, the core's maxima raised. */
+static void sockopt_sizes(const void *arg)
+{
+	int size = (int)(uintptr_t)arg;
+	char old_w[32], old_r[32], val[32];
+
+	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, old_r, sizeof(old_r)));
+	snprintf(val, sizeof(val), "%d", 2 * size);
+	ASSERT_SYS(sysfile_write(CORE_WMEM_MAX, val));
+	ASSERT_SYS(sysfile_write(CORE_RMEM_MAX, val));
+	tap_diag("net.core.wmem_max = rmem_max = %s, SO_SNDBUF = SO_RCVBUF = %d",
+		 val, size);
+	one_conn(PORT0 + 20, size, size, 2ull * (uint64_t)size,
+		 (uint32_t)size, (uint32_t)size, 0, 0);
+	EXPECT_SYS(sysfile_write(CORE_WMEM_MAX, old_w));
+	EXPECT_SYS(sysfile_write(CORE_RMEM_MAX, old_r));
+}
+
+/* SO_SNDBUF/SO_RCVBUF of size under the core's maxima as they are. */
+static void sockopt_clamped(const void *arg)
+{
+	int size = (int)(uintptr_t)arg;
+	char w[32], r[32];
+	uint32_t wmax, rmax;
+
+	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, w, sizeof(w)));
+	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, r, sizeof(r)));
+	wmax = (uint32_t)strtoul(w, NULL, 10);
+	rmax = (uint32_t)strtoul(r, NULL, 10);
+	tap_diag("net.core.wmem_max %u, rmem_max %u; SO_SNDBUF = SO_RCVBUF = %d",
+		 wmax, rmax, size);
+	if ((uint32_t)size <= wmax || (uint32_t)size <= rmax)
+		tap_fail("the core's maxima are not below %d here", size);
+	one_conn(PORT0 + 21, size, size, 2 * MIB,
+		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: sizes SERVER CLIENT\n");
+		return 2;
+	}
+	server_ip = argv[1];
+	client_ip = argv[2];
+	tap_add(sysctl_bounds, NULL, 30,
+		"net.smc.wmem/rmem: 16383 and 1 GiB are EINVAL and leave the value; "
+		"512 MiB, 513 MiB and INT_MAX/2 are taken (Linux's bounds)");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(2 * MIB), 180,
+		"wmem = rmem = 2 MiB: 4 MiB each way intact, every buffer 2 MiB and vmalloc'd");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(4 * MIB), 240,
+		"wmem = rmem = 4 MiB: 8 MiB each way intact, every buffer 4 MiB and vmalloc'd");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(8 * MIB), 300,
+		"wmem = rmem = 8 MiB: 16 MiB each way intact, every buffer 8 MiB and vmalloc'd");
+	tap_add(sockopt_sizes, (void *)(uintptr_t)(4 * MIB), 240,
+		"SO_SNDBUF = SO_RCVBUF = 4 MiB (net.core maxima 8 MiB): the client's buffers are 4 MiB");
+	tap_add(sockopt_clamped, (void *)(uintptr_t)(4 * MIB), 180,
+		"SO_SNDBUF = SO_RCVBUF = 4 MiB under the core's default maxima: clamped as for TCP");
+	return tap_run();
+}
