@@ -331,10 +331,15 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 
 /*
  * An RMB (remote) or a send buffer of size bytes, else of the largest
- * smaller class that can be had, down to SMC_BUF_MIN_SIZE, one class at
- * a time (as Linux does): no memory for a block or for vmalloc, an MR the
- * device refuses at that size. The connection uses what it got; the CLC
- * names the RMB's real class (smcr_hs_fill). A link that is going
+ * smaller class that can be had, one class at a time (as Linux does):
+ * no memory for vmalloc, an MR the device refuses at that size. The
+ * connection uses what it got; the CLC names the RMB's real class
+ * (smcr_hs_fill). Never below SMCR_BUF_PHYS_MAX (1 MiB), nor for a buffer
+ * that asks for that or less: a buffer that fails there means the memory
+ * (mostly a memcg) is at its end, and the connection falls back to TCP as
+ * it always did. Squeezing on to 16 KiB, as Linux does, filled a memcg to
+ * its last page and had its owner OOM-killed at its next page fault
+ * (smcr/memlimit_topo1; security.md, hole 6). A link that is going
  * (-ENOLINK) ends the search.
  */
 static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote)
@@ -345,7 +350,7 @@ static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote)
 		b = remote ? smcr_lgr_rmb_get(sc, size) :
 			     smcr_buf_alloc(sc->lgr->link, size, false);
 		if (!IS_ERR(b) || PTR_ERR(b) == -ENOLINK ||
-		    size <= SMC_BUF_MIN_SIZE)
+		    size <= SMCR_BUF_PHYS_MAX)
 			return b;
 		size /= 2;
 	}

@@ -21,7 +21,10 @@
  *   they were, the buffers are the class that holds those, as setsockopt
  *   clamps SO_SNDBUF for any socket.
  * - Every group's pool holds at most 64 MiB (SMCR_POOL_BYTES) and its
- *   link writes at most 1 MiB per RDMA WRITE (rxe allows 2 GiB).
+ *   link writes at most 1 MiB per RDMA WRITE (rxe allows more).
+ * - In a memory cgroup that cannot take four 8 MiB buffers, buffers step
+ *   down a class at a time (never below 1 MiB: smcr/memlimit_topo1 needs
+ *   a memcg at its end to fall back) and the connection uses what it got.
  * Every sysctl is put back afterwards.
  */
 #define _GNU_SOURCE
@@ -31,7 +34,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/smc_diag.h>
@@ -52,6 +59,9 @@
 #define CORE_RMEM_MAX	"/proc/sys/net/core/rmem_max"
 #define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
 #define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
+#define CG_MNT		"/sys/fs/cgroup"
+#define CG_DIR		CG_MNT "/smc-sizes"
+#define CG2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
 
 static const char *server_ip, *client_ip;
 
@@ -70,14 +80,23 @@ static unsigned char pattern(unsigned int seed, uint64_t i)
 	return (unsigned char)(i * 131 + (i >> 9) + seed);
 }
 
-/* Write total pattern bytes in 64 KiB writes; 0 or -1. */
-static int send_all(int fd, unsigned int seed, uint64_t total)
+/*
+ * The I/O buffers, the server thread's and its stack: static, so the
+ * cgroup case can touch every page before it sets memory.max (a page
+ * fault past it would be the memcg's OOM kill, not the kernel's answer).
+ */
+#define IOBUF		(64 * 1024)
+#define STACK		(256 * 1024)
+static unsigned char client_buf[IOBUF], server_buf[IOBUF];
+static unsigned char server_stack[STACK] __attribute__((aligned(4096)));
+
+/* Write total pattern bytes in 64 KiB writes from buf; 0 or -1. */
+static int send_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
 {
-	static __thread unsigned char buf[64 * 1024];
 	uint64_t off = 0;
 
 	while (off < total) {
-		size_t len = total - off < sizeof(buf) ? total - off : sizeof(buf);
+		size_t len = total - off < IOBUF ? total - off : IOBUF;
 		size_t done = 0;
 
 		for (size_t j = 0; j < len; j++)
@@ -94,16 +113,15 @@ static int send_all(int fd, unsigned int seed, uint64_t total)
 	return 0;
 }
 
-/* Read total bytes: the offset of the first wrong byte, total if none, -1. */
-static int64_t recv_all(int fd, unsigned int seed, uint64_t total)
+/* Read total bytes into buf: the first wrong byte's offset, total if none, -1. */
+static int64_t recv_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
 {
-	static __thread unsigned char buf[64 * 1024];
 	uint64_t got = 0;
 	int64_t bad = (int64_t)total;
 	ssize_t n;
 
 	while (got < total) {
-		size_t want = total - got < sizeof(buf) ? total - got : sizeof(buf);
+		size_t want = total - got < IOBUF ? total - got : IOBUF;
 
 		n = read(fd, buf, want);
 		if (n <= 0)
@@ -136,8 +154,8 @@ static void *serve(void *arg)
 	if (fd < 0)
 		return NULL;
 	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
-	s->bad = recv_all(fd, 1, s->total);
-	s->sent = send_all(fd, 2, s->total);
+	s->bad = recv_all(fd, server_buf, 1, s->total);
+	s->sent = send_all(fd, server_buf, 2, s->total);
 	while (read(fd, &c, 1) > 0)
 		;
 	close(fd);
@@ -220,21 +238,28 @@ static void check_lgrs(void)
 /*
  * One connection, sndbuf/rcvbuf set on the client when not 0; total bytes
  * each way, compared. Then, open, both ends' sizes: the client's buffers
- * crmb/csnd, the server's srmb/ssnd (0: not checked, only shown).
+ * crmb/csnd, the server's srmb/ssnd (0: not checked, only shown); each
+ * end's idea of its peer's RMB must be the peer's own. The two ends'
+ * sock_diag entries go to *cout and *sout when not NULL.
  */
 static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
-		     uint32_t crmb, uint32_t csnd, uint32_t srmb, uint32_t ssnd)
+		     uint32_t crmb, uint32_t csnd, uint32_t srmb, uint32_t ssnd,
+		     struct sd_sock *cout, struct sd_sock *sout)
 {
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage sa, ca;
 	struct sd_sock cd, sd;
 	struct server s = { .fd = -1, .total = total };
+	pthread_attr_t attr;
 	pthread_t t;
 	int fd, sfd;
 
 	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
-	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
+	ASSERT_EQ(pthread_attr_init(&attr), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
+	ASSERT_EQ(pthread_create(&t, &attr, serve, &s), 0);
+	pthread_attr_destroy(&attr);
 	fd = ASSERT_SYS(sf_socket(f, 0));
 	if (sndbuf)
 		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
@@ -242,25 +267,31 @@ static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
 		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
 	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
 	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
-	ASSERT_SYS(send_all(fd, 1, total));
-	EXPECT_EQ(recv_all(fd, 2, total), (int64_t)total);
+	ASSERT_SYS(send_all(fd, client_buf, 1, total));
+	EXPECT_EQ(recv_all(fd, client_buf, 2, total), (int64_t)total);
 
 	/* The server has sent everything: its descriptor is set and open. */
 	sfd = __atomic_load_n(&s.fd, __ATOMIC_ACQUIRE);
 	diag(fd, &cd, "client");
-	EXPECT_EQ(cd.rmbe_size, crmb);
-	EXPECT_EQ(cd.sndbuf_size, csnd);
+	if (crmb)
+		EXPECT_EQ(cd.rmbe_size, crmb);
+	if (csnd)
+		EXPECT_EQ(cd.sndbuf_size, csnd);
+	if (cout)
+		*cout = cd;
 	if (EXPECT(sfd >= 0)) {
 		diag(sfd, &sd, "server");
-		EXPECT_EQ(sd.peer_rmbe_size, crmb);
+		EXPECT_EQ(sd.peer_rmbe_size, cd.rmbe_size);
 		EXPECT_EQ(cd.peer_rmbe_size, sd.rmbe_size);
+		if (sout)
+			*sout = sd;
 		if (srmb)
 			EXPECT_EQ(sd.rmbe_size, srmb);
 		if (ssnd)
 			EXPECT_EQ(sd.sndbuf_size, ssnd);
 		check_conn_line(sd.conn_token, sd.rmbe_size, sd.sndbuf_size);
 	}
-	check_conn_line(cd.conn_token, crmb, csnd);
+	check_conn_line(cd.conn_token, cd.rmbe_size, cd.sndbuf_size);
 	check_lgrs();
 
 	ASSERT_SYS(shutdown(fd, SHUT_WR));
@@ -314,7 +345,7 @@ static void sysctl_sizes(const void *arg)
 	ASSERT_SYS(sysfile_write(RMEM, val));
 	tap_diag("net.smc.wmem = net.smc.rmem = %u", size);
 	one_conn(PORT0 + (int)(size / MIB), 0, 0, 2ull * size,
-		 size, size, size, size);
+		 size, size, size, size, NULL, NULL);
 	EXPECT_SYS(sysfile_write(WMEM, old_w));
 	EXPECT_SYS(sysfile_write(RMEM, old_r));
 }
@@ -333,7 +364,7 @@ static void sockopt_sizes(const void *arg)
 	tap_diag("net.core.wmem_max = rmem_max = %s, SO_SNDBUF = SO_RCVBUF = %d",
 		 val, size);
 	one_conn(PORT0 + 20, size, size, 2ull * (uint64_t)size,
-		 (uint32_t)size, (uint32_t)size, 0, 0);
+		 (uint32_t)size, (uint32_t)size, 0, 0, NULL, NULL);
 	EXPECT_SYS(sysfile_write(CORE_WMEM_MAX, old_w));
 	EXPECT_SYS(sysfile_write(CORE_RMEM_MAX, old_r));
 }
@@ -354,7 +385,133 @@ static void sockopt_clamped(const void *arg)
 	if ((uint32_t)size <= wmax || (uint32_t)size <= rmax)
 		tap_fail("the core's maxima are not below %d here", size);
 	one_conn(PORT0 + 21, size, size, 2 * MIB,
-		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0);
+		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0, NULL, NULL);
+}
+
+/* The first line of path as a number; -1 if unreadable. */
+static long long read_num(const char *path)
+{
+	char buf[64];
+
+	return sysfile_read(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 10);
+}
+
+/* The value of key in a flat-keyed file (memory.events); -1 if none. */
+static long long read_key(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "re");
+	char k[64];
+	long long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", k, &v) == 2)
+		if (!strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static int pow2_between(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi && !(v & (v - 1));
+}
+
+/* Every page the cgroup case writes, written once before memory.max. */
+static void pretouch(void)
+{
+	volatile unsigned char stack[128 * 1024];
+	struct sd_sock sd;
+	char line[64];
+
+	memset(client_buf, 1, sizeof(client_buf));
+	memset(server_buf, 1, sizeof(server_buf));
+	memset(server_stack, 1, sizeof(server_stack));
+	for (size_t i = 0; i < sizeof(stack); i += 4096)
+		stack[i] = 1;
+	sd_dump(&sd, 0);
+	sysfile_read(SMCR_CONNS, line, sizeof(line));
+	sysfile_read(SMCR_LGR, line, sizeof(line));
+}
+
+/*
+ * In the cgroup (a child): memory.max 22 MiB above what the cgroup holds
+ * now, wmem = rmem = 8 MiB: both ends' four buffers cannot all be 8 MiB.
+ * A buffer past 1 MiB that the memcg refuses is tried a class smaller
+ * (kernel/smcr_hs.c, smcr_hs_buf()), 1 MiB at the least: the server's
+ * come first (its Accept names its RMB), so the client's get less; the
+ * connection is SMC-R all the same, moves its bytes, and each end's
+ * sock_diag says of its peer's RMB what the peer has.
+ */
+static void stepdown_worker(void)
+{
+	struct sd_sock cd, sd;
+	char num[32];
+	long long cur, refused;
+	uint32_t sum;
+
+	pretouch();
+	cur = read_num(CG_DIR "/memory.current");
+	ASSERT(cur >= 0);
+	snprintf(num, sizeof(num), "%lld", cur + 22ll * MIB);
+	ASSERT_SYS(sysfile_write(CG_DIR "/memory.max", num));
+	refused = read_key(CG_DIR "/memory.events", "max");
+	tap_diag("memory.current %lld KiB, memory.max %s", cur >> 10, num);
+	one_conn(PORT0 + 30, 0, 0, 2 * MIB, 0, 0, 0, 0, &cd, &sd);
+	sum = cd.rmbe_size + cd.sndbuf_size + sd.rmbe_size + sd.sndbuf_size;
+	tap_diag("client rmb %u sndbuf %u, server rmb %u sndbuf %u: %u KiB of 32768; "
+		 "memory.events max +%lld",
+		 cd.rmbe_size, cd.sndbuf_size, sd.rmbe_size, sd.sndbuf_size,
+		 sum >> 10, read_key(CG_DIR "/memory.events", "max") - refused);
+	EXPECT(sum < 32 * MIB);
+	EXPECT(pow2_between(cd.rmbe_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(cd.sndbuf_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(sd.rmbe_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(sd.sndbuf_size, MIB, 8 * MIB));
+	EXPECT(read_key(CG_DIR "/memory.events", "max") > refused);
+}
+
+static void stepdown(const void *arg)
+{
+	char old_w[32], old_r[32], pid[16];
+	struct statfs fs;
+	int mounted = 0, status;
+	pid_t child;
+
+	(void)arg;
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	/* The guest does not mount cgroup2; a host may have it already. */
+	if (statfs(CG_MNT, &fs) < 0 || fs.f_type != CG2_MAGIC) {
+		ASSERT_SYS(mount("cgroup2", CG_MNT, "cgroup2", 0, NULL));
+		mounted = 1;
+	}
+	ASSERT_SYS(sysfile_write(CG_MNT "/cgroup.subtree_control", "+memory"));
+	rmdir(CG_DIR);
+	ASSERT_SYS(mkdir(CG_DIR, 0755));
+	sysfile_write(CG_DIR "/memory.swap.max", "0");
+	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
+	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
+	child = ASSERT_SYS(fork());
+	if (child == 0) {
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (sysfile_write(CG_DIR "/cgroup.procs", pid))
+			_exit(1);
+		stepdown_worker();
+		_exit(tap_failed() ? 1 : 0);
+	}
+	ASSERT_SYS(waitpid(child, &status, 0));
+	if (WIFSIGNALED(status))
+		tap_fail("the process in the cgroup was killed by signal %d (oom_kill %lld)",
+			 WTERMSIG(status), read_key(CG_DIR "/memory.events", "oom_kill"));
+	else if (WEXITSTATUS(status))
+		tap_fail("the checks in the cgroup failed");
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+	/* Pooled RMBs keep the cgroup's charge; rmdir leaves it to them. */
+	EXPECT_SYS(rmdir(CG_DIR));
+	if (mounted)
+		EXPECT_SYS(umount(CG_MNT));
 }
 
 int main(int argc, char **argv)
@@ -378,5 +535,9 @@ int main(int argc, char **argv)
 		"SO_SNDBUF = SO_RCVBUF = 4 MiB (net.core maxima 8 MiB): the client's buffers are 4 MiB");
 	tap_add(sockopt_clamped, (void *)(uintptr_t)(4 * MIB), 180,
 		"SO_SNDBUF = SO_RCVBUF = 4 MiB under the core's default maxima: clamped as for TCP");
+	tap_add(stepdown, NULL, 180,
+		"wmem = rmem = 8 MiB in a memory cgroup with 22 MiB to spare: buffers "
+		"step down a class at a time (to 1 MiB at the least), the connection is SMC-R with what it got "
+		"(each end's peer RMB size is the peer's), 2 MiB each way intact");
 	return tap_run();
 }
