@@ -758,9 +758,17 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		.remote_addr	= raddr,
 		.rkey		= rkey,
 	};
+	int rc;
 
 	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
 	/* Not a local operation: never the queue to itself (smcr_post_wr). */
-	return __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
+	rc = __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
+	if (!rc) {
+		spin_lock_bh(&l->lock);
+		l->writes++;
+		l->write_largest = max(l->write_largest, len);
+		spin_unlock_bh(&l->lock);
+	}
+	return rc;
 }

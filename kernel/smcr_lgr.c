@@ -587,7 +587,7 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
@@ -600,7 +600,8 @@ void smcr_lgr_show(struct seq_file *m)
 			   lgr->link->send_slots, lgr->link->recv_slots,
 			   lgr->link->qp_cap.max_send_wr,
 			   lgr->link->qp_cap.max_recv_wr, lgr->pool_bytes,
-			   lgr->link->write_max);
+			   lgr->link->write_max, READ_ONCE(lgr->link->writes),
+			   READ_ONCE(lgr->link->write_largest));
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),

@@ -286,6 +286,12 @@ struct smcr_link {
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
 	unsigned int		timeouts;	/* WR or SEND waits that timed out */
+	/*
+	 * RDMA WRITEs posted and the largest of them (debugfs smcr_lgr: a
+	 * push past write_max is split, smcr_conn.c); under lock.
+	 */
+	u64			writes;
+	u32			write_largest;
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */

@@ -21,7 +21,8 @@
  *   they were, the buffers are the class that holds those, as setsockopt
  *   clamps SO_SNDBUF for any socket.
  * - Every group's pool holds at most 64 MiB (SMCR_POOL_BYTES) and its
- *   link writes at most 1 MiB per RDMA WRITE (rxe allows more).
+ *   link writes at most 1 MiB per RDMA WRITE (rxe allows more); a push
+ *   of 8 MiB (corked, then uncorked) is eight WRITEs of 1 MiB.
  * - In a memory cgroup that cannot take four 8 MiB buffers, buffers step
  *   down a class at a time (never below 1 MiB: smcr/memlimit_topo1 needs
  *   a memcg at its end to fall back) and the connection uses what it got.
@@ -39,7 +40,11 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <linux/smc_diag.h>
 #include <smc/af_smc.h>
@@ -59,6 +64,7 @@
 #define CORE_RMEM_MAX	"/proc/sys/net/core/rmem_max"
 #define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
 #define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
+#define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
 #define CG_MNT		"/sys/fs/cgroup"
 #define CG_DIR		CG_MNT "/smc-sizes"
 #define CG2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
@@ -156,6 +162,23 @@ static void *serve(void *arg)
 	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
 	s->bad = recv_all(fd, server_buf, 1, s->total);
 	s->sent = send_all(fd, server_buf, 2, s->total);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+/* Reads the client's bytes and waits for EOF; sends nothing. */
+static void *serve_read(void *arg)
+{
+	struct server *s = arg;
+	int fd = accept(s->lfd, NULL, NULL);
+	char c;
+
+	s->bad = -1;
+	if (fd < 0)
+		return NULL;
+	s->bad = recv_all(fd, server_buf, 1, s->total);
 	while (read(fd, &c, 1) > 0)
 		;
 	close(fd);
@@ -388,6 +411,109 @@ static void sockopt_clamped(const void *arg)
 		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0, NULL, NULL);
 }
 
+/* Link group lines in smcr_lgr, or -1. */
+static int lgr_count(void)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "lgr ", 4);
+	fclose(f);
+	return n;
+}
+
+/* The client group's RDMA WRITEs posted and the largest; 0 or -1. */
+static int client_writes(unsigned long long *writes, unsigned int *largest)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " writes ");
+
+		if (strncmp(line, "lgr ", 4) || !strstr(line, " role client ") || !p)
+			continue;
+		if (sscanf(p, " writes %llu write_largest %u", writes, largest) == 2)
+			rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * A push of 8 MiB is eight RDMA WRITEs of 1 MiB (kernel/smcr_conn.c).
+ * lgr_linger 0 and no group left: this case's links are new, so their
+ * counters are this connection's. The client corks, sends 8 MiB in one
+ * call (all of it fits its 8 MiB send buffer) and uncorks: the peer's
+ * 8 MiB ring is empty, so one push takes everything. The server only
+ * reads (its CDCs are SENDs, not WRITEs), every byte compared.
+ */
+static void split_writes(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	char old_w[32], old_r[32], old_linger[32];
+	struct sockaddr_storage sa, ca;
+	unsigned long long w0, w1;
+	unsigned int l0, l1;
+	struct server s = { .fd = -1, .total = 8 * MIB };
+	pthread_attr_t attr;
+	static unsigned char big[8 * MIB];
+	long deadline;
+	pthread_t t;
+	int fd, on = 1, off = 0;
+	ssize_t n;
+
+	(void)arg;
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
+	ASSERT_SYS(sysfile_write(LINGER, "0"));
+	deadline = (long)time(NULL) + (long)(30 * tap_timeout_scale());
+	while (lgr_count() != 0 && (long)time(NULL) < deadline)
+		usleep(100 * 1000);
+	ASSERT_EQ(lgr_count(), 0);
+	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
+	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = pattern(1, i);
+
+	ASSERT(sf_addr(f, server_ip, PORT0 + 40, &sa) && sf_addr(f, client_ip, 0, &ca));
+	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, PORT0 + 40, 2, NULL));
+	ASSERT_EQ(pthread_attr_init(&attr), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
+	s.total = 8 * MIB;
+	ASSERT_EQ(pthread_create(&t, &attr, serve_read, &s), 0);
+	pthread_attr_destroy(&attr);
+	fd = ASSERT_SYS(sf_socket(f, 0));
+	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
+	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
+	ASSERT_EQ(client_writes(&w0, &l0), 0);
+	ASSERT_SYS(setsockopt(fd, SOL_TCP, TCP_CORK, &on, sizeof(on)));
+	n = send(fd, big, sizeof(big), MSG_NOSIGNAL);
+	EXPECT_EQ(n, (ssize_t)sizeof(big));
+	ASSERT_SYS(setsockopt(fd, SOL_TCP, TCP_CORK, &off, sizeof(off)));
+	ASSERT_SYS(shutdown(fd, SHUT_WR));
+	pthread_join(t, NULL);
+	EXPECT_EQ(s.bad, (int64_t)(8 * MIB));
+	ASSERT_EQ(client_writes(&w1, &l1), 0);
+	tap_diag("client link: %llu RDMA WRITEs before, %llu after 8 MiB; the largest %u bytes",
+		 w0, w1, l1);
+	EXPECT(w1 - w0 >= 8 && w1 - w0 <= 16);
+	EXPECT_EQ(l1, MIB);
+	close(fd);
+	close(s.lfd);
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+	EXPECT_SYS(sysfile_write(LINGER, old_linger));
+}
+
 /* The first line of path as a number; -1 if unreadable. */
 static long long read_num(const char *path)
 {
@@ -525,6 +651,9 @@ int main(int argc, char **argv)
 	tap_add(sysctl_bounds, NULL, 30,
 		"net.smc.wmem/rmem: 16383 and 1 GiB are EINVAL and leave the value; "
 		"512 MiB, 513 MiB and INT_MAX/2 are taken (Linux's bounds)");
+	tap_add(split_writes, NULL, 180,
+		"a push of 8 MiB (TCP_CORK, one send, uncork) is eight RDMA WRITEs of 1 MiB, "
+		"every byte compared");
 	tap_add(sysctl_sizes, (void *)(uintptr_t)(2 * MIB), 180,
 		"wmem = rmem = 2 MiB: 4 MiB each way intact, every buffer 2 MiB and vmalloc'd");
 	tap_add(sysctl_sizes, (void *)(uintptr_t)(4 * MIB), 240,
