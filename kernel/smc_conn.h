@@ -197,18 +197,25 @@ struct smc_conn {
 };
 
 /*
- * Buffer sizes: 16 KiB << n, n in 0..6 (1 MiB), as the CLC's 4-bit field
- * names DMB and RMB sizes; send buffers use the same classes.
+ * Buffer sizes: 16 KiB << n, the class n as the CLC's 4-bit field names
+ * DMB and RMB sizes; send buffers use the same classes. The ceiling is
+ * the transport's:
+ *  - SMC-D: class 6, 1 MiB, the largest DMB an ISM device registers (as
+ *    in Linux); a DMB is one contiguous area of the device's.
+ *  - SMC-R: class 15, 512 MiB, all the 4-bit field can say (Linux 6.11);
+ *    past 1 MiB the buffer is virtually contiguous, registered page by
+ *    page (smcr_buf.c).
  */
-#define SMC_DMB_MIN_SIZE	(16 * 1024)
-#define SMC_DMB_MAX_CLASS	6
+#define SMC_BUF_MIN_SIZE	(16 * 1024)
+#define SMCD_DMB_MAX_CLASS	6
+#define SMCR_BUF_MAX_CLASS	15
 
-/* The smallest class that holds want bytes, at most the largest. */
-static inline u8 smc_buf_class(u32 want)
+/* The smallest class that holds want bytes, at most max_class. */
+static inline u8 smc_buf_class(u32 want, u8 max_class)
 {
 	u8 class = 0;
 
-	while (class < SMC_DMB_MAX_CLASS && (SMC_DMB_MIN_SIZE << class) < want)
+	while (class < max_class && (SMC_BUF_MIN_SIZE << class) < want)
 		class++;
 	return class;
 }
@@ -244,8 +251,11 @@ int smc_data_ioctl(struct smc_sock *smc, unsigned int cmd, unsigned long arg);
 
 /* smc_tx.c */
 void smc_tx_init(struct smc_conn *conn);
-/* The send buffer's size for the socket: SO_SNDBUF or net.smc.wmem. */
-u32 smc_tx_sndbuf_size_for(const struct sock *sk);
+/*
+ * The send buffer's size for the socket: SO_SNDBUF or net.smc.wmem, in
+ * the classes up to max_class (the transport's, above).
+ */
+u32 smc_tx_sndbuf_size_for(const struct sock *sk, u8 max_class);
 int smc_tx_sendmsg(struct smc_sock *smc, struct msghdr *msg, size_t len);
 /* Bytes waiting in the send buffer (SIOCOUTQ). Conn lock held. */
 static inline u32 smc_tx_queued(const struct smc_conn *conn)
@@ -271,8 +281,11 @@ void smc_tx_uncork(struct smc_sock *smc);
 void smc_tx_destroy(struct smc_sock *smc);
 
 /* smc_rx.c */
-/* The receive ring's size for the socket: SO_RCVBUF or net.smc.rmem. */
-u32 smc_rx_rmb_size_for(const struct sock *sk);
+/*
+ * The receive ring's size for the socket: SO_RCVBUF or net.smc.rmem, in
+ * the classes up to max_class (the transport's, above).
+ */
+u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 struct pipe_inode_info;

@@ -37,10 +37,11 @@
  * SMC-R's RMB; Documentation/smc-d.md, "Sizing"): what the user asked
  * for with SO_RCVBUF (the core stores twice the value, TCP's share for
  * overhead, which our buffers do not need), else the namespace's
- * net.smc.rmem; rounded up to 16 KiB << n, at most 1 MiB. SMC-D's
+ * net.smc.rmem; rounded up to 16 KiB << n, n at most the transport's
+ * max_class (SMC-D 1 MiB, SMC-R 512 MiB; smc_conn.h). SMC-D's
  * 32-byte CDC header comes out of it, as in Linux.
  */
-u32 smc_rx_rmb_size_for(const struct sock *sk)
+u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class)
 {
 	u32 want;
 
@@ -48,7 +49,7 @@ u32 smc_rx_rmb_size_for(const struct sock *sk)
 		want = READ_ONCE(sk->sk_rcvbuf) / 2;
 	else
 		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_rmem);
-	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
+	return SMC_BUF_MIN_SIZE << smc_buf_class(want, max_class);
 }
 
 static const u8 *smc_rx_ring(const struct smc_conn *conn)

@@ -41,6 +41,12 @@
 static unsigned int smc_buf_type_min = SMCR_PHYS_CONT_BUFS;
 static unsigned int smc_buf_type_max = SMCR_MIXED_BUFS;
 static int smc_buf_min = SMC_SYSCTL_BUF_MIN;
+/*
+ * wmem/rmem: Linux's bound, INT_MAX / 2 (1 GiB - 1), so 1 GiB is EINVAL
+ * and 513 MiB is taken, as there. A connection's buffer is the class
+ * that holds the value, at most its transport's ceiling (smc_conn.h:
+ * SMC-R 512 MiB since Linux 6.11, SMC-D 1 MiB); Documentation/decisions.md.
+ */
 static int smc_buf_max = INT_MAX / 2;
 static int smc_bool_min;
 static int smc_bool_max = 1;

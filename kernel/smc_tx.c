@@ -68,7 +68,7 @@ void smc_tx_init(struct smc_conn *conn)
 	INIT_DELAYED_WORK(&conn->tx_work, smc_tx_work);
 }
 
-u32 smc_tx_sndbuf_size_for(const struct sock *sk)
+u32 smc_tx_sndbuf_size_for(const struct sock *sk, u8 max_class)
 {
 	u32 want;
 
@@ -77,7 +77,7 @@ u32 smc_tx_sndbuf_size_for(const struct sock *sk)
 		want = READ_ONCE(sk->sk_sndbuf) / 2;
 	else
 		want = READ_ONCE(smc_net(sock_net(sk))->sysctl_wmem);
-	return SMC_DMB_MIN_SIZE << smc_buf_class(want);
+	return SMC_BUF_MIN_SIZE << smc_buf_class(want, max_class);
 }
 
 static bool smc_tx_stopped(const struct sock *sk)

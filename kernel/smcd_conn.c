@@ -27,7 +27,7 @@
 
 u8 smcd_conn_size_class(const struct smcd_conn *sc)
 {
-	return ilog2(sc->rmb.len / SMC_DMB_MIN_SIZE);
+	return ilog2(sc->rmb.len / SMC_BUF_MIN_SIZE);
 }
 
 /*
@@ -127,8 +127,9 @@ int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		     u64 peer_gid, bool server)
 {
 	static atomic_t diag_tokens = ATOMIC_INIT(0);
-	u8 class = smc_buf_class(smc_rx_rmb_size_for(&smc->sk));
-	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
+	u8 class = smc_buf_class(smc_rx_rmb_size_for(&smc->sk, SMCD_DMB_MAX_CLASS),
+				 SMCD_DMB_MAX_CLASS);
+	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk, SMCD_DMB_MAX_CLASS);
 	struct smc_conn *conn = &smc->conn;
 	struct smcd_conn *sc;
 	int rc;
@@ -143,7 +144,7 @@ int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 	 * send buffer too, which nocopy may never allocate: the connection
 	 * can need it at any time, and then must not be refused.
 	 */
-	rc = smc_mem_reserve(smc, (SMC_DMB_MIN_SIZE << class) + sndbuf_size);
+	rc = smc_mem_reserve(smc, (SMC_BUF_MIN_SIZE << class) + sndbuf_size);
 	if (rc)
 		goto out_free;
 	/* The handshake runs on a connected clcsock: its ends are final. */
@@ -186,7 +187,7 @@ int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 	u32 len = 0;
 	void *mem;
 
-	if (size_class > SMC_DMB_MAX_CLASS || !ism->ops->attach_dmb)
+	if (size_class > SMCD_DMB_MAX_CLASS || !ism->ops->attach_dmb)
 		return -EINVAL;
 	/*
 	 * The token is the peer's word: the device attaches only a DMB made
@@ -199,7 +200,7 @@ int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 	sc->peer_token = token;
 	sc->peer_attached = true;
 	/* The device knows the real size; the peer's claim must agree. */
-	if (len != SMC_DMB_MIN_SIZE << size_class || len <= SMC_CDC_D_LEN)
+	if (len != SMC_BUF_MIN_SIZE << size_class || len <= SMC_CDC_D_LEN)
 		return -EINVAL;		/* destroy detaches */
 	smc->conn.peer_ring = mem + SMC_CDC_D_LEN;
 	smc->conn.peer_size = len - SMC_CDC_D_LEN;

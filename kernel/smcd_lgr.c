@@ -46,7 +46,7 @@ struct smcd_lgr {
 	u32			conns_num;
 	u64			dmb_bytes;	/* in use and pooled */
 	/* Free DMBs by size class, each list newest first. */
-	struct list_head	pool[SMC_DMB_MAX_CLASS + 1];
+	struct list_head	pool[SMCD_DMB_MAX_CLASS + 1];
 	u32			pool_bytes;
 	u32			pool_num;
 	struct delayed_work	free_work;
@@ -82,7 +82,7 @@ static int smcd_dmb_register(struct smc_conn *conn, struct smcd_ism_dev *ism,
 	struct mem_cgroup *old;
 	int rc;
 
-	dmb->len = SMC_DMB_MIN_SIZE << class;
+	dmb->len = SMC_BUF_MIN_SIZE << class;
 	/* The device charges the DMB to the active memcg: conn's. */
 	old = smc_mem_enter(conn);
 	rc = ism->ops->register_dmb(ism, dmb, handler, owner, tuple);
@@ -151,7 +151,7 @@ static struct smcd_lgr *smcd_lgr_create(struct smcd_ism_dev *ism,
 	lgr->peer_gid = peer_gid;
 	lgr->vlan_id = vlan_id;
 	INIT_LIST_HEAD(&lgr->conns);
-	for (i = 0; i <= SMC_DMB_MAX_CLASS; i++)
+	for (i = 0; i <= SMCD_DMB_MAX_CLASS; i++)
 		INIT_LIST_HEAD(&lgr->pool[i]);
 	INIT_DELAYED_WORK(&lgr->free_work, smcd_lgr_free_work);
 	list_add_tail(&lgr->list, &smcd_lgrs);
@@ -221,7 +221,7 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 	bool first = false;
 	int rc;
 
-	if (class > SMC_DMB_MAX_CLASS)
+	if (class > SMCD_DMB_MAX_CLASS)
 		return -EINVAL;
 	mutex_lock(&smcd_lgr_lock);
 	lgr = smcd_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
@@ -287,7 +287,7 @@ void smcd_lgr_conn_del(struct smcd_conn *sc)
 			p->dmb = sc->rmb;
 			p->memcg_id = smc_mem_id(&sc->smc->conn);
 			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
-							     SMC_DMB_MIN_SIZE)]);
+							     SMC_BUF_MIN_SIZE)]);
 			lgr->pool_bytes += p->dmb.len;
 			lgr->pool_num++;
 			smcd_pool_total += p->dmb.len;
@@ -326,7 +326,7 @@ static void smcd_lgr_free_work(struct work_struct *work)
 	 */
 	cancel_delayed_work(&lgr->free_work);
 	smcd_lgr_seqno++;
-	for (i = 0; i <= SMC_DMB_MAX_CLASS; i++)
+	for (i = 0; i <= SMCD_DMB_MAX_CLASS; i++)
 		list_for_each_entry_safe(p, n, &lgr->pool[i], entry)
 			smcd_pool_drop(lgr, p);
 	mutex_unlock(&smcd_lgr_lock);

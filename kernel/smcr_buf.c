@@ -3,15 +3,23 @@
  * af_smc: REG_MR and RDMA WRITE requests on a link, and the buffers of
  * SMC-R connections (see smcr_link.h).
  *
- * An RMB is a physically contiguous, page-aligned buffer with an MR of
- * its own (IB_MR_TYPE_MEM_REG, registered with REG_MR, access
- * LOCAL_WRITE | REMOTE_WRITE): the peer gets the rkey of that buffer and
- * can write nowhere else. A send buffer has no MR: it is DMA-mapped and
- * read by the device through the PD's local DMA lkey as the source of
- * RDMA WRITEs. Both are listed on their link (under the device's
+ * An RMB is a page-aligned buffer with an MR of its own
+ * (IB_MR_TYPE_MEM_REG, registered with REG_MR, access LOCAL_WRITE |
+ * REMOTE_WRITE): the peer gets the rkey of that buffer and can write
+ * nowhere else. A physically contiguous send buffer has no MR: it is
+ * DMA-mapped and read by the device through the PD's local DMA lkey as
+ * the source of RDMA WRITEs. Both are listed on their link (under the device's
  * links_mutex, which the link's teardown holds), so a link that goes with
  * its device releases their MRs and mappings before its PD; the pages
  * stay with their owner until smcr_buf_free().
+ *
+ * Up to SMCR_BUF_PHYS_MAX (1 MiB) a buffer is first tried as one block
+ * of pages; larger ones, and those when no such block is free, come from
+ * vmalloc (virt): their pages are listed one per SG entry, and the MR's
+ * page list (ib_map_mr_sg) makes them one range for the device, iova to
+ * iova + size. Such a send buffer has an MR too, with local access only,
+ * registered like an RMB's, and WRITEs name it by its lkey and iova: a
+ * single SGE cannot span pages that are not contiguous.
  *
  * A buffer outlives its owner's smcr_buf_free() while a posted request
  * names it (b->posted): a WRITE whose waiter gave up is still in the
@@ -26,7 +34,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "smc_mem.h"
 #include "smcr_link.h"
@@ -297,6 +308,56 @@ int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	return smcr_post_wr(l, wr, b, NULL, wait);
 }
 
+static struct scatterlist *smcr_buf_sgl(struct smcr_buf *b)
+{
+	return b->virt ? b->sgt.sgl : &b->sg;
+}
+
+static unsigned int smcr_buf_nents(const struct smcr_buf *b)
+{
+	return b->virt ? b->sgt.orig_nents : 1;
+}
+
+static enum dma_data_direction smcr_buf_dir(const struct smcr_buf *b)
+{
+	return b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
+}
+
+/*
+ * Sync bytes [off, off + len) of a mapped b for the device or for the
+ * CPU, entry by entry (the DMA entries cover the buffer in order). Only
+ * when a mapped entry needs it (need_sync): never for rxe, whose DMA
+ * addresses are kernel addresses, nor for a coherent device without
+ * bounce buffers. Any context.
+ */
+static void smcr_buf_sync(struct ib_device *ibdev, struct smcr_buf *b,
+			  u32 off, u32 len, bool for_device)
+{
+	struct scatterlist *sg;
+	u32 pos = 0, from, to;
+	int i;
+
+	if (!b->need_sync)
+		return;
+	for_each_sg(smcr_buf_sgl(b), sg, b->dma_nents, i) {
+		if (pos >= off + len)
+			break;
+		if (pos + sg_dma_len(sg) > off) {
+			from = max(pos, off);
+			to = min(pos + sg_dma_len(sg), off + len);
+			if (for_device)
+				ib_dma_sync_single_for_device(ibdev,
+							      sg_dma_address(sg) + from - pos,
+							      to - from, smcr_buf_dir(b));
+			else
+				ib_dma_sync_single_for_cpu(ibdev,
+							   sg_dma_address(sg) + from - pos,
+							   to - from, smcr_buf_dir(b));
+		}
+		pos += sg_dma_len(sg);
+	}
+}
+
 static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
 {
 	struct ib_device *ibdev = l->dev->ibdev;
@@ -306,9 +367,10 @@ static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
 	b->mr = NULL;
 	b->registered = false;
 	if (b->mapped)
-		ib_dma_unmap_sg(ibdev, &b->sg, 1,
-				b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+		ib_dma_unmap_sg(ibdev, smcr_buf_sgl(b), smcr_buf_nents(b),
+				smcr_buf_dir(b));
 	b->mapped = false;
+	b->need_sync = false;
 }
 
 void smcr_buf_release_all(struct smcr_link *l)
@@ -328,13 +390,88 @@ static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf *b,
 	WRITE_ONCE(*bytes, add ? *bytes + b->size : *bytes - b->size);
 }
 
+/*
+ * b's pages: one block when it is at most SMCR_BUF_PHYS_MAX and the page
+ * allocator has one (without trying hard above PAGE_ALLOC_COSTLY_ORDER:
+ * vmalloc is the way out), else from vmalloc, with an SG entry per page.
+ * They go to the active memcg: the connection's, which smcr_hs_bufs()
+ * makes active; failing at its limit, not OOM-killing. Process context.
+ */
+static int smcr_buf_pages(struct smcr_buf *b)
+{
+	unsigned int i, n = b->size >> PAGE_SHIFT;
+	unsigned int order = get_order(b->size);
+	struct scatterlist *sg;
+	gfp_t gfp = SMC_MEM_GFP | __GFP_ZERO;
+
+	if (b->size <= SMCR_BUF_PHYS_MAX) {
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			gfp = (gfp & ~__GFP_RETRY_MAYFAIL) | __GFP_NORETRY;
+		b->cpu = (void *)__get_free_pages(gfp, order);
+		if (b->cpu) {
+			sg_init_one(&b->sg, b->cpu, b->size);
+			return 0;
+		}
+	}
+	b->cpu = __vmalloc(b->size, SMC_MEM_GFP | __GFP_ZERO);
+	if (!b->cpu)
+		return -ENOMEM;
+	if (sg_alloc_table(&b->sgt, n, GFP_KERNEL_ACCOUNT)) {
+		vfree(b->cpu);
+		b->cpu = NULL;
+		return -ENOMEM;
+	}
+	b->virt = true;
+	for_each_sg(b->sgt.sgl, sg, n, i)
+		sg_set_page(sg, vmalloc_to_page(b->cpu + i * PAGE_SIZE),
+			    PAGE_SIZE, 0);
+	return 0;
+}
+
+/* What smcr_buf_pages() took; process context (vfree). */
+static void smcr_buf_free_pages(struct smcr_buf *b)
+{
+	if (b->virt) {
+		sg_free_table(&b->sgt);
+		vfree(b->cpu);
+	} else {
+		free_pages((unsigned long)b->cpu, get_order(b->size));
+	}
+}
+
+/* Under links_mutex, the link not GONE: b's DMA mapping. */
+static int smcr_buf_map(struct ib_device *ibdev, struct smcr_buf *b)
+{
+	struct scatterlist *sg;
+	int i, n;
+
+	n = ib_dma_map_sg(ibdev, smcr_buf_sgl(b), smcr_buf_nents(b),
+			  smcr_buf_dir(b));
+	if (n <= 0)
+		return -ENOMEM;
+	b->mapped = true;
+	b->dma_nents = n;
+	/* A physically contiguous buffer without an MR is one DMA range. */
+	if (!b->virt && n != 1)
+		return -EINVAL;
+	if (ib_uses_virt_dma(ibdev))
+		return 0;
+	for_each_sg(smcr_buf_sgl(b), sg, n, i) {
+		if (dma_need_sync(ibdev->dma_device, sg_dma_address(sg))) {
+			b->need_sync = true;
+			break;
+		}
+	}
+	return 0;
+}
+
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 {
 	struct ib_device *ibdev;
 	struct smcr_buf *b;
 	int rc;
 
-	if (size < PAGE_SIZE || !is_power_of_2(size))
+	if (size < PAGE_SIZE || size > SZ_512M || !is_power_of_2(size))
 		return ERR_PTR(-EINVAL);
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
@@ -343,37 +480,31 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 	INIT_LIST_HEAD(&b->pool);
 	b->size = size;
 	b->remote = remote;
-	/*
-	 * The pages go to the active memcg: the connection's, which
-	 * smcr_hs_bufs() makes active; failing at its limit, not OOM-killing.
-	 */
-	b->cpu = (void *)__get_free_pages(SMC_MEM_GFP | __GFP_ZERO,
-					  get_order(size));
-	if (!b->cpu) {
+	rc = smcr_buf_pages(b);
+	if (rc) {
 		kfree(b);
-		return ERR_PTR(-ENOMEM);
+		return ERR_PTR(rc);
 	}
-	sg_init_one(&b->sg, b->cpu, size);
 
 	mutex_lock(&l->dev->links_mutex);
 	rc = -ENOLINK;
 	if (l->state == SMCR_LINK_GONE)
 		goto fail;
 	ibdev = l->dev->ibdev;
-	rc = -ENOMEM;
-	if (ib_dma_map_sg(ibdev, &b->sg, 1,
-			  remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE) != 1)
+	rc = smcr_buf_map(ibdev, b);
+	if (rc)
 		goto fail;
-	b->mapped = true;
-	if (remote) {
+	if (remote || b->virt) {
+		/* Nothing posted names it yet: every step here unwinds below. */
 		b->mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, size >> PAGE_SHIFT);
 		if (IS_ERR(b->mr)) {
 			rc = PTR_ERR(b->mr);
 			b->mr = NULL;
 			goto fail;
 		}
-		rc = ib_map_mr_sg(b->mr, &b->sg, 1, NULL, PAGE_SIZE);
-		if (rc != 1) {
+		rc = ib_map_mr_sg(b->mr, smcr_buf_sgl(b), b->dma_nents, NULL,
+				  PAGE_SIZE);
+		if (rc != b->dma_nents) {
 			rc = rc < 0 ? rc : -EINVAL;
 			goto fail;
 		}
@@ -385,7 +516,7 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 fail:
 	smcr_buf_release(l, b);
 	mutex_unlock(&l->dev->links_mutex);
-	free_pages((unsigned long)b->cpu, get_order(size));
+	smcr_buf_free_pages(b);
 	kfree(b);
 	return ERR_PTR(rc);
 }
@@ -444,12 +575,16 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 			.opcode		= IB_WR_REG_MR,
 			.send_flags	= IB_SEND_SIGNALED,
 		},
-		.access	= IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE,
+		/* A send buffer's MR: the device reads it, nobody else. */
+		.access	= b->remote ?
+			  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE :
+			  IB_ACCESS_LOCAL_WRITE,
 	};
 	int rc;
 
-	if (!b->remote)
-		return -EINVAL;
+	/* A physically contiguous send buffer goes by the local DMA lkey. */
+	if (!b->remote && !b->virt)
+		return 0;
 	if (b->rekey) {
 		/*
 		 * From the pool: registered under the old key. On failure
@@ -504,7 +639,7 @@ static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf *b)
 	smcr_buf_count(l, b, false);
 	if (l->state != SMCR_LINK_GONE)
 		smcr_buf_release(l, b);
-	free_pages((unsigned long)b->cpu, get_order(b->size));
+	smcr_buf_free_pages(b);
 	kfree(b);
 }
 
@@ -564,10 +699,13 @@ u64 smcr_buf_addr(const struct smcr_buf *b)
 
 void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b)
 {
-	/* Lockless: a mapping goes only after the link's CQ (our caller). */
+	/*
+	 * Lockless: a mapping goes only after the link's CQ (our caller).
+	 * All of it: a CDC does not say which bytes the WRITEs before it
+	 * filled (a walk of every entry only where syncs are needed at all).
+	 */
 	if (b->mapped)
-		ib_dma_sync_single_for_cpu(l->dev->ibdev, sg_dma_address(&b->sg),
-					   b->size, DMA_BIDIRECTIONAL);
+		smcr_buf_sync(l->dev->ibdev, b, 0, b->size, false);
 }
 
 /*
@@ -584,14 +722,25 @@ static int smcr_buf_write_prep(struct smcr_link *l, struct ib_send_wr *wr,
 			       struct smcr_buf *b)
 {
 	struct ib_sge *sge = wr->sg_list;
+	u32 off = sge->addr;
 
 	if (!b->mapped)
 		return -ENOLINK;
-	/* The source goes through the PD's local key, never the MR's. */
-	sge->addr += sg_dma_address(&b->sg);
-	sge->lkey = l->pd->local_dma_lkey;
-	ib_dma_sync_single_for_device(l->dev->ibdev, sge->addr, sge->length,
-				      b->remote ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE);
+	if (b->virt) {
+		/*
+		 * Pages that are not contiguous: through the MR's page list,
+		 * registered (smcr_buf_register) before the first WRITE.
+		 */
+		if (!b->mr || !b->registered)
+			return -ENOLINK;
+		sge->addr = b->mr->iova + off;
+		sge->lkey = b->mr->lkey;
+	} else {
+		/* The source goes through the PD's local key, never the MR's. */
+		sge->addr = sg_dma_address(&b->sg) + off;
+		sge->lkey = l->pd->local_dma_lkey;
+	}
+	smcr_buf_sync(l->dev->ibdev, b, off, sge->length, true);
 	return 0;
 }
 
@@ -609,9 +758,17 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		.remote_addr	= raddr,
 		.rkey		= rkey,
 	};
+	int rc;
 
 	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
 	/* Not a local operation: never the queue to itself (smcr_post_wr). */
-	return __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
+	rc = __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
+	if (!rc) {
+		spin_lock_bh(&l->lock);
+		l->writes++;
+		l->write_largest = max(l->write_largest, len);
+		spin_unlock_bh(&l->lock);
+	}
+	return rc;
 }

@@ -40,31 +40,48 @@ static int smcr_conn_write_done(struct smcr_conn *sc)
 	return rc;
 }
 
-/* An RDMA WRITE of len send buffer bytes at soff to the peer's RMB + roff. */
+/*
+ * RDMA WRITEs of len send buffer bytes at soff to the peer's RMB + roff:
+ * one per link->write_max bytes (1 MiB, or less where the port says so),
+ * each with its own ticket and the byte count of its first byte, so that
+ * settle() waits for exactly the WRITEs that read the bytes it frees. A
+ * WRITE posted before a later one fails stays posted; its ticket is kept,
+ * and its send buffer stays by its posted count (smcr_buf.c) whatever the
+ * connection does next.
+ */
 static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 			   u32 len)
 {
 	struct smcr_conn *sc = conn->smcr;
 	unsigned int i;
+	u32 n;
 	int rc;
 
 	if (!sc)
 		return -ENOTCONN;
 	if (roff > sc->peer_size || len > sc->peer_size - roff)
 		return -EINVAL;
-	/* Every ticket taken: the oldest WRITE is long done, most likely. */
-	if (sc->writes_num == SMCR_CONN_WRITES) {
-		rc = smcr_conn_write_done(sc);
+	while (len) {
+		n = min(len, sc->lgr->link->write_max);
+		/* Every ticket taken: the oldest WRITE is long done, most likely. */
+		if (sc->writes_num == SMCR_CONN_WRITES) {
+			rc = smcr_conn_write_done(sc);
+			if (rc)
+				return rc;
+		}
+		i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
+		rc = smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, n,
+				    sc->peer_rkey, sc->peer_addr + roff,
+				    &sc->writes[i].t);
 		if (rc)
 			return rc;
+		sc->writes[i].pos = pos;
+		sc->writes_num++;
+		pos += n;
+		roff += n;
+		soff += n;
+		len -= n;
 	}
-	i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
-	rc = smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, len,
-			    sc->peer_rkey, sc->peer_addr + roff, &sc->writes[i].t);
-	if (rc)
-		return rc;
-	sc->writes[i].pos = pos;
-	sc->writes_num++;
 	return 0;
 }
 

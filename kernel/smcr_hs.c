@@ -329,12 +329,46 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 	key->version = version;
 }
 
-/* The connection's buffers, in its group (the RMB maybe from the pool). */
+/*
+ * An RMB (remote) or a send buffer of size bytes, else of the largest
+ * smaller class that can be had, one class at a time (as Linux does):
+ * no memory for vmalloc, an MR the device refuses at that size. The
+ * connection uses what it got; the CLC names the RMB's real class
+ * (smcr_hs_fill). Never below SMCR_BUF_PHYS_MAX (1 MiB), nor for a buffer
+ * that asks for that or less: a buffer that fails there means the memory
+ * (mostly a memcg) is at its end, and the connection falls back to TCP as
+ * it always did. Squeezing on to 16 KiB, as Linux does, filled a memcg to
+ * its last page and had its owner OOM-killed at its next page fault
+ * (smcr/memlimit_topo1; security.md, hole 6). A link that is going
+ * (-ENOLINK) ends the search.
+ */
+static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote)
+{
+	struct smcr_buf *b;
+
+	for (;;) {
+		b = remote ? smcr_lgr_rmb_get(sc, size) :
+			     smcr_buf_alloc(sc->lgr->link, size, false);
+		if (!IS_ERR(b) || PTR_ERR(b) == -ENOLINK ||
+		    size <= SMCR_BUF_PHYS_MAX)
+			return b;
+		size /= 2;
+	}
+}
+
+/*
+ * The connection's buffers, in its group (the RMB maybe from the pool),
+ * sized by SO_RCVBUF/SO_SNDBUF or net.smc.rmem/wmem up to SMC-R's class
+ * 15 (512 MiB). net.smc.mem_limit is charged what was asked for, before
+ * anything is allocated, and keeps it for the connection's life even
+ * when a smaller buffer was all there was: an upper bound, released by
+ * smcr_lgr_leave().
+ */
 static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 {
-	u32 rmb_size = smc_rx_rmb_size_for(&smc->sk);
+	u32 rmb_size = smc_rx_rmb_size_for(&smc->sk, SMCR_BUF_MAX_CLASS);
 	/* The send buffer: the connection layer's size (SO_SNDBUF, wmem). */
-	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk);
+	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk, SMCR_BUF_MAX_CLASS);
 	struct mem_cgroup *old;
 	struct smcr_buf *b;
 	int rc;
@@ -345,13 +379,13 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 		return rc;
 	/* In the handshake's kworker: the sock's memcg pays (smc_mem.h). */
 	old = smc_mem_enter(&smc->conn);
-	b = smcr_lgr_rmb_get(sc, rmb_size);
+	b = smcr_hs_buf(sc, rmb_size, true);
 	if (IS_ERR(b)) {
 		rc = PTR_ERR(b);
 		goto out;
 	}
 	sc->rmb = b;
-	b = smcr_buf_alloc(sc->lgr->link, sndbuf_size, false);
+	b = smcr_hs_buf(sc, sndbuf_size, false);
 	if (IS_ERR(b)) {
 		rc = PTR_ERR(b);
 		goto out;
@@ -361,6 +395,15 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 out:
 	smc_mem_leave(old);
 	return rc;
+}
+
+/*
+ * REG_MR of the connection's RMB, and of its send buffer when that has an
+ * MR (a vmalloc'd one, smcr_buf.c); the link ACTIVE. 0 or -errno.
+ */
+static int smcr_hs_register(struct smcr_link *l, struct smcr_conn *sc)
+{
+	return smcr_buf_register(l, sc->rmb) ?: smcr_buf_register(l, sc->sndbuf);
 }
 
 /*
@@ -388,7 +431,7 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	ac->r.rmb_rkey = smcr_buf_rkey(sc->rmb);
 	ac->r.rmbe_idx = 1;
 	ac->r.rmbe_alert_token = sc->token;
-	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_DMB_MIN_SIZE);
+	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_BUF_MIN_SIZE);
 	ac->r.qp_mtu = l->local.mtu;
 	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
 	sc->rmb_rkey = ac->r.rmb_rkey;
@@ -418,7 +461,7 @@ static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
 	    ac->hdr.typev1 != SMC_CLC_TYPE_R)
 		return false;
 	if (ac->r.qp_mtu < IB_MTU_256 || ac->r.qp_mtu > IB_MTU_4096 ||
-	    ac->r.rmbe_size > SMC_DMB_MAX_CLASS || ac->r.rmbe_idx != 1)
+	    ac->r.rmbe_size > SMCR_BUF_MAX_CLASS || ac->r.rmbe_idx != 1)
 		return false;
 	memset(peer, 0, sizeof(*peer));
 	peer->qpn = ac->r.qpn;
@@ -430,7 +473,7 @@ static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
 		sc->peer_token = ac->r.rmbe_alert_token;
 		sc->peer_rkey = ac->r.rmb_rkey;
 		sc->peer_addr = ac->r.rmb_dma_addr;
-		sc->peer_size = SMC_DMB_MIN_SIZE << ac->r.rmbe_size;
+		sc->peer_size = SMC_BUF_MIN_SIZE << ac->r.rmbe_size;
 	}
 	return true;
 }
@@ -583,7 +626,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 			smcr_hs_conn_drop(sc);
 			return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
 		}
-		if (smcr_buf_register(l, sc->rmb)) {
+		if (smcr_hs_register(l, sc)) {
 			smcr_hs_conn_drop(sc);
 			return smcr_hs_decline(smc, SMC_CLC_DECL_ERR_REGBUF);
 		}
@@ -604,7 +647,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		rc = smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
 		goto fail;
 	}
-	if (smcr_link_connect(l, &peer) || smcr_buf_register(l, sc->rmb)) {
+	if (smcr_link_connect(l, &peer) || smcr_hs_register(l, sc)) {
 		rc = smcr_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
 		goto fail;
 	}
@@ -654,7 +697,7 @@ static int smcr_hs_listen_first(struct smc_sock *nsmc, struct smcr_conn *sc,
 	struct smcr_link *l = sc->lgr->link;
 	unsigned int delay;
 
-	if (smcr_link_connect(l, peer) || smcr_buf_register(l, sc->rmb)) {
+	if (smcr_link_connect(l, peer) || smcr_hs_register(l, sc)) {
 		atomic_inc(&smcr_hs_failed);
 		return smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_RDYLNK) ?: 1;
 	}
@@ -783,7 +826,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		goto fail;
 	}
 	/* As the client's: a failing link, not memory. */
-	if (!first && smcr_buf_register(sc->lgr->link, sc->rmb)) {
+	if (!first && smcr_hs_register(sc->lgr->link, sc)) {
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_REGBUF);
 		goto fail;
 	}

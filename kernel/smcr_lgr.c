@@ -10,7 +10,9 @@
  * and a connection in a group keeps it alive.
  *
  * The RMB pool: a connection's RMB stays registered when it leaves and
- * goes to its group's pool (at most SMCR_POOL_MAX per group), for the
+ * goes to its group's pool (at most SMCR_POOL_MAX buffers and
+ * SMCR_POOL_BYTES bytes per group, so that a group keeps no 512 MiB
+ * RMB, nor eight of 64 MiB, for a connection that may never come), for the
  * next connection of the same size: no new MR, no new pages, no new DMA
  * mapping. The rkey does not go with it (Linux's smc.ko keeps it): the
  * old connection's peer knew it, and a WRITE with it, late or on
@@ -39,6 +41,13 @@
 #include "wire/smc_cdc.h"
 
 #define SMCR_POOL_MAX	64
+/*
+ * 64 MiB: all the old pool could hold (64 RMBs of 1 MiB, the largest
+ * class before SMC-R buffers grew to 512 MiB), in bytes now; a larger
+ * RMB, or one that would take the pool past it, is freed when its
+ * connection leaves (Documentation/decisions.md).
+ */
+#define SMCR_POOL_BYTES	(64ULL * 1024 * 1024)
 
 static DEFINE_MUTEX(smcr_lgr_lock);
 static LIST_HEAD(smcr_lgrs);
@@ -351,6 +360,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 		    b->memcg_id == memcg_id) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
+			lgr->pool_bytes -= b->size;
 			b->rekey = true;
 			mutex_unlock(&smcr_lgr_lock);
 			return b;
@@ -398,9 +408,11 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 
 	mutex_lock(&smcr_lgr_lock);
 	if (rmb && rmb->registered && !lgr->dead &&
-	    lgr->pool_num < SMCR_POOL_MAX) {
+	    lgr->pool_num < SMCR_POOL_MAX &&
+	    lgr->pool_bytes + rmb->size <= SMCR_POOL_BYTES) {
 		list_add(&rmb->pool, &lgr->pool);
 		lgr->pool_num++;
+		lgr->pool_bytes += rmb->size;
 		rmb = NULL;
 	}
 	mutex_unlock(&smcr_lgr_lock);
@@ -575,7 +587,7 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
@@ -587,7 +599,9 @@ void smcr_lgr_show(struct seq_file *m)
 			   READ_ONCE(lgr->link->timeouts),
 			   lgr->link->send_slots, lgr->link->recv_slots,
 			   lgr->link->qp_cap.max_send_wr,
-			   lgr->link->qp_cap.max_recv_wr);
+			   lgr->link->qp_cap.max_recv_wr, lgr->pool_bytes,
+			   lgr->link->write_max, READ_ONCE(lgr->link->writes),
+			   READ_ONCE(lgr->link->write_largest));
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),
@@ -603,11 +617,21 @@ void smcr_lgr_conns_show(struct seq_file *m)
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		read_lock_bh(&lgr->conns_lock);
-		list_for_each_entry(sc, &lgr->conns, lgr_entry)
-			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx\n",
+		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+			/*
+			 * Set by the handshake while listed (maybe not yet);
+			 * freed only after smcr_lgr_leave() unlisted sc.
+			 */
+			const struct smcr_buf *rmb = READ_ONCE(sc->rmb);
+			const struct smcr_buf *snd = READ_ONCE(sc->sndbuf);
+
+			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx rmb_size %u rmb_virt %d sndbuf_size %u sndbuf_virt %d\n",
 				   lgr->id, lgr->key.role == SMC_LGR_SERVER ?
 				   "server" : "client", sc->token, sc->rmb_rkey,
-				   sc->rmb_addr);
+				   sc->rmb_addr, rmb ? rmb->size : 0,
+				   rmb ? rmb->virt : 0, snd ? snd->size : 0,
+				   snd ? snd->virt : 0);
+		}
 		read_unlock_bh(&lgr->conns_lock);
 	}
 	mutex_unlock(&smcr_lgr_lock);

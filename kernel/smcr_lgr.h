@@ -77,6 +77,7 @@ struct smcr_lgr {
 	u32			conns_num;
 	struct list_head	pool;		/* free registered RMBs */
 	u32			pool_num;
+	u64			pool_bytes;	/* their sizes, summed */
 	/* The connections, for CDC dispatch by token. */
 	rwlock_t		conns_lock;
 	struct list_head	conns;
@@ -93,8 +94,9 @@ struct smcr_lgr {
 
 /*
  * A connection's RDMA WRITEs in flight, at most (of the link's
- * SMCR_WR_CTX): a push is up to three WRITEs (the rings wrap), so two
- * pushes and more may overlap.
+ * SMCR_WR_CTX): a push is up to three ranges (the rings wrap), each one
+ * WRITE per link->write_max bytes, so two pushes and more may overlap;
+ * a longer push waits for its oldest WRITE before it posts the ninth.
  */
 #define SMCR_CONN_WRITES	8
 

@@ -751,6 +751,19 @@ static int smcr_link_verbs(struct smcr_link *l)
 	return 0;
 }
 
+/*
+ * Bytes per RDMA WRITE: SMCR_WRITE_MAX, or the port's max_msg_sz when a
+ * device allows less. Under links_mutex with the device not gone.
+ */
+static u32 smcr_link_write_max(struct smcr_link *l)
+{
+	struct ib_port_attr attr;
+
+	if (ib_query_port(l->dev->ibdev, l->port, &attr) || !attr.max_msg_sz)
+		return SMCR_WRITE_MAX;
+	return min_t(u32, attr.max_msg_sz, SMCR_WRITE_MAX);
+}
+
 struct smcr_link *smcr_link_create(struct smcr_path *path, struct net *net)
 {
 	struct smc_net *sn = smc_net(net);
@@ -793,6 +806,7 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, struct net *net)
 		rc = -ENODEV;
 		goto fail;
 	}
+	l->write_max = smcr_link_write_max(l);
 	rc = smcr_link_size(l);
 	if (rc)
 		goto fail;

@@ -55,6 +55,21 @@ struct net;
 #define SMCR_RECV_OVF		(SMCR_MSG_V2_MAX - SMCR_MSG_SIZE)
 #define SMCR_RX_RING		16	/* received LLC messages awaiting the work */
 #define SMCR_WR_CTX		16	/* REG_MR and RDMA WRITE requests in flight */
+/*
+ * The most bytes one RDMA WRITE carries (the port's max_msg_sz if less):
+ * a push of a large ring is split into WRITEs of this size, each with its
+ * own completion (smcr_conn.c), so that a send buffer's bytes go back to
+ * the writer as they complete, not all at the end of one large message,
+ * and no request outlives a retry far longer than the others.
+ */
+#define SMCR_WRITE_MAX		(1024 * 1024)
+/*
+ * The largest buffer tried as one physically contiguous block (order 8 on
+ * 4 KiB pages); larger ones, and these when the page allocator has no
+ * such block, are virtually contiguous (vmalloc) and registered page by
+ * page (smcr_buf.c).
+ */
+#define SMCR_BUF_PHYS_MAX	(1024 * 1024)
 
 /* What one side tells the other about its QP (CLC Accept/Confirm). */
 struct smcr_qp_info {
@@ -74,7 +89,11 @@ struct smcr_qp_info {
 /*
  * A buffer of a connection on a link (smcr_buf.c): an RMB the peer writes
  * into (its own MR, remote write access to this buffer only) or a send
- * buffer (DMA-mapped for the local SGE of RDMA WRITEs, no MR). Listed on
+ * buffer (DMA-mapped for the local SGE of RDMA WRITEs). Physically
+ * contiguous up to SMCR_BUF_PHYS_MAX: one SG entry, and a send buffer
+ * has no MR (the PD's local DMA lkey reaches it). Otherwise virtually
+ * contiguous (virt): one SG entry per page, and an MR even for a send
+ * buffer, with local access only, through which WRITEs read it. Listed on
  * its link so that the link's teardown can release its MR and mapping
  * before the PD goes; the pages stay until smcr_buf_free().
  *
@@ -90,8 +109,13 @@ struct smcr_buf {
 	void			*cpu;
 	u32			size;		/* power of two, at least a page */
 	bool			remote;		/* an RMB: has an MR */
-	struct scatterlist	sg;
+	bool			virt;		/* vmalloc'd: sgt, and an MR */
+	struct scatterlist	sg;		/* !virt: the one entry */
+	struct sg_table		sgt;		/* virt: an entry per page */
+	int			dma_nents;	/* entries once DMA-mapped */
 	bool			mapped;
+	/* Some mapped entry needs a sync between the CPU and the device. */
+	bool			need_sync;
 	struct ib_mr		*mr;
 	bool			registered;	/* REG_MR done */
 	/*
@@ -181,6 +205,7 @@ struct smcr_link {
 	struct ib_qp		*qp;
 
 	/* Fixed when the link is made (smcr_link_create()). */
+	u32			write_max;	/* bytes per RDMA WRITE */
 	unsigned int		send_slots;
 	unsigned int		recv_slots;
 	/* What the device gave the QP for them (ib_create_qp()'s answer). */
@@ -261,6 +286,12 @@ struct smcr_link {
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
 	unsigned int		timeouts;	/* WR or SEND waits that timed out */
+	/*
+	 * RDMA WRITEs posted and the largest of them (debugfs smcr_lgr: a
+	 * push past write_max is split, smcr_conn.c); under lock.
+	 */
+	u64			writes;
+	u32			write_largest;
 	int			last_wc_status;
 	bool			port_down;	/* ended by its port going down */
 	bool			peer_deleted;	/* ended by the peer's DELETE_LINK */
@@ -396,7 +427,10 @@ void smcr_llc_delete_link(struct smcr_link *l);
 
 /* smcr_buf.c: connection buffers on a link. */
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);
-/* REG_MR of an RMB (the link must be ACTIVE); bounded wait. */
+/*
+ * REG_MR of an RMB, or of a send buffer that has an MR (virt; a no-op for
+ * one that has none); the link must be ACTIVE; bounded wait.
+ */
 int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b);
 void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b);
 u32 smcr_buf_rkey(const struct smcr_buf *b);

@@ -44,7 +44,7 @@
 
 #define FORGE_PORT	7740		/* in the attacker's own namespace */
 #define DECL_SYNCERR	0x04000000u	/* SMC_CLC_DECL_SYNCERR */
-#define DMB_MIN		(16u * 1024)	/* af_smc's SMC_DMB_MIN_SIZE */
+#define DMB_MIN		(16u * 1024)	/* af_smc's SMC_BUF_MIN_SIZE */
 #define SEED		0x646d62746f6b656eull
 #define HEAD		4096		/* victim bytes waiting when the attack comes */
 #define TAIL		(1 << 20)	/* victim bytes after it */

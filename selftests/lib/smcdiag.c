@@ -40,6 +40,16 @@ static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
 			s->reason = f->reason;
 			s->peer_diagnosis = f->peer_diagnosis;
 		}
+		if (a->rta_type == SMC_DIAG_CONNINFO &&
+		    RTA_PAYLOAD(a) >= sizeof(struct smc_diag_conninfo)) {
+			const struct smc_diag_conninfo *c = RTA_DATA(a);
+
+			s->has_conn = true;
+			s->conn_token = c->token;
+			s->rmbe_size = c->rmbe_size;
+			s->peer_rmbe_size = c->peer_rmbe_size;
+			s->sndbuf_size = c->sndbuf_size;
+		}
 		/* 6.1's form ends with peer_token; 6.8 added the GID halves. */
 		if (a->rta_type == SMC_DIAG_DMBINFO &&
 		    RTA_PAYLOAD(a) >= offsetof(struct smcd_diag_dmbinfo, peer_gid_ext)) {
@@ -68,6 +78,7 @@ static int sd_dump_once(struct sd_sock *out, int max, int *intr)
 		},
 		.req = { .diag_family = AF_SMC,
 			 .diag_ext = 1 << (SMC_DIAG_SHUTDOWN - 1) |
+				     1 << (SMC_DIAG_CONNINFO - 1) |
 				     1 << (SMC_DIAG_DMBINFO - 1) },
 	};
 	static char buf[65536];

@@ -24,6 +24,9 @@ struct sd_sock {
 	bool has_dmb;		/* SMC_DIAG_DMBINFO present (SMC-D) */
 	uint32_t linkid;	/* the link group's id */
 	uint64_t token, peer_token;
+	/* SMC_DIAG_CONNINFO: the buffers' sizes, the connection's token. */
+	bool has_conn;
+	uint32_t conn_token, rmbe_size, peer_rmbe_size, sndbuf_size;
 };
 
 /*

@@ -195,6 +195,8 @@ static void rmem_sysctl(const void *arg)
 {
 	static const struct { int rmem; int class; } t[] = {
 		{ 65536, 2 }, { 262144, 4 }, { 100000, 3 }, { 16384, 0 },
+		/* SMC-R goes to 512 MiB (issue 22); a DMB stays at 1 MiB. */
+		{ 8 << 20, 6 }, { 512 << 20, 6 },
 	};
 	int old = sysctl_rmem(0);
 	unsigned int i;

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smcr/sizes SERVER CLIENT: SMC-R buffers past 1 MiB (Linux 6.11's
+ * ceiling, 512 MiB; kernel/smc_conn.h, SMCR_BUF_MAX_CLASS). Run by
+ * sizes_topo1.sh in topology 1: SMC-R from CLIENT (10.43.2.1, rxev1) to
+ * SERVER (10.43.2.2, rxev2) in one VM, one namespace, af_smc with smcr=1
+ * loopback_ism=0 (so no SMC-D here: smcd/smcd_sizes checks SMC-D's 1 MiB
+ * ceiling for net.smc.rmem and SO_SNDBUF).
+ *
+ * - net.smc.wmem/rmem keep Linux's bounds: 16 KiB .. INT_MAX / 2, so
+ *   16383 and 1 GiB are EINVAL and leave the value as it was; 512 MiB
+ *   and 513 MiB are taken (a connection then gets at most 512 MiB).
+ * - With wmem = rmem = 2, 4 and 8 MiB, one connection moves twice that
+ *   each way (every byte compared, the rings wrap), and then, open,
+ *   sock_diag says both ends' RMBs, send buffers and the peers' RMBs are
+ *   that size, and debugfs smcr_conns says the same of the buffers
+ *   themselves, virtually contiguous (past 1 MiB, kernel/smcr_buf.c).
+ * - SO_SNDBUF/SO_RCVBUF 4 MiB on the client with net.core.wmem_max and
+ *   rmem_max raised to 8 MiB: its buffers are 4 MiB (the server's
+ *   sock_diag says its peer's RMB is 4 MiB); under the core's maxima as
+ *   they were, the buffers are the class that holds those, as setsockopt
+ *   clamps SO_SNDBUF for any socket.
+ * - Every group's pool holds at most 64 MiB (SMCR_POOL_BYTES) and its
+ *   link writes at most 1 MiB per RDMA WRITE (rxe allows more); a push
+ *   of 8 MiB (corked, then uncorked) is eight WRITEs of 1 MiB.
+ * - In a memory cgroup that cannot take four 8 MiB buffers, buffers step
+ *   down a class at a time (never below 1 MiB: smcr/memlimit_topo1 needs
+ *   a memcg at its end to fall back) and the connection uses what it got.
+ * Every sysctl is put back afterwards.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <linux/smc_diag.h>
+#include <smc/af_smc.h>
+
+#include "family.h"
+#include "smcdiag.h"
+#include "sysfile.h"
+#include "tap.h"
+
+#define PORT0		4620
+#define MIB		(1u << 20)
+#define BUF_MIN		(16u * 1024)	/* SMC_BUF_MIN_SIZE */
+#define POOL_BYTES	(64ull * MIB)	/* kernel/smcr_lgr.c, SMCR_POOL_BYTES */
+#define WMEM		"/proc/sys/net/smc/wmem"
+#define RMEM		"/proc/sys/net/smc/rmem"
+#define CORE_WMEM_MAX	"/proc/sys/net/core/wmem_max"
+#define CORE_RMEM_MAX	"/proc/sys/net/core/rmem_max"
+#define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
+#define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
+#define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
+#define CG_MNT		"/sys/fs/cgroup"
+#define CG_DIR		CG_MNT "/smc-sizes"
+#define CG2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
+
+static const char *server_ip, *client_ip;
+
+/* The SMC-R class that holds want bytes (kernel/smc_conn.h). */
+static uint32_t smcr_size_for(uint32_t want)
+{
+	uint32_t size = BUF_MIN;
+
+	while (size < (512u * MIB) && size < want)
+		size <<= 1;
+	return size;
+}
+
+static unsigned char pattern(unsigned int seed, uint64_t i)
+{
+	return (unsigned char)(i * 131 + (i >> 9) + seed);
+}
+
+/*
+ * The I/O buffers, the server thread's and its stack: static, so the
+ * cgroup case can touch every page before it sets memory.max (a page
+ * fault past it would be the memcg's OOM kill, not the kernel's answer).
+ */
+#define IOBUF		(64 * 1024)
+#define STACK		(256 * 1024)
+static unsigned char client_buf[IOBUF], server_buf[IOBUF];
+static unsigned char server_stack[STACK] __attribute__((aligned(4096)));
+
+/* Write total pattern bytes in 64 KiB writes from buf; 0 or -1. */
+static int send_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
+{
+	uint64_t off = 0;
+
+	while (off < total) {
+		size_t len = total - off < IOBUF ? total - off : IOBUF;
+		size_t done = 0;
+
+		for (size_t j = 0; j < len; j++)
+			buf[j] = pattern(seed, off + j);
+		while (done < len) {
+			ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
+
+			if (n <= 0)
+				return -1;
+			done += (size_t)n;
+		}
+		off += len;
+	}
+	return 0;
+}
+
+/* Read total bytes into buf: the first wrong byte's offset, total if none, -1. */
+static int64_t recv_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
+{
+	uint64_t got = 0;
+	int64_t bad = (int64_t)total;
+	ssize_t n;
+
+	while (got < total) {
+		size_t want = total - got < IOBUF ? total - got : IOBUF;
+
+		n = read(fd, buf, want);
+		if (n <= 0)
+			return -1;
+		for (ssize_t i = 0; i < n; i++)
+			if (bad == (int64_t)total && buf[i] != pattern(seed, got + i))
+				bad = (int64_t)(got + i);
+		got += (uint64_t)n;
+	}
+	return bad;
+}
+
+struct server {
+	int lfd;
+	uint64_t total;
+	int fd;		/* the accepted one, until the client's EOF */
+	int64_t bad;	/* recv_all()'s answer */
+	int sent;	/* 0 when all went back */
+};
+
+/* Reads the client's bytes, sends as many back, then waits for EOF. */
+static void *serve(void *arg)
+{
+	struct server *s = arg;
+	int fd = accept(s->lfd, NULL, NULL);
+	char c;
+
+	s->bad = -1;
+	s->sent = -1;
+	if (fd < 0)
+		return NULL;
+	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
+	s->bad = recv_all(fd, server_buf, 1, s->total);
+	s->sent = send_all(fd, server_buf, 2, s->total);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+/* Reads the client's bytes and waits for EOF; sends nothing. */
+static void *serve_read(void *arg)
+{
+	struct server *s = arg;
+	int fd = accept(s->lfd, NULL, NULL);
+	char c;
+
+	s->bad = -1;
+	if (fd < 0)
+		return NULL;
+	s->bad = recv_all(fd, server_buf, 1, s->total);
+	while (read(fd, &c, 1) > 0)
+		;
+	close(fd);
+	return NULL;
+}
+
+/* fd's sock_diag entry, which must be an SMC-R connection with CONNINFO. */
+static void diag(int fd, struct sd_sock *sd, const char *who)
+{
+	ASSERT_EQ(sd_find_fd(fd, sd), 0);
+	ASSERT_EQ(sd->mode, SMC_DIAG_MODE_SMCR);
+	ASSERT(sd->has_conn);
+	tap_diag("%s: sock_diag token %u rmbe_size %u sndbuf_size %u peer_rmbe_size %u",
+		 who, sd->conn_token, sd->rmbe_size, sd->sndbuf_size,
+		 sd->peer_rmbe_size);
+}
+
+/*
+ * debugfs smcr_conns' line for token: its buffers are rmb and sndbuf
+ * bytes, virtually contiguous past 1 MiB. 0 when found and checked.
+ */
+static int check_conn_line(uint32_t token, uint32_t rmb, uint32_t sndbuf)
+{
+	FILE *f = fopen(SMCR_CONNS, "re");
+	char line[512];
+	int found = -1;
+
+	if (!EXPECT(f != NULL))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int tok, rs, rv, ss, sv;
+		const char *p = strstr(line, " token ");
+		const char *q = strstr(line, " rmb_size ");
+
+		if (!p || sscanf(p, " token %u", &tok) != 1 || tok != token)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		tap_diag("smcr_conns: %s", line);
+		if (!EXPECT(q && sscanf(q, " rmb_size %u rmb_virt %u sndbuf_size %u sndbuf_virt %u",
+					&rs, &rv, &ss, &sv) == 4))
+			break;
+		EXPECT_EQ(rs, rmb);
+		EXPECT_EQ(ss, sndbuf);
+		EXPECT_EQ(rv, rmb > MIB ? 1u : 0u);
+		EXPECT_EQ(sv, sndbuf > MIB ? 1u : 0u);
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return EXPECT_EQ(found, 0) ? 0 : -1;
+}
+
+/* Every group: pool_bytes within the bound, write_max 1 MiB. */
+static void check_lgrs(void)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int n = 0;
+
+	if (!EXPECT(f != NULL))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long pool;
+		unsigned int wmax;
+		const char *p = strstr(line, " pool_bytes ");
+
+		if (strncmp(line, "lgr ", 4))
+			continue;
+		if (!EXPECT(p && sscanf(p, " pool_bytes %llu write_max %u", &pool, &wmax) == 2))
+			continue;
+		tap_diag("group: pool_bytes %llu write_max %u", pool, wmax);
+		EXPECT(pool <= POOL_BYTES);
+		EXPECT_EQ(wmax, MIB);
+		n++;
+	}
+	fclose(f);
+	EXPECT(n >= 2);
+}
+
+/*
+ * One connection, sndbuf/rcvbuf set on the client when not 0; total bytes
+ * each way, compared. Then, open, both ends' sizes: the client's buffers
+ * crmb/csnd, the server's srmb/ssnd (0: not checked, only shown); each
+ * end's idea of its peer's RMB must be the peer's own. The two ends'
+ * sock_diag entries go to *cout and *sout when not NULL.
+ */
+static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
+		     uint32_t crmb, uint32_t csnd, uint32_t srmb, uint32_t ssnd,
+		     struct sd_sock *cout, struct sd_sock *sout)
+{
+	const struct sf_family *f = sf_find("smc");
+	struct sockaddr_storage sa, ca;
+	struct sd_sock cd, sd;
+	struct server s = { .fd = -1, .total = total };
+	pthread_attr_t attr;
+	pthread_t t;
+	int fd, sfd;
+
+	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
+	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
+	ASSERT_EQ(pthread_attr_init(&attr), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
+	ASSERT_EQ(pthread_create(&t, &attr, serve, &s), 0);
+	pthread_attr_destroy(&attr);
+	fd = ASSERT_SYS(sf_socket(f, 0));
+	if (sndbuf)
+		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
+	if (rcvbuf)
+		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
+	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
+	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
+	ASSERT_SYS(send_all(fd, client_buf, 1, total));
+	EXPECT_EQ(recv_all(fd, client_buf, 2, total), (int64_t)total);
+
+	/* The server has sent everything: its descriptor is set and open. */
+	sfd = __atomic_load_n(&s.fd, __ATOMIC_ACQUIRE);
+	diag(fd, &cd, "client");
+	if (crmb)
+		EXPECT_EQ(cd.rmbe_size, crmb);
+	if (csnd)
+		EXPECT_EQ(cd.sndbuf_size, csnd);
+	if (cout)
+		*cout = cd;
+	if (EXPECT(sfd >= 0)) {
+		diag(sfd, &sd, "server");
+		EXPECT_EQ(sd.peer_rmbe_size, cd.rmbe_size);
+		EXPECT_EQ(cd.peer_rmbe_size, sd.rmbe_size);
+		if (sout)
+			*sout = sd;
+		if (srmb)
+			EXPECT_EQ(sd.rmbe_size, srmb);
+		if (ssnd)
+			EXPECT_EQ(sd.sndbuf_size, ssnd);
+		check_conn_line(sd.conn_token, sd.rmbe_size, sd.sndbuf_size);
+	}
+	check_conn_line(cd.conn_token, cd.rmbe_size, cd.sndbuf_size);
+	check_lgrs();
+
+	ASSERT_SYS(shutdown(fd, SHUT_WR));
+	pthread_join(t, NULL);
+	close(fd);
+	close(s.lfd);
+	EXPECT_EQ(s.bad, (int64_t)total);
+	EXPECT_EQ(s.sent, 0);
+	tap_diag("%llu bytes each way, every byte compared",
+		 (unsigned long long)total);
+}
+
+/* A refused write leaves the value; a taken one reads back as written. */
+static void sysctl_bounds(const void *arg)
+{
+	static const char *const files[] = { WMEM, RMEM };
+	char old[32], now[32];
+
+	(void)arg;
+	for (unsigned int i = 0; i < 2; i++) {
+		ASSERT_SYS(sysfile_read(files[i], old, sizeof(old)));
+		tap_diag("%s was %s", files[i], old);
+		EXPECT_ERRNO(sysfile_write(files[i], "1073741824"), EINVAL);
+		EXPECT_ERRNO(sysfile_write(files[i], "16383"), EINVAL);
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, old), 0);
+		EXPECT_SYS(sysfile_write(files[i], "536870912"));
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "536870912"), 0);
+		/* Linux's bound is INT_MAX / 2: 513 MiB is taken there too. */
+		EXPECT_SYS(sysfile_write(files[i], "537919488"));
+		EXPECT_SYS(sysfile_write(files[i], "1073741823"));
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "1073741823"), 0);
+		EXPECT_ERRNO(sysfile_write(files[i], "1073741824"), EINVAL);
+		ASSERT_SYS(sysfile_read(files[i], now, sizeof(now)));
+		EXPECT_EQ(strcmp(now, "1073741823"), 0);
+		EXPECT_SYS(sysfile_write(files[i], old));
+	}
+}
+
+static void sysctl_sizes(const void *arg)
+{
+	uint32_t size = (uint32_t)(uintptr_t)arg;
+	char old_w[32], old_r[32], val[32];
+
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	snprintf(val, sizeof(val), "%u", size);
+	ASSERT_SYS(sysfile_write(WMEM, val));
+	ASSERT_SYS(sysfile_write(RMEM, val));
+	tap_diag("net.smc.wmem = net.smc.rmem = %u", size);
+	one_conn(PORT0 + (int)(size / MIB), 0, 0, 2ull * size,
+		 size, size, size, size, NULL, NULL);
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+}
+
+/* SO_SNDBUF/SO_RCVBUF of size on the client, the core's maxima raised. */
+static void sockopt_sizes(const void *arg)
+{
+	int size = (int)(uintptr_t)arg;
+	char old_w[32], old_r[32], val[32];
+
+	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, old_r, sizeof(old_r)));
+	snprintf(val, sizeof(val), "%d", 2 * size);
+	ASSERT_SYS(sysfile_write(CORE_WMEM_MAX, val));
+	ASSERT_SYS(sysfile_write(CORE_RMEM_MAX, val));
+	tap_diag("net.core.wmem_max = rmem_max = %s, SO_SNDBUF = SO_RCVBUF = %d",
+		 val, size);
+	one_conn(PORT0 + 20, size, size, 2ull * (uint64_t)size,
+		 (uint32_t)size, (uint32_t)size, 0, 0, NULL, NULL);
+	EXPECT_SYS(sysfile_write(CORE_WMEM_MAX, old_w));
+	EXPECT_SYS(sysfile_write(CORE_RMEM_MAX, old_r));
+}
+
+/* SO_SNDBUF/SO_RCVBUF of size under the core's maxima as they are. */
+static void sockopt_clamped(const void *arg)
+{
+	int size = (int)(uintptr_t)arg;
+	char w[32], r[32];
+	uint32_t wmax, rmax;
+
+	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, w, sizeof(w)));
+	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, r, sizeof(r)));
+	wmax = (uint32_t)strtoul(w, NULL, 10);
+	rmax = (uint32_t)strtoul(r, NULL, 10);
+	tap_diag("net.core.wmem_max %u, rmem_max %u; SO_SNDBUF = SO_RCVBUF = %d",
+		 wmax, rmax, size);
+	if ((uint32_t)size <= wmax || (uint32_t)size <= rmax)
+		tap_fail("the core's maxima are not below %d here", size);
+	one_conn(PORT0 + 21, size, size, 2 * MIB,
+		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0, NULL, NULL);
+}
+
+/* Link group lines in smcr_lgr, or -1. */
+static int lgr_count(void)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "lgr ", 4);
+	fclose(f);
+	return n;
+}
+
+/* The client group's RDMA WRITEs posted and the largest; 0 or -1. */
+static int client_writes(unsigned long long *writes, unsigned int *largest)
+{
+	FILE *f = fopen(SMCR_LGR, "re");
+	char line[768];
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " writes ");
+
+		if (strncmp(line, "lgr ", 4) || !strstr(line, " role client ") || !p)
+			continue;
+		if (sscanf(p, " writes %llu write_largest %u", writes, largest) == 2)
+			rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * A push of 8 MiB is eight RDMA WRITEs of 1 MiB (kernel/smcr_conn.c).
+ * lgr_linger 0 and no group left: this case's links are new, so their
+ * counters are this connection's. The client corks, sends 8 MiB in one
+ * call (all of it fits its 8 MiB send buffer) and uncorks: the peer's
+ * 8 MiB ring is empty, so one push takes everything. The server only
+ * reads (its CDCs are SENDs, not WRITEs), every byte compared.
+ */
+static void split_writes(const void *arg)
+{
+	const struct sf_family *f = sf_find("smc");
+	char old_w[32], old_r[32], old_linger[32];
+	struct sockaddr_storage sa, ca;
+	unsigned long long w0, w1;
+	unsigned int l0, l1;
+	struct server s = { .fd = -1, .total = 8 * MIB };
+	pthread_attr_t attr;
+	static unsigned char big[8 * MIB];
+	long deadline;
+	pthread_t t;
+	int fd, on = 1, off = 0;
+	ssize_t n;
+
+	(void)arg;
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
+	ASSERT_SYS(sysfile_write(LINGER, "0"));
+	deadline = (long)time(NULL) + (long)(30 * tap_timeout_scale());
+	while (lgr_count() != 0 && (long)time(NULL) < deadline)
+		usleep(100 * 1000);
+	ASSERT_EQ(lgr_count(), 0);
+	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
+	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = pattern(1, i);
+
+	ASSERT(sf_addr(f, server_ip, PORT0 + 40, &sa) && sf_addr(f, client_ip, 0, &ca));
+	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, PORT0 + 40, 2, NULL));
+	ASSERT_EQ(pthread_attr_init(&attr), 0);
+	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
+	s.total = 8 * MIB;
+	ASSERT_EQ(pthread_create(&t, &attr, serve_read, &s), 0);
+	pthread_attr_destroy(&attr);
+	fd = ASSERT_SYS(sf_socket(f, 0));
+	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
+	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
+	ASSERT_EQ(client_writes(&w0, &l0), 0);
+	ASSERT_SYS(setsockopt(fd, SOL_TCP, TCP_CORK, &on, sizeof(on)));
+	n = send(fd, big, sizeof(big), MSG_NOSIGNAL);
+	EXPECT_EQ(n, (ssize_t)sizeof(big));
+	ASSERT_SYS(setsockopt(fd, SOL_TCP, TCP_CORK, &off, sizeof(off)));
+	ASSERT_SYS(shutdown(fd, SHUT_WR));
+	pthread_join(t, NULL);
+	EXPECT_EQ(s.bad, (int64_t)(8 * MIB));
+	ASSERT_EQ(client_writes(&w1, &l1), 0);
+	tap_diag("client link: %llu RDMA WRITEs before, %llu after 8 MiB; the largest %u bytes",
+		 w0, w1, l1);
+	EXPECT(w1 - w0 >= 8 && w1 - w0 <= 16);
+	EXPECT_EQ(l1, MIB);
+	close(fd);
+	close(s.lfd);
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+	EXPECT_SYS(sysfile_write(LINGER, old_linger));
+}
+
+/* The first line of path as a number; -1 if unreadable. */
+static long long read_num(const char *path)
+{
+	char buf[64];
+
+	return sysfile_read(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 10);
+}
+
+/* The value of key in a flat-keyed file (memory.events); -1 if none. */
+static long long read_key(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "re");
+	char k[64];
+	long long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", k, &v) == 2)
+		if (!strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static int pow2_between(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi && !(v & (v - 1));
+}
+
+/* Every page the cgroup case writes, written once before memory.max. */
+static void pretouch(void)
+{
+	volatile unsigned char stack[128 * 1024];
+	struct sd_sock sd;
+	char line[64];
+
+	memset(client_buf, 1, sizeof(client_buf));
+	memset(server_buf, 1, sizeof(server_buf));
+	memset(server_stack, 1, sizeof(server_stack));
+	for (size_t i = 0; i < sizeof(stack); i += 4096)
+		stack[i] = 1;
+	sd_dump(&sd, 0);
+	sysfile_read(SMCR_CONNS, line, sizeof(line));
+	sysfile_read(SMCR_LGR, line, sizeof(line));
+}
+
+/*
+ * In the cgroup (a child): memory.max 22 MiB above what the cgroup holds
+ * now, wmem = rmem = 8 MiB: both ends' four buffers cannot all be 8 MiB.
+ * A buffer past 1 MiB that the memcg refuses is tried a class smaller
+ * (kernel/smcr_hs.c, smcr_hs_buf()), 1 MiB at the least: the server's
+ * come first (its Accept names its RMB), so the client's get less; the
+ * connection is SMC-R all the same, moves its bytes, and each end's
+ * sock_diag says of its peer's RMB what the peer has.
+ */
+static void stepdown_worker(void)
+{
+	struct sd_sock cd, sd;
+	char num[32];
+	long long cur, refused;
+	uint32_t sum;
+
+	pretouch();
+	cur = read_num(CG_DIR "/memory.current");
+	ASSERT(cur >= 0);
+	snprintf(num, sizeof(num), "%lld", cur + 22ll * MIB);
+	ASSERT_SYS(sysfile_write(CG_DIR "/memory.max", num));
+	refused = read_key(CG_DIR "/memory.events", "max");
+	tap_diag("memory.current %lld KiB, memory.max %s", cur >> 10, num);
+	one_conn(PORT0 + 30, 0, 0, 2 * MIB, 0, 0, 0, 0, &cd, &sd);
+	sum = cd.rmbe_size + cd.sndbuf_size + sd.rmbe_size + sd.sndbuf_size;
+	tap_diag("client rmb %u sndbuf %u, server rmb %u sndbuf %u: %u KiB of 32768; "
+		 "memory.events max +%lld",
+		 cd.rmbe_size, cd.sndbuf_size, sd.rmbe_size, sd.sndbuf_size,
+		 sum >> 10, read_key(CG_DIR "/memory.events", "max") - refused);
+	EXPECT(sum < 32 * MIB);
+	EXPECT(pow2_between(cd.rmbe_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(cd.sndbuf_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(sd.rmbe_size, MIB, 8 * MIB));
+	EXPECT(pow2_between(sd.sndbuf_size, MIB, 8 * MIB));
+	EXPECT(read_key(CG_DIR "/memory.events", "max") > refused);
+}
+
+static void stepdown(const void *arg)
+{
+	char old_w[32], old_r[32], pid[16];
+	struct statfs fs;
+	int mounted = 0, status;
+	pid_t child;
+
+	(void)arg;
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	/* The guest does not mount cgroup2; a host may have it already. */
+	if (statfs(CG_MNT, &fs) < 0 || fs.f_type != CG2_MAGIC) {
+		ASSERT_SYS(mount("cgroup2", CG_MNT, "cgroup2", 0, NULL));
+		mounted = 1;
+	}
+	ASSERT_SYS(sysfile_write(CG_MNT "/cgroup.subtree_control", "+memory"));
+	rmdir(CG_DIR);
+	ASSERT_SYS(mkdir(CG_DIR, 0755));
+	sysfile_write(CG_DIR "/memory.swap.max", "0");
+	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
+	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
+	child = ASSERT_SYS(fork());
+	if (child == 0) {
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (sysfile_write(CG_DIR "/cgroup.procs", pid))
+			_exit(1);
+		stepdown_worker();
+		_exit(tap_failed() ? 1 : 0);
+	}
+	ASSERT_SYS(waitpid(child, &status, 0));
+	if (WIFSIGNALED(status))
+		tap_fail("the process in the cgroup was killed by signal %d (oom_kill %lld)",
+			 WTERMSIG(status), read_key(CG_DIR "/memory.events", "oom_kill"));
+	else if (WEXITSTATUS(status))
+		tap_fail("the checks in the cgroup failed");
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+	/* Pooled RMBs keep the cgroup's charge; rmdir leaves it to them. */
+	EXPECT_SYS(rmdir(CG_DIR));
+	if (mounted)
+		EXPECT_SYS(umount(CG_MNT));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: sizes SERVER CLIENT\n");
+		return 2;
+	}
+	server_ip = argv[1];
+	client_ip = argv[2];
+	tap_add(sysctl_bounds, NULL, 30,
+		"net.smc.wmem/rmem: 16383 and 1 GiB are EINVAL and leave the value; "
+		"512 MiB, 513 MiB and INT_MAX/2 are taken (Linux's bounds)");
+	tap_add(split_writes, NULL, 180,
+		"a push of 8 MiB (TCP_CORK, one send, uncork) is eight RDMA WRITEs of 1 MiB, "
+		"every byte compared");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(2 * MIB), 180,
+		"wmem = rmem = 2 MiB: 4 MiB each way intact, every buffer 2 MiB and vmalloc'd");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(4 * MIB), 240,
+		"wmem = rmem = 4 MiB: 8 MiB each way intact, every buffer 4 MiB and vmalloc'd");
+	tap_add(sysctl_sizes, (void *)(uintptr_t)(8 * MIB), 300,
+		"wmem = rmem = 8 MiB: 16 MiB each way intact, every buffer 8 MiB and vmalloc'd");
+	tap_add(sockopt_sizes, (void *)(uintptr_t)(4 * MIB), 240,
+		"SO_SNDBUF = SO_RCVBUF = 4 MiB (net.core maxima 8 MiB): the client's buffers are 4 MiB");
+	tap_add(sockopt_clamped, (void *)(uintptr_t)(4 * MIB), 180,
+		"SO_SNDBUF = SO_RCVBUF = 4 MiB under the core's default maxima: clamped as for TCP");
+	tap_add(stepdown, NULL, 180,
+		"wmem = rmem = 8 MiB in a memory cgroup with 22 MiB to spare: buffers "
+		"step down a class at a time (to 1 MiB at the least), the connection is SMC-R with what it got "
+		"(each end's peer RMB size is the peer's), 2 MiB each way intact");
+	return tap_run();
+}
