@@ -21,3 +21,19 @@ check() {
 	if eval "$2"; then ok "$1"; else notok "$1"; return 1; fi
 }
 finish() { echo "1..$n"; exit $failed; }
+
+# tshark's view of a capture. tcp.try_heuristic_first: SMC's dissector (a
+# heuristic: the CLC eyecatcher) gets a TCP segment before any dissector
+# that owns one of its port numbers. Without it, a client whose ephemeral
+# port was 34980 (0x88a4, EtherCAT's) had its Decline decoded as EtherCAT
+# (CI, 2026-11-29: no CLC message seen, 80 "malformed" reports).
+TSHARK=(tshark -o tcp.try_heuristic_first:TRUE)
+# tshark_reports PCAP FILTER: how many Malformed and Error/Warning expert
+# reports tshark makes on the frames of FILTER that are ours to judge: SMC,
+# RoCEv2 and TCP without payload; TCP's Sequence notes (a retransmission,
+# the closing RST) do not count. TCP payload that is not SMC is a program's
+# data, which tshark decodes as whatever protocol owns a port number.
+tshark_reports() {
+	"${TSHARK[@]}" -r "$1" -Y "($2) && !(tcp.len > 0 && !smc)" -V 2>/dev/null |
+		grep -E 'Malformed|Expert Info \((Error|Warning)/' | grep -v -c '/Sequence)'
+}
