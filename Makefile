@@ -9,6 +9,7 @@
 #   make install    the tools, the preload library and the man pages
 #   make check-debug  the VM suites on a KASAN/KFENCE/lockdep/kmemleak kernel
 #   make style      checkpatch on kernel/, shellcheck on the scripts (also in check)
+#   make deb        the Debian packages af-smc-dkms and smc-linux-tools in build/deb
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -29,7 +30,7 @@ CMAKE_BUILD = $(BUILD)/cmake
 PREFIX ?= /usr/local
 
 .PHONY: all deps kernel userspace guest check check-debug vm-test soak demo bench style install \
-	modules_install clean
+	modules_install deb clean
 
 all: kernel userspace guest
 
@@ -140,6 +141,20 @@ install: userspace
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel INSTALL_MOD_DIR=updates CONFIG_MODULE_SIG_ALL= \
 		modules_install
+
+# The Debian packages (debian/, Documentation/packaging.md), built by
+# dpkg-buildpackage in a copy of the tree (the files git tracks or would
+# track, so uncommitted changes are in it) so that the build leaves nothing
+# in the source tree; the .debs, .buildinfo and .changes land in build/deb.
+DEB = $(BUILD)/deb
+deb:
+	rm -rf $(DEB) && mkdir -p $(DEB)/src/smc-linux
+	git ls-files -z -c -o --exclude-standard | \
+		xargs -0 cp -P --parents -t $(DEB)/src/smc-linux --
+	cd $(DEB)/src/smc-linux && env -u BUILD dpkg-buildpackage -b -us -uc -J$$(nproc)
+	mv $(DEB)/src/*.deb $(DEB)/src/*.buildinfo $(DEB)/src/*.changes $(DEB)/
+	rm -rf $(DEB)/src
+	@ls $(DEB)/*.deb
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kernel clean
