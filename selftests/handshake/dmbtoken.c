@@ -94,7 +94,9 @@ static void victim_up(struct victim *v)
 
 static void write_pattern(int fd, uint64_t off, size_t len)
 {
-	if (pattern_write(fd, SEED, off, len))
+	static char buf[65536];
+
+	if (pattern_write(fd, SEED, off, len, buf, sizeof(buf)))
 		exit(1);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* stream.c: the pattern and checksum of stream.h. */
+/* stream.c: the pattern, its socket I/O and the checksum of stream.h. */
 #define _DEFAULT_SOURCE
 #include "stream.h"
 
@@ -11,6 +11,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "family.h"
 
 /* One 64-bit output per 8-byte block: a counter run through a mixer. */
 static uint64_t block(uint64_t seed, uint64_t index)
@@ -70,24 +72,39 @@ size_t pattern_mismatch(const void *buf, size_t len, uint64_t seed, uint64_t off
 	return len;
 }
 
-int pattern_write(int fd, uint64_t seed, uint64_t offset, size_t len)
+int pattern_write(int fd, uint64_t seed, uint64_t offset, uint64_t len,
+		  void *buf, size_t size)
 {
-	static char buf[65536];
-
 	while (len) {
-		size_t n = len < sizeof(buf) ? len : sizeof(buf);
-		ssize_t w;
+		size_t n = len < size ? (size_t)len : size;
 
 		pattern_fill(buf, n, seed, offset);
-		w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+		if (sf_write_all(fd, buf, n))
 			return -1;
-		offset += (size_t)w;
-		len -= (size_t)w;
+		offset += n;
+		len -= n;
 	}
 	return 0;
+}
+
+int64_t pattern_read(int fd, uint64_t seed, uint64_t offset, uint64_t len,
+		     void *buf, size_t size)
+{
+	int64_t bad = (int64_t)len;
+	uint64_t got = 0;
+
+	while (got < len) {
+		size_t n = len - got < size ? (size_t)(len - got) : size;
+		size_t at;
+
+		if (sf_read_all(fd, buf, n))
+			return -1;
+		at = pattern_mismatch(buf, n, seed, offset + got);
+		if (at != n && bad == (int64_t)len)
+			bad = (int64_t)(got + at);
+		got += n;
+	}
+	return bad;
 }
 
 void stream_sum_init(struct stream_sum *s)

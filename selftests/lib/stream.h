@@ -22,10 +22,23 @@ void pattern_fill(void *buf, size_t len, uint64_t seed, uint64_t offset);
  */
 size_t pattern_mismatch(const void *buf, size_t len, uint64_t seed, uint64_t offset);
 /*
- * Write bytes [offset, offset + len) of the stream to fd (blocking); 0 when
- * all were written, -1 (errno set) on the first failed or empty write.
+ * Send bytes [offset, offset + len) of the stream on socket fd, generated
+ * in buf and sent in pieces of at most size bytes (a test that needs small
+ * writes passes a small buffer); 0 when all went, -1 (errno set) when a
+ * send failed (sf_write_all(): EINTR retried, no SIGPIPE). buf is the
+ * caller's so that threads can send at once.
  */
-int pattern_write(int fd, uint64_t seed, uint64_t offset, size_t len);
+int pattern_write(int fd, uint64_t seed, uint64_t offset, uint64_t len,
+		  void *buf, size_t size);
+/*
+ * Read exactly len bytes from fd into buf, size bytes at the most per
+ * read, and compare them with bytes [offset, offset + len) of the stream.
+ * Returns the index of the first differing byte (all len bytes are read
+ * all the same, so the connection stays in step), len when all match, or
+ * -1 (errno set) when a read failed or EOF came first.
+ */
+int64_t pattern_read(int fd, uint64_t seed, uint64_t offset, uint64_t len,
+		     void *buf, size_t size);
 
 /* A checksum over a byte stream fed in pieces of any size. */
 struct stream_sum {

@@ -96,7 +96,9 @@ static pid_t writer(int fd, size_t len, uint64_t seed)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (pattern_write(fd, seed, 0, len))
+		static char buf[65536];
+
+		if (pattern_write(fd, seed, 0, len, buf, sizeof(buf)))
 			_exit(1);
 		_exit(shutdown(fd, SHUT_WR) ? 2 : 0);
 	}

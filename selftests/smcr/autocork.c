@@ -36,8 +36,10 @@
 #include <linux/smc_diag.h>
 #include <smc/af_smc.h>
 
+#include "exchange.h"
 #include "family.h"
 #include "smcdiag.h"
+#include "stream.h"
 #include "sysfile.h"
 #include "tap.h"
 
@@ -66,51 +68,23 @@ static long long sent_pkts(void)
 	return atoll(val);
 }
 
-static unsigned char pattern(int i)
-{
-	return (unsigned char)(i * 131 + (i >> 8));
-}
-
-struct server {
-	int lfd;
-	int bytes, bad_at;	/* bad_at: the first wrong byte, or -1 */
-};
-
-static void *serve(void *arg)
-{
-	struct server *s = arg;
-	unsigned char buf[4096];
-	int fd = accept(s->lfd, NULL, NULL);
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < n; i++)
-			if (s->bad_at < 0 && buf[i] != pattern(s->bytes + (int)i))
-				s->bad_at = s->bytes + (int)i;
-		s->bytes += (int)n;
-	}
-	close(fd);
-	return NULL;
-}
-
 /* One connection with autocorking_size size; the packets DEVICE sent for it. */
 static long long one_stream(const char *size, int port)
 {
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage sa, ca;
-	struct server s = { .bad_at = -1 };
+	static unsigned char sbuf[4096];
+	struct exchange s = { .total = COUNT * MSG, .buf = sbuf, .size = sizeof(sbuf) };
 	unsigned char msg[MSG];
 	struct sd_sock sd;
 	pthread_t t;
 	long long before, after;
-	int fd, i, j, rc;
+	int fd, rc;
 
 	ASSERT_SYS(sysfile_write(SYSCTL, size));
 	ASSERT(sf_addr(f, server_ip, port, &sa) && sf_addr(f, client_ip, 0, &ca));
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 1, NULL));
-	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
+	ASSERT_EQ(pthread_create(&t, NULL, exchange_serve, &s), 0);
 	fd = ASSERT_SYS(sf_socket(f, 0));
 	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
 	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
@@ -119,18 +93,16 @@ static long long one_stream(const char *size, int port)
 		tap_abort();
 	before = sent_pkts();
 	ASSERT(before >= 0);
-	for (i = 0; i < COUNT; i++) {
-		for (j = 0; j < MSG; j++)
-			msg[j] = pattern(i * MSG + j);
-		ASSERT_EQ(send(fd, msg, MSG, MSG_NOSIGNAL), MSG);
-	}
+	/* COUNT writes of MSG bytes, back to back. */
+	ASSERT_SYS(pattern_write(fd, EXCHANGE_TO_SERVER, 0, COUNT * MSG, msg, MSG));
 	ASSERT_SYS(shutdown(fd, SHUT_WR));
 	pthread_join(t, NULL);
 	after = sent_pkts();
 	close(fd);
 	close(s.lfd);
-	EXPECT_EQ(s.bytes, COUNT * MSG);
-	EXPECT_EQ(s.bad_at, -1);
+	/* All the bytes, every one right, and no more. */
+	EXPECT_EQ(s.bad, COUNT * MSG);
+	EXPECT_EQ(s.extra, 0);
 	tap_diag("autocorking_size %s: %d writes of %d bytes, %s sent %lld packets", size,
 		 COUNT, MSG, device, after - before);
 	return after - before;

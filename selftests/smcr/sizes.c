@@ -49,8 +49,10 @@
 #include <linux/smc_diag.h>
 #include <smc/af_smc.h>
 
+#include "exchange.h"
 #include "family.h"
 #include "smcdiag.h"
+#include "stream.h"
 #include "sysfile.h"
 #include "tap.h"
 
@@ -81,11 +83,6 @@ static uint32_t smcr_size_for(uint32_t want)
 	return size;
 }
 
-static unsigned char pattern(unsigned int seed, uint64_t i)
-{
-	return (unsigned char)(i * 131 + (i >> 9) + seed);
-}
-
 /*
  * The I/O buffers, the server thread's and its stack: static, so the
  * cgroup case can touch every page before it sets memory.max (a page
@@ -95,95 +92,6 @@ static unsigned char pattern(unsigned int seed, uint64_t i)
 #define STACK		(256 * 1024)
 static unsigned char client_buf[IOBUF], server_buf[IOBUF];
 static unsigned char server_stack[STACK] __attribute__((aligned(4096)));
-
-/* Write total pattern bytes in 64 KiB writes from buf; 0 or -1. */
-static int send_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
-{
-	uint64_t off = 0;
-
-	while (off < total) {
-		size_t len = total - off < IOBUF ? total - off : IOBUF;
-		size_t done = 0;
-
-		for (size_t j = 0; j < len; j++)
-			buf[j] = pattern(seed, off + j);
-		while (done < len) {
-			ssize_t n = send(fd, buf + done, len - done, MSG_NOSIGNAL);
-
-			if (n <= 0)
-				return -1;
-			done += (size_t)n;
-		}
-		off += len;
-	}
-	return 0;
-}
-
-/* Read total bytes into buf: the first wrong byte's offset, total if none, -1. */
-static int64_t recv_all(int fd, unsigned char *buf, unsigned int seed, uint64_t total)
-{
-	uint64_t got = 0;
-	int64_t bad = (int64_t)total;
-	ssize_t n;
-
-	while (got < total) {
-		size_t want = total - got < IOBUF ? total - got : IOBUF;
-
-		n = read(fd, buf, want);
-		if (n <= 0)
-			return -1;
-		for (ssize_t i = 0; i < n; i++)
-			if (bad == (int64_t)total && buf[i] != pattern(seed, got + i))
-				bad = (int64_t)(got + i);
-		got += (uint64_t)n;
-	}
-	return bad;
-}
-
-struct server {
-	int lfd;
-	uint64_t total;
-	int fd;		/* the accepted one, until the client's EOF */
-	int64_t bad;	/* recv_all()'s answer */
-	int sent;	/* 0 when all went back */
-};
-
-/* Reads the client's bytes, sends as many back, then waits for EOF. */
-static void *serve(void *arg)
-{
-	struct server *s = arg;
-	int fd = accept(s->lfd, NULL, NULL);
-	char c;
-
-	s->bad = -1;
-	s->sent = -1;
-	if (fd < 0)
-		return NULL;
-	__atomic_store_n(&s->fd, fd, __ATOMIC_RELEASE);
-	s->bad = recv_all(fd, server_buf, 1, s->total);
-	s->sent = send_all(fd, server_buf, 2, s->total);
-	while (read(fd, &c, 1) > 0)
-		;
-	close(fd);
-	return NULL;
-}
-
-/* Reads the client's bytes and waits for EOF; sends nothing. */
-static void *serve_read(void *arg)
-{
-	struct server *s = arg;
-	int fd = accept(s->lfd, NULL, NULL);
-	char c;
-
-	s->bad = -1;
-	if (fd < 0)
-		return NULL;
-	s->bad = recv_all(fd, server_buf, 1, s->total);
-	while (read(fd, &c, 1) > 0)
-		;
-	close(fd);
-	return NULL;
-}
 
 /* fd's sock_diag entry, which must be an SMC-R connection with CONNINFO. */
 static void diag(int fd, struct sd_sock *sd, const char *who)
@@ -272,7 +180,9 @@ static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
 	const struct sf_family *f = sf_find("smc");
 	struct sockaddr_storage sa, ca;
 	struct sd_sock cd, sd;
-	struct server s = { .fd = -1, .total = total };
+	struct exchange s = {
+		.total = total, .reply = 1, .buf = server_buf, .size = IOBUF,
+	};
 	pthread_attr_t attr;
 	pthread_t t;
 	int fd, sfd;
@@ -281,7 +191,7 @@ static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
 	ASSERT_EQ(pthread_attr_init(&attr), 0);
 	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
-	ASSERT_EQ(pthread_create(&t, &attr, serve, &s), 0);
+	ASSERT_EQ(pthread_create(&t, &attr, exchange_serve, &s), 0);
 	pthread_attr_destroy(&attr);
 	fd = ASSERT_SYS(sf_socket(f, 0));
 	if (sndbuf)
@@ -290,8 +200,9 @@ static void one_conn(int port, int sndbuf, int rcvbuf, uint64_t total,
 		ASSERT_SYS(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)));
 	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));
 	ASSERT_SYS(connect(fd, (struct sockaddr *)&sa, sf_addr_len(&sa)));
-	ASSERT_SYS(send_all(fd, client_buf, 1, total));
-	EXPECT_EQ(recv_all(fd, client_buf, 2, total), (int64_t)total);
+	ASSERT_SYS(pattern_write(fd, EXCHANGE_TO_SERVER, 0, total, client_buf, IOBUF));
+	EXPECT_EQ(pattern_read(fd, EXCHANGE_TO_CLIENT, 0, total, client_buf, IOBUF),
+		  (int64_t)total);
 
 	/* The server has sent everything: its descriptor is set and open. */
 	sfd = __atomic_load_n(&s.fd, __ATOMIC_ACQUIRE);
@@ -462,7 +373,9 @@ static void split_writes(const void *arg)
 	struct sockaddr_storage sa, ca;
 	unsigned long long w0, w1;
 	unsigned int l0, l1;
-	struct server s = { .fd = -1, .total = 8 * MIB };
+	struct exchange s = {
+		.total = 8 * MIB, .buf = server_buf, .size = IOBUF,
+	};
 	pthread_attr_t attr;
 	static unsigned char big[8 * MIB];
 	long deadline;
@@ -481,15 +394,13 @@ static void split_writes(const void *arg)
 	ASSERT_EQ(lgr_count(), 0);
 	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
 	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
-	for (size_t i = 0; i < sizeof(big); i++)
-		big[i] = pattern(1, i);
+	pattern_fill(big, sizeof(big), EXCHANGE_TO_SERVER, 0);
 
 	ASSERT(sf_addr(f, server_ip, PORT0 + 40, &sa) && sf_addr(f, client_ip, 0, &ca));
 	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, PORT0 + 40, 2, NULL));
 	ASSERT_EQ(pthread_attr_init(&attr), 0);
 	ASSERT_EQ(pthread_attr_setstack(&attr, server_stack, sizeof(server_stack)), 0);
-	s.total = 8 * MIB;
-	ASSERT_EQ(pthread_create(&t, &attr, serve_read, &s), 0);
+	ASSERT_EQ(pthread_create(&t, &attr, exchange_serve, &s), 0);
 	pthread_attr_destroy(&attr);
 	fd = ASSERT_SYS(sf_socket(f, 0));
 	ASSERT_SYS(bind(fd, (struct sockaddr *)&ca, sf_addr_len(&ca)));

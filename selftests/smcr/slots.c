@@ -31,14 +31,17 @@
 #include <linux/smc_diag.h>
 #include <smc/af_smc.h>
 
+#include "exchange.h"
 #include "family.h"
 #include "smcdiag.h"
+#include "stream.h"
 #include "sysfile.h"
 #include "tap.h"
 
 #define PORT0		4520
 #define TOTAL		(1 << 20)
 #define MSG		100
+#define RBUF		4096
 #define WR_CTX		16	/* kernel/smcr_link.h, SMCR_WR_CTX */
 #define SEND_SYSCTL	"/proc/sys/net/smc/smcr_max_send_wr"
 #define RECV_SYSCTL	"/proc/sys/net/smc/smcr_max_recv_wr"
@@ -73,70 +76,6 @@ static int lgr_count(void)
 		n += !strncmp(line, "lgr ", 4);
 	fclose(f);
 	return n;
-}
-
-static unsigned char pattern(long i)
-{
-	return (unsigned char)(i * 131 + (i >> 8));
-}
-
-/* Write TOTAL pattern bytes in MSG-byte writes; 0 or -1. */
-static int send_all(int fd)
-{
-	unsigned char msg[MSG];
-	long off = 0;
-
-	while (off < TOTAL) {
-		int len = TOTAL - off < MSG ? (int)(TOTAL - off) : MSG;
-
-		for (int j = 0; j < len; j++)
-			msg[j] = pattern(off + j);
-		if (send(fd, msg, len, MSG_NOSIGNAL) != len)
-			return -1;
-		off += len;
-	}
-	return 0;
-}
-
-/* Read TOTAL bytes; the offset of the first wrong byte, TOTAL if none, -1. */
-static long recv_all(int fd)
-{
-	unsigned char buf[4096];
-	long got = 0, bad = TOTAL;
-	ssize_t n;
-
-	while (got < TOTAL && (n = read(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t i = 0; i < n; i++)
-			if (bad == TOTAL && buf[i] != pattern(got + i))
-				bad = got + i;
-		got += n;
-	}
-	return got < TOTAL ? -1 : bad;
-}
-
-struct server {
-	int lfd;
-	long bad;	/* recv_all()'s answer */
-	int sent;	/* 0 when all went back */
-};
-
-/* Reads the client's MiB, then sends one back, then waits for its close. */
-static void *serve(void *arg)
-{
-	struct server *s = arg;
-	int fd = accept(s->lfd, NULL, NULL);
-	char c;
-
-	s->bad = -1;
-	s->sent = -1;
-	if (fd < 0)
-		return NULL;
-	s->bad = recv_all(fd);
-	s->sent = send_all(fd);
-	while (read(fd, &c, 1) > 0)
-		;
-	close(fd);
-	return NULL;
 }
 
 /*
@@ -187,16 +126,36 @@ static int smcr_connect(const struct sf_family *f, int port)
 	return fd;
 }
 
+/* The server of one connection: reads the client's MiB, sends one back. */
+static void server_start(struct exchange *x, unsigned char *buf, int lfd, pthread_t *t)
+{
+	*x = (struct exchange){
+		.lfd = lfd, .total = TOTAL, .reply = 1,
+		.buf = buf, .size = RBUF, .write_size = MSG,
+	};
+	ASSERT_EQ(pthread_create(t, NULL, exchange_serve, x), 0);
+}
+
+/* The client's half: 1 MiB each way, in MSG-byte writes; the first wrong byte. */
+static int64_t client_exchange(int fd)
+{
+	unsigned char buf[RBUF];
+
+	ASSERT_SYS(pattern_write(fd, EXCHANGE_TO_SERVER, 0, TOTAL, buf, MSG));
+	return pattern_read(fd, EXCHANGE_TO_CLIENT, 0, TOTAL, buf, sizeof(buf));
+}
+
 static void run_case(const void *arg)
 {
 	const struct slots *c = arg;
 	const struct sf_family *f = sf_find("smc");
 	int port = PORT0 + atoi(c->send) % 400;
 	char old_send[32], old_recv[32], old_linger[32];
-	struct server s;
-	long deadline, bad;
+	static unsigned char sbuf[RBUF], sbuf2[RBUF];
+	struct exchange s;
+	long deadline;
 	pthread_t t;
-	int fd;
+	int fd, lfd;
 
 	ASSERT_SYS(sysfile_read(SEND_SYSCTL, old_send, sizeof(old_send)));
 	ASSERT_SYS(sysfile_read(RECV_SYSCTL, old_recv, sizeof(old_recv)));
@@ -210,27 +169,23 @@ static void run_case(const void *arg)
 
 	ASSERT_SYS(sysfile_write(SEND_SYSCTL, c->send));
 	ASSERT_SYS(sysfile_write(RECV_SYSCTL, c->recv));
-	s.lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
-	ASSERT_EQ(pthread_create(&t, NULL, serve, &s), 0);
+	lfd = ASSERT_SYS(sf_listen(f, server_ip, port, 2, NULL));
+	server_start(&s, sbuf, lfd, &t);
 	fd = smcr_connect(f, port);
-	ASSERT_SYS(send_all(fd));
-	bad = recv_all(fd);
-	EXPECT_EQ(bad, TOTAL);
+	EXPECT_EQ(client_exchange(fd), TOTAL);
 	/* Both ends' groups, the connection still open. */
 	EXPECT_EQ(check_lgrs((unsigned int)atoi(c->send), (unsigned int)atoi(c->recv)), 2);
 
 	if (c->later_send) {
-		struct server s2;
+		struct exchange s2;
 		pthread_t t2;
 		int fd2;
 
 		ASSERT_SYS(sysfile_write(SEND_SYSCTL, c->later_send));
 		ASSERT_SYS(sysfile_write(RECV_SYSCTL, c->later_recv));
-		s2.lfd = s.lfd;
-		ASSERT_EQ(pthread_create(&t2, NULL, serve, &s2), 0);
+		server_start(&s2, sbuf2, lfd, &t2);
 		fd2 = smcr_connect(f, port);
-		ASSERT_SYS(send_all(fd2));
-		EXPECT_EQ(recv_all(fd2), TOTAL);
+		EXPECT_EQ(client_exchange(fd2), TOTAL);
 		tap_diag("sysctls now %s/%s: the second connection joined the groups made with %s/%s",
 			 c->later_send, c->later_recv, c->send, c->recv);
 		EXPECT_EQ(check_lgrs((unsigned int)atoi(c->send), (unsigned int)atoi(c->recv)), 2);
@@ -244,7 +199,7 @@ static void run_case(const void *arg)
 	ASSERT_SYS(shutdown(fd, SHUT_WR));
 	pthread_join(t, NULL);
 	close(fd);
-	close(s.lfd);
+	close(lfd);
 	EXPECT_EQ(s.bad, TOTAL);
 	EXPECT_EQ(s.sent, 0);
 	tap_diag("smcr_max_send_wr %s, smcr_max_recv_wr %s: 1 MiB each way in %d-byte writes",

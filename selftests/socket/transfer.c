@@ -42,31 +42,17 @@ static int pattern_file(uint64_t seed)
 	return fd;
 }
 
-/* Read n bytes from fd and check them against the stream at offset. */
-static int receive_pattern(int fd, size_t n, uint64_t seed, uint64_t offset)
-{
-	static char buf[65536];
-
-	while (n) {
-		size_t chunk = n < sizeof(buf) ? n : sizeof(buf);
-
-		if (sf_read_all(fd, buf, chunk) ||
-		    pattern_mismatch(buf, chunk, seed, offset) != chunk)
-			return 0;
-		n -= chunk;
-		offset += chunk;
-	}
-	return 1;
-}
-
 /* The reader runs in a child so the sender may block on a full socket. */
 static pid_t spawn_receiver(int fd, size_t n, uint64_t seed, uint64_t offset)
 {
 	pid_t pid = fork();
 
 	ASSERT(pid >= 0);
-	if (pid == 0)
-		_exit(receive_pattern(fd, n, seed, offset) ? 0 : 1);
+	if (pid == 0) {
+		static char buf[65536];
+
+		_exit(pattern_read(fd, seed, offset, n, buf, sizeof(buf)) == (int64_t)n ? 0 : 1);
+	}
 	return pid;
 }
 
@@ -155,11 +141,8 @@ static void observe_splice_proxy(const struct sf_family *f, struct obs *o)
 	if (pid == 0) {
 		static char buf[65536];
 
-		for (size_t off = 0; off < LEN; off += sizeof(buf)) {
-			pattern_fill(buf, sizeof(buf), 43, off);
-			if (sf_write_all(in.client, buf, sizeof(buf)))
-				_exit(1);
-		}
+		if (pattern_write(in.client, 43, 0, LEN, buf, sizeof(buf)))
+			_exit(1);
 		shutdown(in.client, SHUT_WR);
 		_exit(0);
 	}
