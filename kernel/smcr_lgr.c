@@ -37,6 +37,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_mem.h"
+#include "smc_netns.h"
 #include "smcr_lgr.h"
 #include "wire/smc_cdc.h"
 
@@ -133,14 +134,20 @@ static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc)
 	sc->lgr = lgr;
 }
 
-/* A new group for key, with no link yet: nobody else knows it. */
-static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key)
+/*
+ * A new group for key, with no link yet: nobody else knows it. Its
+ * connection limit is the one net (key's) has now, as in Linux: a
+ * later change of the sysctl is for groups made after it.
+ */
+static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key,
+				       struct net *net)
 {
 	struct smcr_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
 
 	if (!lgr)
 		return NULL;
 	lgr->key = *key;
+	lgr->max_conns = READ_ONCE(smc_net(net)->sysctl_smcr_max_conns_per_lgr);
 	INIT_LIST_HEAD(&lgr->first);
 	INIT_LIST_HEAD(&lgr->pool);
 	INIT_LIST_HEAD(&lgr->conns);
@@ -168,13 +175,14 @@ static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
 	return 0;
 }
 
-/* The usable group of key, if any. smcr_lgr_lock held. */
+/* The usable group of key with room for one more, if any. smcr_lgr_lock held. */
 static struct smcr_lgr *smcr_lgr_find_usable(const struct smcr_lgr_key *key)
 {
 	struct smcr_lgr *lgr;
 
 	list_for_each_entry(lgr, &smcr_lgrs, list)
 		if (lgr->usable && !lgr->dead && smcr_link_active(lgr->link) &&
+		    lgr->conns_num < lgr->max_conns &&
 		    smcr_lgr_key_eq(&lgr->key, key))
 			return lgr;
 	return NULL;
@@ -238,7 +246,7 @@ static struct smcr_lgr *smcr_lgr_server_find(struct smcr_conn *sc,
 			return ERR_PTR(-ECONNABORTED);
 	}
 	/* Still under the lock that found no claim: the claim is ours alone. */
-	lgr = smcr_lgr_alloc(key);
+	lgr = smcr_lgr_alloc(key, sock_net(&smc->sk));
 	if (lgr)
 		list_add(&lgr->first, &smcr_lgr_firsts);
 	mutex_unlock(&smcr_lgr_lock);
@@ -261,7 +269,7 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 			return 0;
 		}
 	} else {
-		lgr = smcr_lgr_alloc(key);
+		lgr = smcr_lgr_alloc(key, sock_net(&sc->smc->sk));
 		if (!lgr)
 			return -ENOMEM;
 	}
@@ -587,7 +595,7 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
@@ -601,7 +609,7 @@ void smcr_lgr_show(struct seq_file *m)
 			   lgr->link->qp_cap.max_send_wr,
 			   lgr->link->qp_cap.max_recv_wr, lgr->pool_bytes,
 			   lgr->link->write_max, READ_ONCE(lgr->link->writes),
-			   READ_ONCE(lgr->link->write_largest));
+			   READ_ONCE(lgr->link->write_largest), lgr->max_conns);
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),

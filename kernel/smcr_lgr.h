@@ -75,6 +75,12 @@ struct smcr_lgr {
 	bool			usable;		/* link confirmed: others may join */
 	bool			dead;		/* link failed: nobody joins */
 	u32			conns_num;
+	/*
+	 * Server: conns_num at which the group takes no more connections
+	 * (net.smc.smcr_max_conns_per_lgr when it was made); the next
+	 * handshake for its key makes a group beside it.
+	 */
+	u32			max_conns;
 	struct list_head	pool;		/* free registered RMBs */
 	u32			pool_num;
 	u64			pool_bytes;	/* their sizes, summed */
