@@ -18,6 +18,10 @@
 #
 #   smc_missing REASON       inside a case: fail there, skip elsewhere
 #   smc_missing_all REASON   before any result, for the whole script
+#   smc_own_module_all WHY   before any result, for a script that reloads
+#                            af_smc with its own options: it skips unless
+#                            root and our module (WHY says why not Debian's),
+#                            and fails without the module file
 
 smc_module_rmmod() {
 	tries=0
@@ -62,4 +66,10 @@ smc_missing_all() {
 	smc_vm_has_module || tap_skip_all "$*"
 	tap_not_ok "$* (SMC_MODULE=$SMC_MODULE: a regression, not a reason to skip)"
 	tap_done
+}
+
+smc_own_module_all() {
+	[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
+	[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "$1"
+	[ -f "${SMC_MODULE_FILE:-}" ] || smc_missing_all "no module file (SMC_MODULE_FILE)"
 }

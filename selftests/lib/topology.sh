@@ -56,6 +56,13 @@
 #                         failed); each failure a "Bail out!". Afterwards the
 #                         topology is gone and af_smc loaded as the harness
 #                         had it. CMD's status, or 1.
+#   topo_smcr_setup [OPTION...]
+#                         the same set-up for a TAP script's case (needs
+#                         tap.sh and module.sh): af_smc reloaded with smcr=1
+#                         loopback_ism=0 OPTION..., debugfs mounted,
+#                         topo_veth_rxe; a step that fails ends the case
+#   topo_smcr_cleanup     its undoing, for tap_at_exit: the topology gone,
+#                         af_smc loaded as the harness had it
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -322,6 +329,18 @@ topo_cleanup() {
 	fi
 	topo_veth_rules off >/dev/null 2>&1
 	return 0
+}
+
+topo_smcr_setup() {
+	tap_assert "af_smc smcr=1 loopback_ism=0${*:+ $*}" smc_module_reload smcr=1 loopback_ism=0 "$@"
+	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
+		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
+	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2" topo_veth_rxe
+}
+
+topo_smcr_cleanup() {
+	topo_cleanup
+	smc_module_restore || tap_diag "could not load af_smc as the harness had it"
 }
 
 topo_smcr_run() {

@@ -19,32 +19,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
 
-[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr=1 is af_smc's own parameter"
-command -v rdma >/dev/null || tap_skip_all "no rdma command"
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+smc_own_module_all "smcr=1 is af_smc's own parameter"
+command -v rdma >/dev/null || smc_missing_all "no rdma command"
 T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
 S=/proc/sys/net/smc/smcr_max_conns_per_lgr
 SRV=$TOPO_VETH_IP4_2
 N=20
 
-# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
-reload() {
-	smc_module_rmmod && insmod "$module" "$@"
-}
-cleanup() {
-	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
-}
-tap_at_exit cleanup
+tap_at_exit topo_smcr_cleanup
 
 setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0 lgr_linger=0" reload smcr=1 loopback_ism=0 lgr_linger=0
-	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
-		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2" topo_veth_rxe
+	topo_smcr_setup lgr_linger=0
 	[ "$(cat $S)" = 255 ] || tap_fail "smcr_max_conns_per_lgr is $(cat $S) after a load, not 255"
 	return 0
 }
@@ -124,7 +110,7 @@ keeps() {
 restore() {
 	echo 255 >$S
 	no_groups
-	tap_expect "rmmod af_smc after the cases" reload
+	tap_expect "rmmod af_smc after the cases" smc_module_restore
 }
 
 tap_plan 5

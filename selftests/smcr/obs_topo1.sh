@@ -41,11 +41,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/module.sh"
 . "$here/../lib/tool_run.sh"
 
-[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr=1 is af_smc's own parameter"
-command -v rdma >/dev/null || tap_skip_all "no rdma command"
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
+smc_own_module_all "smcr=1 is af_smc's own parameter"
+command -v rdma >/dev/null || smc_missing_all "no rdma command"
 T=$SMC_SELFTESTS/tools
 command -v smcr >/dev/null && command -v smcss >/dev/null || tap_skip_all "smcr/smcss not installed"
 B=$(dirname "$(command -v smcr)")
@@ -55,10 +52,6 @@ CLI=$TOPO_VETH_IP4_1
 port=4470
 N=3
 
-# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
-reload() {
-	smc_module_rmmod && insmod "$module" "$@"
-}
 stop_pid() {
 	[ -s "$1" ] || return 0
 	kill "$(cat "$1")" 2>/dev/null
@@ -67,8 +60,7 @@ stop_pid() {
 cleanup() {
 	stop_pid "$TMPDIR/cli.pid"
 	stop_pid "$TMPDIR/srv.pid"
-	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
+	topo_smcr_cleanup
 }
 tap_at_exit cleanup
 
@@ -80,10 +72,7 @@ gid_of() {
 }
 # json_num FILE KEY: the numbers of "KEY":N in a one-line JSON file.
 setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0" reload smcr=1 loopback_ism=0
-	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
-		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2" topo_veth_rxe
+	topo_smcr_setup
 	gc=$(gid_of $CLI) gs=$(gid_of $SRV)
 	# The oracle for the GIDs: the rxe devices' own tables.
 	grep -qx "$gc" /sys/class/infiniband/rxev1/ports/1/gids/* ||
@@ -321,7 +310,7 @@ after_close() {
 }
 
 teardown() {
-	tap_expect "rmmod and insmod with the groups lingering" reload
+	tap_expect "rmmod and insmod with the groups lingering" smc_module_restore
 	[ "$($B/smcr -j linkgroup)" = "[]" ] || tap_fail "groups after reload: $($B/smcr -j linkgroup)"
 	line=$(dev_line rxev1)
 	echo "$line" | grep -q '"critical":false' && echo "$line" | grep -q '"links":0,' ||

@@ -26,30 +26,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/topology.sh"
 . "$here/../lib/module.sh"
 
-[ "$(id -u)" = 0 ] || tap_skip_all "needs root"
-[ "${SMC_MODULE:-ours}" = ours ] || tap_skip_all "smcr=1 is af_smc's own parameter"
-module=${SMC_MODULE_FILE:-}
-[ -f "$module" ] || smc_missing_all "no module file (SMC_MODULE_FILE)"
+smc_own_module_all "smcr=1 is af_smc's own parameter"
 T=$SMC_SELFTESTS/tools
 C=/sys/kernel/debug/af_smc/smcr_conns
 SRV=$TOPO_VETH_IP4_2
 
-# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
-reload() {
-	smc_module_rmmod && insmod "$module" "$@"
-}
-cleanup() {
-	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
-}
-tap_at_exit cleanup
+tap_at_exit topo_smcr_cleanup
 
 setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0 lgr_linger=60" reload smcr=1 loopback_ism=0 lgr_linger=60
-	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
-		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2, routed over the veth" topo_veth_rxe
-	return 0
+	topo_smcr_setup lgr_linger=60
 }
 
 # both_open: a client and a server connection in smcr_conns.
@@ -137,7 +122,7 @@ stale() {
 teardown() {
 	tap_expect "no connection left" tap_wait_for 10 none_open
 	topo_cleanup
-	tap_expect "af_smc unloads and loads" reload
+	tap_expect "af_smc unloads and loads" smc_module_restore
 	return 0
 }
 
