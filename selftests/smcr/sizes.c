@@ -26,7 +26,9 @@
  * - In a memory cgroup that cannot take four 8 MiB buffers, buffers step
  *   down a class at a time (never below 1 MiB: smcr/memlimit_topo1 needs
  *   a memcg at its end to fall back) and the connection uses what it got.
- * Every sysctl is put back afterwards.
+ * These cases set net.smc.smcr_buf_type 2 (mixed): they are about sizes
+ * past 1 MiB, which only vmalloc gives. Every sysctl is put back
+ * afterwards.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -66,12 +68,39 @@
 #define CORE_RMEM_MAX	"/proc/sys/net/core/rmem_max"
 #define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
 #define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
+#define BUF_TYPE	"/proc/sys/net/smc/smcr_buf_type"
 #define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
 #define CG_MNT		"/sys/fs/cgroup"
 #define CG_DIR		CG_MNT "/smc-sizes"
 #define CG2_MAGIC	0x63677270	/* CGROUP2_SUPER_MAGIC */
 
 static const char *server_ip, *client_ip;
+
+/*
+ * net.smc.smcr_buf_type as this case set it (each case is a process of
+ * its own): 0 physically contiguous, 1 virtually, 2 mixed.
+ */
+static int buf_type = -1;
+
+static void set_buf_type(int type)
+{
+	char v[8];
+
+	snprintf(v, sizeof(v), "%d", type);
+	ASSERT_SYS(sysfile_write(BUF_TYPE, v));
+	buf_type = type;
+	tap_diag("net.smc.smcr_buf_type = %d", type);
+}
+
+/* Whether a buffer of size is vmalloc'd under buf_type (kernel/smcr_buf.c). */
+static unsigned int virt_for(uint32_t size)
+{
+	if (buf_type == 0)
+		return 0;
+	if (buf_type == 1)
+		return 1;
+	return size > MIB;
+}
 
 /* The SMC-R class that holds want bytes (kernel/smc_conn.h). */
 static uint32_t smcr_size_for(uint32_t want)
@@ -106,7 +135,7 @@ static void diag(int fd, struct sd_sock *sd, const char *who)
 
 /*
  * debugfs smcr_conns' line for token: its buffers are rmb and sndbuf
- * bytes, virtually contiguous past 1 MiB. 0 when found and checked.
+ * bytes, vmalloc'd or not as buf_type says. 0 when found and checked.
  */
 static int check_conn_line(uint32_t token, uint32_t rmb, uint32_t sndbuf)
 {
@@ -130,8 +159,8 @@ static int check_conn_line(uint32_t token, uint32_t rmb, uint32_t sndbuf)
 			break;
 		EXPECT_EQ(rs, rmb);
 		EXPECT_EQ(ss, sndbuf);
-		EXPECT_EQ(rv, rmb > MIB ? 1u : 0u);
-		EXPECT_EQ(sv, sndbuf > MIB ? 1u : 0u);
+		EXPECT_EQ(rv, virt_for(rmb));
+		EXPECT_EQ(sv, virt_for(sndbuf));
 		found = 0;
 		break;
 	}
@@ -272,6 +301,7 @@ static void sysctl_sizes(const void *arg)
 	uint32_t size = (uint32_t)(uintptr_t)arg;
 	char old_w[32], old_r[32], val[32];
 
+	set_buf_type(2);
 	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
 	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
 	snprintf(val, sizeof(val), "%u", size);
@@ -290,6 +320,7 @@ static void sockopt_sizes(const void *arg)
 	int size = (int)(uintptr_t)arg;
 	char old_w[32], old_r[32], val[32];
 
+	set_buf_type(2);
 	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, old_w, sizeof(old_w)));
 	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, old_r, sizeof(old_r)));
 	snprintf(val, sizeof(val), "%d", 2 * size);
@@ -310,6 +341,7 @@ static void sockopt_clamped(const void *arg)
 	char w[32], r[32];
 	uint32_t wmax, rmax;
 
+	set_buf_type(2);
 	ASSERT_SYS(sysfile_read(CORE_WMEM_MAX, w, sizeof(w)));
 	ASSERT_SYS(sysfile_read(CORE_RMEM_MAX, r, sizeof(r)));
 	wmax = (uint32_t)strtoul(w, NULL, 10);
@@ -384,6 +416,7 @@ static void split_writes(const void *arg)
 	ssize_t n;
 
 	(void)arg;
+	set_buf_type(2);
 	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
 	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
 	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
@@ -472,15 +505,27 @@ static void pretouch(void)
 }
 
 /*
- * In the cgroup (a child): memory.max 22 MiB above what the cgroup holds
- * now, wmem = rmem = 8 MiB: both ends' four buffers cannot all be 8 MiB.
- * A buffer past 1 MiB that the memcg refuses is tried a class smaller
- * (kernel/smcr_hs.c, smcr_hs_buf()), 1 MiB at the least: the server's
- * come first (its Accept names its RMB), so the client's get less; the
- * connection is SMC-R all the same, moves its bytes, and each end's
- * sock_diag says of its peer's RMB what the peer has.
+ * The stepdown case's net.smc.smcr_buf_type, the room the cgroup gets
+ * above what it holds, and the largest buffer that type gives for the
+ * 8 MiB asked for.
  */
-static void stepdown_worker(void)
+struct stepdown_arg {
+	int type;
+	uint32_t spare;
+	uint32_t max;
+};
+
+/*
+ * In the cgroup (a child): memory.max a->spare above what the cgroup
+ * holds now, wmem = rmem = 8 MiB: both ends' four buffers cannot all be
+ * a->max (8 MiB vmalloc'd; 4 MiB, the largest block, physically
+ * contiguous). A buffer past 1 MiB that the memcg refuses is tried a
+ * class smaller (kernel/smcr_hs.c, smcr_hs_buf()), 1 MiB at the least:
+ * the server's come first (its Accept names its RMB), so the client's
+ * get less; the connection is SMC-R all the same, moves its bytes, and
+ * each end's sock_diag says of its peer's RMB what the peer has.
+ */
+static void stepdown_worker(const struct stepdown_arg *a)
 {
 	struct sd_sock cd, sd;
 	char num[32];
@@ -490,32 +535,34 @@ static void stepdown_worker(void)
 	pretouch();
 	cur = read_num(CG_DIR "/memory.current");
 	ASSERT(cur >= 0);
-	snprintf(num, sizeof(num), "%lld", cur + 22ll * MIB);
+	snprintf(num, sizeof(num), "%lld", cur + (long long)a->spare);
 	ASSERT_SYS(sysfile_write(CG_DIR "/memory.max", num));
 	refused = read_key(CG_DIR "/memory.events", "max");
 	tap_diag("memory.current %lld KiB, memory.max %s", cur >> 10, num);
-	one_conn(PORT0 + 30, 0, 0, 2 * MIB, 0, 0, 0, 0, &cd, &sd);
+	one_conn(PORT0 + 30 + a->type, 0, 0, 2 * MIB, 0, 0, 0, 0, &cd, &sd);
 	sum = cd.rmbe_size + cd.sndbuf_size + sd.rmbe_size + sd.sndbuf_size;
-	tap_diag("client rmb %u sndbuf %u, server rmb %u sndbuf %u: %u KiB of 32768; "
+	tap_diag("client rmb %u sndbuf %u, server rmb %u sndbuf %u: %u KiB of %u; "
 		 "memory.events max +%lld",
 		 cd.rmbe_size, cd.sndbuf_size, sd.rmbe_size, sd.sndbuf_size,
-		 sum >> 10, read_key(CG_DIR "/memory.events", "max") - refused);
-	EXPECT(sum < 32 * MIB);
-	EXPECT(pow2_between(cd.rmbe_size, MIB, 8 * MIB));
-	EXPECT(pow2_between(cd.sndbuf_size, MIB, 8 * MIB));
-	EXPECT(pow2_between(sd.rmbe_size, MIB, 8 * MIB));
-	EXPECT(pow2_between(sd.sndbuf_size, MIB, 8 * MIB));
+		 sum >> 10, (4 * a->max) >> 10,
+		 read_key(CG_DIR "/memory.events", "max") - refused);
+	EXPECT(sum < 4 * a->max);
+	EXPECT(pow2_between(cd.rmbe_size, MIB, a->max));
+	EXPECT(pow2_between(cd.sndbuf_size, MIB, a->max));
+	EXPECT(pow2_between(sd.rmbe_size, MIB, a->max));
+	EXPECT(pow2_between(sd.sndbuf_size, MIB, a->max));
 	EXPECT(read_key(CG_DIR "/memory.events", "max") > refused);
 }
 
 static void stepdown(const void *arg)
 {
+	const struct stepdown_arg *a = arg;
 	char old_w[32], old_r[32], pid[16];
 	struct statfs fs;
 	int mounted = 0, status;
 	pid_t child;
 
-	(void)arg;
+	set_buf_type(a->type);
 	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
 	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
 	/* The guest does not mount cgroup2; a host may have it already. */
@@ -534,7 +581,7 @@ static void stepdown(const void *arg)
 		snprintf(pid, sizeof(pid), "%d", (int)getpid());
 		if (sysfile_write(CG_DIR "/cgroup.procs", pid))
 			_exit(1);
-		stepdown_worker();
+		stepdown_worker(a);
 		_exit(tap_failed() ? 1 : 0);
 	}
 	ASSERT_SYS(waitpid(child, &status, 0));
@@ -551,14 +598,23 @@ static void stepdown(const void *arg)
 		EXPECT_SYS(umount(CG_MNT));
 }
 
+static const struct stepdown_arg stepdown_virt = { 2, 22 * MIB, 8 * MIB };
+
 int main(int argc, char **argv)
 {
+	char old_type[16];
+	int rc;
+
 	if (argc != 3) {
 		fprintf(stderr, "usage: sizes SERVER CLIENT\n");
 		return 2;
 	}
 	server_ip = argv[1];
 	client_ip = argv[2];
+	if (sysfile_read(BUF_TYPE, old_type, sizeof(old_type))) {
+		perror(BUF_TYPE);
+		return 1;
+	}
 	tap_add(sysctl_bounds, NULL, 30,
 		"net.smc.wmem/rmem: 16383 and 1 GiB are EINVAL and leave the value; "
 		"512 MiB, 513 MiB and INT_MAX/2 are taken (Linux's bounds)");
@@ -575,9 +631,14 @@ int main(int argc, char **argv)
 		"SO_SNDBUF = SO_RCVBUF = 4 MiB (net.core maxima 8 MiB): the client's buffers are 4 MiB");
 	tap_add(sockopt_clamped, (void *)(uintptr_t)(4 * MIB), 180,
 		"SO_SNDBUF = SO_RCVBUF = 4 MiB under the core's default maxima: clamped as for TCP");
-	tap_add(stepdown, NULL, 180,
+	tap_add(stepdown, &stepdown_virt, 180,
 		"wmem = rmem = 8 MiB in a memory cgroup with 22 MiB to spare: buffers "
 		"step down a class at a time (to 1 MiB at the least), the connection is SMC-R with what it got "
 		"(each end's peer RMB size is the peer's), 2 MiB each way intact");
-	return tap_run();
+	rc = tap_run();
+	if (sysfile_write(BUF_TYPE, old_type)) {
+		perror(BUF_TYPE);
+		rc = 1;
+	}
+	return rc;
 }
