@@ -13,13 +13,16 @@
  * its device releases their MRs and mappings before its PD; the pages
  * stay with their owner until smcr_buf_free().
  *
- * Up to SMCR_BUF_PHYS_MAX (1 MiB) a buffer is first tried as one block
- * of pages; larger ones, and those when no such block is free, come from
- * vmalloc (virt): their pages are listed one per SG entry, and the MR's
- * page list (ib_map_mr_sg) makes them one range for the device, iova to
- * iova + size. Such a send buffer has an MR too, with local access only,
- * registered like an RMB's, and WRITEs name it by its lkey and iova: a
- * single SGE cannot span pages that are not contiguous.
+ * Where the pages come from is net.smc.smcr_buf_type's (the caller
+ * passes the connection namespace's value): one block of pages only
+ * (physically contiguous, at most SMCR_BUF_BLOCK_MAX), vmalloc only, or
+ * mixed: a block up to SMCR_BUF_PHYS_MAX (1 MiB), vmalloc past it and
+ * when no such block is free. A vmalloc'd buffer (virt) has its pages
+ * listed one per SG entry, and the MR's page list (ib_map_mr_sg) makes
+ * them one range for the device, iova to iova + size. Such a send buffer
+ * has an MR too, with local access only, registered like an RMB's, and
+ * WRITEs name it by its lkey and iova: a single SGE cannot span pages
+ * that are not contiguous.
  *
  * A buffer outlives its owner's smcr_buf_free() while a posted request
  * names it (b->posted): a WRITE whose waiter gave up is still in the
@@ -390,29 +393,22 @@ static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf *b,
 	WRITE_ONCE(*bytes, add ? *bytes + b->size : *bytes - b->size);
 }
 
-/*
- * b's pages: one block when it is at most SMCR_BUF_PHYS_MAX and the page
- * allocator has one (without trying hard above PAGE_ALLOC_COSTLY_ORDER:
- * vmalloc is the way out), else from vmalloc, with an SG entry per page.
- * They go to the active memcg: the connection's, which smcr_hs_bufs()
- * makes active; failing at its limit, not OOM-killing. Process context.
- */
-static int smcr_buf_pages(struct smcr_buf *b)
+/* b's pages as one block of order, with gfp; 0 or -ENOMEM. */
+static int smcr_buf_block(struct smcr_buf *b, unsigned int order, gfp_t gfp)
+{
+	b->cpu = (void *)__get_free_pages(gfp, order);
+	if (!b->cpu)
+		return -ENOMEM;
+	sg_init_one(&b->sg, b->cpu, b->size);
+	return 0;
+}
+
+/* b's pages from vmalloc, with an SG entry per page; 0 or -ENOMEM. */
+static int smcr_buf_vpages(struct smcr_buf *b)
 {
 	unsigned int i, n = b->size >> PAGE_SHIFT;
-	unsigned int order = get_order(b->size);
 	struct scatterlist *sg;
-	gfp_t gfp = SMC_MEM_GFP | __GFP_ZERO;
 
-	if (b->size <= SMCR_BUF_PHYS_MAX) {
-		if (order > PAGE_ALLOC_COSTLY_ORDER)
-			gfp = (gfp & ~__GFP_RETRY_MAYFAIL) | __GFP_NORETRY;
-		b->cpu = (void *)__get_free_pages(gfp, order);
-		if (b->cpu) {
-			sg_init_one(&b->sg, b->cpu, b->size);
-			return 0;
-		}
-	}
 	b->cpu = __vmalloc(b->size, SMC_MEM_GFP | __GFP_ZERO);
 	if (!b->cpu)
 		return -ENOMEM;
@@ -426,6 +422,57 @@ static int smcr_buf_pages(struct smcr_buf *b)
 		sg_set_page(sg, vmalloc_to_page(b->cpu + i * PAGE_SIZE),
 			    PAGE_SIZE, 0);
 	return 0;
+}
+
+/*
+ * b's pages as type says (net.smc.smcr_buf_type):
+ * - SMCR_PHYS_CONT_BUFS: one block, nothing else. None past the largest
+ *   block the page allocator has (SMCR_BUF_BLOCK_MAX, 4 MiB; asking would
+ *   only fail). Up to SMCR_BUF_PHYS_MAX the allocator tries hard
+ *   (reclaim, compaction), since the only way out is a fallback to TCP;
+ *   past it (orders 9 and 10) it does not (__GFP_NORETRY): the handshake
+ *   tries the next smaller class instead (smcr_hs_buf()).
+ * - SMCR_VIRT_CONT_BUFS: vmalloc, whatever the size.
+ * - SMCR_MIXED_BUFS: a block up to SMCR_BUF_PHYS_MAX, without trying hard
+ *   above PAGE_ALLOC_COSTLY_ORDER (vmalloc is the way out), else vmalloc.
+ * They go to the active memcg: the connection's, which smcr_hs_bufs()
+ * makes active; failing at its limit, not OOM-killing (neither flag
+ * lets the allocator OOM-kill). Process context.
+ */
+static int smcr_buf_pages(struct smcr_buf *b, enum smcr_buf_type type)
+{
+	unsigned int order = get_order(b->size);
+	gfp_t gfp = SMC_MEM_GFP | __GFP_ZERO;
+	gfp_t noretry = (gfp & ~__GFP_RETRY_MAYFAIL) | __GFP_NORETRY;
+
+	switch (type) {
+	case SMCR_PHYS_CONT_BUFS:
+		if (order > SMCR_BUF_BLOCK_ORDER)
+			return -ENOMEM;
+		if (b->size > SMCR_BUF_PHYS_MAX)
+			gfp = noretry;
+		return smcr_buf_block(b, order, gfp);
+	case SMCR_VIRT_CONT_BUFS:
+		return smcr_buf_vpages(b);
+	default:
+		if (b->size <= SMCR_BUF_PHYS_MAX &&
+		    !smcr_buf_block(b, order, order > PAGE_ALLOC_COSTLY_ORDER ?
+					      noretry : gfp))
+			return 0;
+		return smcr_buf_vpages(b);
+	}
+}
+
+bool smcr_buf_is_type(const struct smcr_buf *b, enum smcr_buf_type type)
+{
+	switch (type) {
+	case SMCR_PHYS_CONT_BUFS:
+		return !b->virt;
+	case SMCR_VIRT_CONT_BUFS:
+		return b->virt;
+	default:
+		return true;
+	}
 }
 
 /* What smcr_buf_pages() took; process context (vfree). */
@@ -465,7 +512,8 @@ static int smcr_buf_map(struct ib_device *ibdev, struct smcr_buf *b)
 	return 0;
 }
 
-struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
+struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
+				enum smcr_buf_type type)
 {
 	struct ib_device *ibdev;
 	struct smcr_buf *b;
@@ -480,7 +528,7 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote)
 	INIT_LIST_HEAD(&b->pool);
 	b->size = size;
 	b->remote = remote;
-	rc = smcr_buf_pages(b);
+	rc = smcr_buf_pages(b, type);
 	if (rc) {
 		kfree(b);
 		return ERR_PTR(rc);

@@ -332,23 +332,30 @@ static void smcr_hs_key(struct smc_sock *smc, const struct smcr_path *path,
 /*
  * An RMB (remote) or a send buffer of size bytes, else of the largest
  * smaller class that can be had, one class at a time (as Linux does):
- * no memory for vmalloc, an MR the device refuses at that size. The
- * connection uses what it got; the CLC names the RMB's real class
- * (smcr_hs_fill). Never below SMCR_BUF_PHYS_MAX (1 MiB), nor for a buffer
- * that asks for that or less: a buffer that fails there means the memory
- * (mostly a memcg) is at its end, and the connection falls back to TCP as
- * it always did. Squeezing on to 16 KiB, as Linux does, filled a memcg to
+ * no memory for vmalloc, no free block of pages, an MR the device
+ * refuses at that size. The pages are of the kind type says
+ * (net.smc.smcr_buf_type, smcr_buf.c); physically contiguous ones start
+ * at the largest block the page allocator has at all, SMCR_BUF_BLOCK_MAX
+ * (4 MiB), when more is asked for. The connection uses what it got; the
+ * CLC names the RMB's real class (smcr_hs_fill). Never below
+ * SMCR_BUF_PHYS_MAX (1 MiB), nor for a buffer that asks for that or less,
+ * whatever the type: a buffer that fails there means the memory (mostly
+ * a memcg) is at its end, and the connection falls back to TCP as it
+ * always did. Squeezing on to 16 KiB, as Linux does, filled a memcg to
  * its last page and had its owner OOM-killed at its next page fault
  * (smcr/memlimit_topo1; security.md, hole 6). A link that is going
  * (-ENOLINK) ends the search.
  */
-static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote)
+static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote,
+				    enum smcr_buf_type type)
 {
 	struct smcr_buf *b;
 
+	if (type == SMCR_PHYS_CONT_BUFS)
+		size = min(size, SMCR_BUF_BLOCK_MAX);
 	for (;;) {
-		b = remote ? smcr_lgr_rmb_get(sc, size) :
-			     smcr_buf_alloc(sc->lgr->link, size, false);
+		b = remote ? smcr_lgr_rmb_get(sc, size, type) :
+			     smcr_buf_alloc(sc->lgr->link, size, false, type);
 		if (!IS_ERR(b) || PTR_ERR(b) == -ENOLINK ||
 		    size <= SMCR_BUF_PHYS_MAX)
 			return b;
@@ -369,6 +376,9 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	u32 rmb_size = smc_rx_rmb_size_for(&smc->sk, SMCR_BUF_MAX_CLASS);
 	/* The send buffer: the connection layer's size (SO_SNDBUF, wmem). */
 	u32 sndbuf_size = smc_tx_sndbuf_size_for(&smc->sk, SMCR_BUF_MAX_CLASS);
+	/* One snapshot for both buffers: the sysctl may change meanwhile. */
+	enum smcr_buf_type type =
+		READ_ONCE(smc_net(sock_net(&smc->sk))->sysctl_smcr_buf_type);
 	struct mem_cgroup *old;
 	struct smcr_buf *b;
 	int rc;
@@ -379,13 +389,13 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 		return rc;
 	/* In the handshake's kworker: the sock's memcg pays (smc_mem.h). */
 	old = smc_mem_enter(&smc->conn);
-	b = smcr_hs_buf(sc, rmb_size, true);
+	b = smcr_hs_buf(sc, rmb_size, true, type);
 	if (IS_ERR(b)) {
 		rc = PTR_ERR(b);
 		goto out;
 	}
 	sc->rmb = b;
-	b = smcr_hs_buf(sc, sndbuf_size, false);
+	b = smcr_hs_buf(sc, sndbuf_size, false, type);
 	if (IS_ERR(b)) {
 		rc = PTR_ERR(b);
 		goto out;

@@ -354,7 +354,8 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 	mutex_unlock(&smcr_lgr_lock);
 }
 
-struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
+struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
+				  enum smcr_buf_type type)
 {
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *b;
@@ -363,9 +364,13 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(b, &lgr->pool, pool) {
-		/* Only to the memcg its pages are charged to (smc_mem.h). */
+		/*
+		 * Only to the memcg its pages are charged to (smc_mem.h), and
+		 * only of the kind net.smc.smcr_buf_type asks for now: the
+		 * group's namespace may have changed it since b was made.
+		 */
 		if (b->size == size && b->registered &&
-		    b->memcg_id == memcg_id) {
+		    b->memcg_id == memcg_id && smcr_buf_is_type(b, type)) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
 			lgr->pool_bytes -= b->size;
@@ -375,7 +380,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size)
 		}
 	}
 	mutex_unlock(&smcr_lgr_lock);
-	b = smcr_buf_alloc(lgr->link, size, true);
+	b = smcr_buf_alloc(lgr->link, size, true, type);
 	if (!IS_ERR(b)) {
 		b->memcg_id = memcg_id;
 		atomic_inc(&smc_obj_smcr_bufs);
@@ -681,7 +686,8 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	mutex_unlock(&smcr_lgr_lock);
 	if (!found)
 		return -ENOENT;
-	b = smcr_buf_alloc(found->link, PAGE_SIZE, false);
+	/* A page, not a connection's: whichever kind the allocator has. */
+	b = smcr_buf_alloc(found->link, PAGE_SIZE, false, SMCR_MIXED_BUFS);
 	rc = PTR_ERR_OR_ZERO(b);
 	if (!rc) {
 		memset(b->cpu, 'X', len);

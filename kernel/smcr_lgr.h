@@ -178,8 +178,12 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
  * sc never joined.
  */
 void smcr_lgr_leave(struct smcr_conn *sc);
-/* An RMB of size bytes for sc: from the group's pool or a new one. */
-struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size);
+/*
+ * An RMB of size bytes for sc, of the kind type asks for
+ * (net.smc.smcr_buf_type): from the group's pool or a new one.
+ */
+struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
+				  enum smcr_buf_type type);
 
 /* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
 void smcr_lgr_show(struct seq_file *m);

@@ -32,11 +32,13 @@
 #define _SMCR_LINK_H
 
 #include <linux/completion.h>
+#include <linux/mmzone.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 
+#include "smc_netns.h"
 #include "smc_wait.h"
 #include "smcr_ib.h"
 #include "wire/smc_llc.h"
@@ -64,12 +66,21 @@ struct net;
  */
 #define SMCR_WRITE_MAX		(1024 * 1024)
 /*
- * The largest buffer tried as one physically contiguous block (order 8 on
- * 4 KiB pages); larger ones, and these when the page allocator has no
- * such block, are virtually contiguous (vmalloc) and registered page by
- * page (smcr_buf.c).
+ * net.smc.smcr_buf_type (the connection's namespace) says where a buffer's
+ * pages come from (smcr_buf.c): one block of pages (physically
+ * contiguous), vmalloc (virtually contiguous, registered page by page),
+ * or mixed. Mixed tries a block up to SMCR_BUF_PHYS_MAX (order 8 on 4 KiB
+ * pages) and takes vmalloc past it or when no such block is free; it is
+ * also the smallest class the handshake steps down to (smcr_hs.c).
  */
 #define SMCR_BUF_PHYS_MAX	(1024 * 1024)
+/*
+ * The largest block the page allocator gives at all: order MAX_ORDER - 1
+ * (MAX_ORDER is exclusive in 6.1), 4 MiB on 4 KiB pages. A physically
+ * contiguous buffer is never larger.
+ */
+#define SMCR_BUF_BLOCK_ORDER	(MAX_ORDER - 1)
+#define SMCR_BUF_BLOCK_MAX	((u32)(PAGE_SIZE << SMCR_BUF_BLOCK_ORDER))
 
 /* What one side tells the other about its QP (CLC Accept/Confirm). */
 struct smcr_qp_info {
@@ -425,8 +436,16 @@ void smcr_keepalive_work(struct work_struct *work);
  */
 void smcr_llc_delete_link(struct smcr_link *l);
 
-/* smcr_buf.c: connection buffers on a link. */
-struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote);
+/*
+ * smcr_buf.c: connection buffers on a link. smcr_buf_alloc() takes the
+ * pages as type says (net.smc.smcr_buf_type): a block only, vmalloc only,
+ * or a block up to SMCR_BUF_PHYS_MAX and vmalloc past it or for want of a
+ * block. -ENOMEM for a block past SMCR_BUF_BLOCK_MAX.
+ */
+struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
+				enum smcr_buf_type type);
+/* A buffer of the kind type asks for (an RMB from a group's pool). */
+bool smcr_buf_is_type(const struct smcr_buf *b, enum smcr_buf_type type);
 /*
  * REG_MR of an RMB, or of a send buffer that has an MR (virt; a no-op for
  * one that has none); the link must be ACTIVE; bounded wait.

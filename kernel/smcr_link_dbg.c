@@ -85,7 +85,8 @@ static int smcr_dbg_create(int id, const char *ifname, u32 rmb_size)
 	smcr_path_put(&path);
 	if (IS_ERR(l))
 		return PTR_ERR(l);
-	b = smcr_buf_alloc(l, rmb_size, true);
+	/* Not a connection's: the kind the module always gave these. */
+	b = smcr_buf_alloc(l, rmb_size, true, SMCR_MIXED_BUFS);
 	if (IS_ERR(b)) {
 		smcr_link_destroy(l);
 		return PTR_ERR(b);

@@ -25,10 +25,21 @@
  *   of 8 MiB (corked, then uncorked) is eight WRITEs of 1 MiB.
  * - In a memory cgroup that cannot take four 8 MiB buffers, buffers step
  *   down a class at a time (never below 1 MiB: smcr/memlimit_topo1 needs
- *   a memcg at its end to fall back) and the connection uses what it got.
- * These cases set net.smc.smcr_buf_type 2 (mixed): they are about sizes
- * past 1 MiB, which only vmalloc gives. Every sysctl is put back
- * afterwards.
+ *   a memcg at its end to fall back) and the connection uses what it got;
+ *   so too with physically contiguous buffers (4 MiB at most), in a
+ *   cgroup that cannot take four of 4 MiB.
+ * - net.smc.smcr_buf_type acts, read when the buffers are made: with 1
+ *   (virtually contiguous) buffers of 64 KiB and 1 MiB are vmalloc'd;
+ *   with 0 (physically contiguous, Linux's default) they are one block of
+ *   pages each, also right after vmalloc'd ones of those sizes went to
+ *   the group's pool (a pooled RMB of the other kind is not handed on);
+ *   with 0 and 8 MiB asked for, every buffer is one block of 4 MiB, the
+ *   largest the page allocator has (a smaller class, 1 MiB at the least,
+ *   if no such block is free); with 2 (mixed) a block up to 1 MiB and
+ *   vmalloc past it, as before the sysctl acted. Each moves its bytes
+ *   both ways, every byte compared. The cases before these set 2: they
+ *   are about sizes past 1 MiB, which only vmalloc gives.
+ * Every sysctl is put back afterwards.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +80,7 @@
 #define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
 #define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
 #define BUF_TYPE	"/proc/sys/net/smc/smcr_buf_type"
+#define BLOCK_MAX	(4 * MIB)	/* order 10 (MAX_ORDER - 1) of 4 KiB pages */
 #define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
 #define CG_MNT		"/sys/fs/cgroup"
 #define CG_DIR		CG_MNT "/smc-sizes"
@@ -598,7 +610,100 @@ static void stepdown(const void *arg)
 		EXPECT_SYS(umount(CG_MNT));
 }
 
+/*
+ * net.smc.smcr_buf_type = type (arg), then wmem = rmem = 64 KiB and
+ * 1 MiB: every buffer vmalloc'd with 1, one block of pages with 0 and 2
+ * (check_conn_line(), virt_for()); 16 times each buffer moved each way.
+ */
+static void buf_type_small(const void *arg)
+{
+	static const uint32_t sizes[] = { 64 * 1024, MIB };
+	char old_w[32], old_r[32], val[32];
+	int type = (int)(uintptr_t)arg;
+
+	set_buf_type(type);
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	for (unsigned int i = 0; i < 2; i++) {
+		snprintf(val, sizeof(val), "%u", sizes[i]);
+		ASSERT_SYS(sysfile_write(WMEM, val));
+		ASSERT_SYS(sysfile_write(RMEM, val));
+		tap_diag("net.smc.wmem = net.smc.rmem = %u", sizes[i]);
+		one_conn(PORT0 + 50 + 2 * type + (int)i, 0, 0, 16ull * sizes[i],
+			 sizes[i], sizes[i], sizes[i], sizes[i], NULL, NULL);
+	}
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+}
+
+/* Free blocks of order 10 in all zones (/proc/buddyinfo), or -1. */
+static long free_blocks_max_order(void)
+{
+	FILE *f = fopen("/proc/buddyinfo", "re");
+	char line[512];
+	long sum = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "zone");
+		long n[11];
+
+		if (!p || sscanf(p, "zone %*s %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld",
+				 &n[0], &n[1], &n[2], &n[3], &n[4], &n[5], &n[6],
+				 &n[7], &n[8], &n[9], &n[10]) != 11)
+			continue;
+		sum = (sum < 0 ? 0 : sum) + n[10];
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * net.smc.smcr_buf_type 0 and wmem = rmem = 8 MiB: no block of pages is
+ * that large (6.1's largest is order 10, 4 MiB), so every buffer is one
+ * block of 4 MiB, or of a smaller class (1 MiB at the least) when the
+ * page allocator has none free; never vmalloc'd. When /proc/buddyinfo
+ * shows free blocks of order 10 for all four and some to spare, each
+ * must be 4 MiB. 8 MiB each way, every byte compared.
+ */
+static void buf_type_phys_large(const void *arg)
+{
+	char old_w[32], old_r[32];
+	struct sd_sock cd, sd;
+	long blocks;
+	int exact;
+
+	(void)arg;
+	set_buf_type(0);
+	ASSERT_SYS(sysfile_read(WMEM, old_w, sizeof(old_w)));
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
+	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
+	blocks = free_blocks_max_order();
+	exact = blocks >= 8;
+	tap_diag("free blocks of order 10: %ld; every buffer must be %s", blocks,
+		 exact ? "4 MiB" : "1, 2 or 4 MiB");
+	one_conn(PORT0 + 56, 0, 0, 8ull * MIB,
+		 exact ? BLOCK_MAX : 0, exact ? BLOCK_MAX : 0,
+		 exact ? BLOCK_MAX : 0, exact ? BLOCK_MAX : 0, &cd, &sd);
+	EXPECT(pow2_between(cd.rmbe_size, MIB, BLOCK_MAX));
+	EXPECT(pow2_between(cd.sndbuf_size, MIB, BLOCK_MAX));
+	EXPECT(pow2_between(sd.rmbe_size, MIB, BLOCK_MAX));
+	EXPECT(pow2_between(sd.sndbuf_size, MIB, BLOCK_MAX));
+	EXPECT_SYS(sysfile_write(WMEM, old_w));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+}
+
 static const struct stepdown_arg stepdown_virt = { 2, 22 * MIB, 8 * MIB };
+/*
+ * 13.75 MiB: the server's two 4 MiB blocks and the client's 4 MiB RMB
+ * fit, its send buffer does not at 4 MiB, and does at 1 MiB with room
+ * for what else the cgroup is charged. With 12 MiB the client's 4 MiB
+ * RMB still fit, then not even a 1 MiB send buffer did, and the
+ * connection fell back to TCP (measured), as it must at 1 MiB.
+ */
+static const struct stepdown_arg stepdown_phys = { 0, 13 * MIB + 768 * 1024, BLOCK_MAX };
 
 int main(int argc, char **argv)
 {
@@ -635,6 +740,22 @@ int main(int argc, char **argv)
 		"wmem = rmem = 8 MiB in a memory cgroup with 22 MiB to spare: buffers "
 		"step down a class at a time (to 1 MiB at the least), the connection is SMC-R with what it got "
 		"(each end's peer RMB size is the peer's), 2 MiB each way intact");
+	tap_add(stepdown, &stepdown_phys, 180,
+		"the same with smcr_buf_type 0 and 13.75 MiB to spare: blocks of 4 MiB at most, "
+		"stepping down to 1 MiB at the least, nobody OOM-killed, 2 MiB each way intact");
+	/* Mixed first: it may take the vmalloc'd RMBs that type 1 pools. */
+	tap_add(buf_type_small, (void *)(uintptr_t)2, 120,
+		"smcr_buf_type 2 (mixed): buffers of 64 KiB and 1 MiB are one block of pages each, "
+		"16 times their size each way intact");
+	tap_add(buf_type_small, (void *)(uintptr_t)1, 120,
+		"smcr_buf_type 1 (virtually contiguous): buffers of 64 KiB and 1 MiB are vmalloc'd, "
+		"16 times their size each way intact");
+	tap_add(buf_type_small, (void *)(uintptr_t)0, 120,
+		"smcr_buf_type 0 (physically contiguous), after type 1 pooled vmalloc'd RMBs: buffers "
+		"of 64 KiB and 1 MiB are one block of pages each, 16 times their size each way intact");
+	tap_add(buf_type_phys_large, NULL, 240,
+		"smcr_buf_type 0 and wmem = rmem = 8 MiB: every buffer one block of 4 MiB "
+		"(the largest the page allocator has), 8 MiB each way intact");
 	rc = tap_run();
 	if (sysfile_write(BUF_TYPE, old_type)) {
 		perror(BUF_TYPE);

@@ -3,8 +3,9 @@
 #
 # smcr/sizes_topo1.sh: SMC-R buffers past 1 MiB, up to Linux 6.11's
 # 512 MiB, through net.smc.wmem/rmem and SO_SNDBUF/SO_RCVBUF, and the
-# sysctls' bounds (selftests/smcr/sizes.c says how each is checked; it
-# sets net.smc.smcr_buf_type 2, mixed, and puts it back as it was). One
+# sysctls' bounds, and net.smc.smcr_buf_type 0, 1 and 2 acting on where
+# the buffers' pages come from (selftests/smcr/sizes.c says how each is
+# checked; it puts smcr_buf_type back as it found it). One
 # VM, topology 1 (topo_veth_rxe: client 10.43.2.1 on smcv1/rxev1, server
 # 10.43.2.2 on smcv2/rxev2), af_smc with smcr=1 loopback_ism=0; reloaded
 # as the harness had it afterwards (a failing rmmod fails the entry).
