@@ -57,6 +57,7 @@ static void dec_confirm_link(const uint8_t *b, uint8_t flags,
 	memcpy(c->link_uid, b + OFF(confirm_link, link_uid),
 	       SMC_LLC_LGR_ID_LEN);
 	c->max_links = b[OFF(confirm_link, max_links)];
+	c->max_conns = b[OFF(confirm_link, max_conns)];
 	c->no_rmbe_eyec = (flags & SMC_LLC_FLAG_NO_RMBE_EYEC) ==
 			  SMC_LLC_FLAG_NO_RMBE_EYEC;
 }
@@ -268,6 +269,7 @@ static enum smc_llc_err enc_confirm_link(uint8_t *b, uint8_t *flags,
 	memcpy(b + OFF(confirm_link, link_uid), c->link_uid,
 	       SMC_LLC_LGR_ID_LEN);
 	b[OFF(confirm_link, max_links)] = c->max_links;
+	b[OFF(confirm_link, max_conns)] = c->max_conns;
 	if (c->no_rmbe_eyec)
 		*flags |= SMC_LLC_FLAG_NO_RMBE_EYEC;
 	return SMC_LLC_OK;

@@ -102,6 +102,7 @@ struct smc_llc_confirm_link {
 	uint8_t link_num;
 	uint8_t link_uid[SMC_LLC_LGR_ID_LEN];
 	uint8_t max_links;
+	uint8_t max_conns;		/* SMC v2.1 groups; 0 before */
 	bool no_rmbe_eyec;		/* SMC_LLC_FLAG_NO_RMBE_EYEC, Linux sets it */
 };
 

@@ -47,7 +47,8 @@ struct smc_llc_wire_confirm_link {
 	uint8_t link_num;
 	uint8_t link_uid[4];
 	uint8_t max_links;
-	uint8_t reserved[9];	/* SMC v2.1 puts max_conns in the first byte */
+	uint8_t max_conns;	/* SMC v2.1; reserved (zero) before */
+	uint8_t reserved[8];
 };
 
 /* ADD LINK (0x02). */

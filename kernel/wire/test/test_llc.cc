@@ -28,6 +28,7 @@ static_assert(OFF(smc_llc_wire_confirm_link, sender_gid) == 10);
 static_assert(OFF(smc_llc_wire_confirm_link, sender_qp_num) == 26);
 static_assert(OFF(smc_llc_wire_confirm_link, link_num) == 29);
 static_assert(OFF(smc_llc_wire_confirm_link, max_links) == 34);
+static_assert(OFF(smc_llc_wire_confirm_link, max_conns) == 35);
 static_assert(SZ(smc_llc_wire_add_link) == 44);
 static_assert(OFF(smc_llc_wire_add_link, sender_qp_num) == 28);
 static_assert(OFF(smc_llc_wire_add_link, qp_mtu) == 32);
@@ -357,7 +358,8 @@ TEST(LlcReserved, WhatIsReserved)
 	EXPECT_EQ(cl[2], 0x00);			// byte 2 unused outside ADD LINK
 	EXPECT_EQ(cl[3], 0x83);			// RESP | NO_RMBE_EYEC
 	EXPECT_EQ(cl[34], 0xff);		// max_links
-	EXPECT_EQ(cl[35], 0x00);		// reserved[9]
+	EXPECT_EQ(cl[35], 0xff);		// max_conns (SMC v2.1)
+	EXPECT_EQ(cl[36], 0x00);		// reserved[8]
 	Bytes al = UsedBits(SMC_LLC_ADD_LINK);
 	EXPECT_EQ(al[2], 0x0f);			// reject reason nibble
 	EXPECT_EQ(al[3], 0xc0);			// RESP | REJ
@@ -444,6 +446,20 @@ TEST(LlcV2, GoldenConfirmLink)
 	smc_llc_msg m;
 	ASSERT_EQ(Dec(golden, &m), SMC_LLC_OK);
 	EXPECT_TRUE(Same(m, Sample("llc_v2_confirm_link")));
+}
+
+TEST(LlcV21, ConfirmLinkCarriesMaxConns)
+{
+	// SMC v2.1: the byte after max_links is the group's connection limit
+	smc_llc_msg m = Sample("llc_confirm_link");
+	m.confirm_link.max_conns = 200;
+	Bytes w = Enc(m);
+	EXPECT_EQ(w[34], 2);
+	EXPECT_EQ(w[35], 200);
+	smc_llc_msg back;
+	ASSERT_EQ(Dec(w, &back), SMC_LLC_OK);
+	EXPECT_EQ(back.confirm_link.max_conns, 200);
+	EXPECT_TRUE(Same(back, m));
 }
 
 TEST(LlcV2, GoldenTestAndDeleteLink)
