@@ -44,9 +44,9 @@
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 
-/* The highest SMC version and release we speak. */
+/* The highest SMC version and release we speak (smc_v21.h). */
 #define SMC_GNL_VERSION		2
-#define SMC_GNL_RELEASE		0
+#define SMC_GNL_RELEASE		SMC_CLC_RELEASE_1
 /* RDMA ports SMC-R uses per device, as Linux. */
 #define SMC_GNL_MAX_PORTS	2
 

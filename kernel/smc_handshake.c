@@ -37,6 +37,7 @@
 #include "smc_offer.h"
 #include "smc_policy.h"
 #include "smc_stats.h"
+#include "smc_v21.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 
@@ -313,12 +314,15 @@ static int smc_connect_decline(struct smc_sock *smc, u32 code, u8 version)
  * 0 when decided (SMC, or TCP after our Decline), else -errno.
  */
 static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
-			    struct smc_clc_msg *msg)
+			    const struct smc_v21 *offer, struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	/* Our Confirm's release when the Accept has no fce: our offer. */
+	struct smc_v21 v21 = { .release = offer->release };
 	u8 eid[SMC_CLC_EID_LEN];
 	u64 token;
 	u8 class;
+	u32 code;
 	int rc;
 
 	if (ac->hdr.version != SMC_CLC_V2 || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
@@ -326,6 +330,13 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		smcd_ism_put(ism);
 		return smc_connect_decline(smc, SMC_CLC_DECL_MODEUNSUPP,
 					   ac->hdr.version);
+	}
+	if (smc_clc_first_contact(&ac->hdr)) {
+		code = smc_v21_check_accept(offer, false, &ac->fce, &v21);
+		if (code) {
+			smcd_ism_put(ism);
+			return smc_connect_decline(smc, code, SMC_CLC_V2);
+		}
 	}
 	token = ac->d.token;
 	class = ac->d.dmbe_size;
@@ -349,7 +360,7 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
 	if (smc_clc_first_contact(&ac->hdr))
 		smcd_lgr_set_peer(smc->conn.smcd, ac->fce.os_type, ac->fce.release,
 				 ac->fce.hostname, eid);
-	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, ac);
+	smc_offer_fill_smcd(smc, SMC_CLC_CONFIRM, eid, &v21, ac);
 	rc = smc_clc_send(smc, msg);
 	if (rc) {
 		smc_conn_destroy(smc);
@@ -369,6 +380,7 @@ struct smc_connect_ctx {
 	struct smcd_ism_dev	*ism;
 	struct smcr_path	path;
 	bool			smcr, smcr_v2;
+	struct smc_v21		offer;		/* our Proposal's (smc_v21.h) */
 };
 
 static void smc_connect_ctx_free(struct smc_sock *smc)
@@ -410,6 +422,8 @@ static int smc_connect_propose(struct smc_sock *smc, struct smc_connect_ctx *c)
 					 SMC_CLC_V1 : SMC_CLC_V2);
 		return rc ?: 1;
 	}
+	smc_v21_propose(sock_net(&smc->sk), c->smcr_v2, &c->msg.proposal,
+			&c->offer);
 	return smc_clc_send(smc, &c->msg);
 }
 
@@ -438,9 +452,10 @@ static int smc_connect_answer(struct smc_sock *smc, struct smc_connect_ctx *c)
 		/* Each transport checks the Accept against what it offered. */
 		if (c->smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
 			smcd_ism_put(ism);
-			rc = smcr_hs_connect(smc, &c->path, msg, c->smcr_v2);
+			rc = smcr_hs_connect(smc, &c->path, msg, c->smcr_v2,
+					     &c->offer);
 		} else {
-			rc = smc_connect_smcd(smc, ism, msg);
+			rc = smc_connect_smcd(smc, ism, &c->offer, msg);
 		}
 		break;
 	default:

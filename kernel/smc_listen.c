@@ -57,6 +57,7 @@
 #include "smc_offer.h"
 #include "smc_policy.h"
 #include "smc_stats.h"
+#include "smc_v21.h"
 #include "smcr_hs.h"
 
 /*
@@ -190,8 +191,12 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 			   u64 peer_gid, const u8 *eid, struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	struct smc_v21 v21;
+	u32 code;
 	int rc;
 
+	/* Before msg becomes our Accept; SMC-D has no limits to refuse. */
+	smc_v21_agree(sock_net(&nsmc->sk), &msg->proposal, false, &v21);
 	rc = smcd_conn_create(nsmc, ism, peer_gid, true);
 	if (rc) {
 		smcd_ism_put(ism);
@@ -200,7 +205,7 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 			smc_hs_set_fallback(nsmc, SMC_CLC_DECL_MEM, 0);
 		return rc;
 	}
-	smc_offer_fill_smcd(nsmc, SMC_CLC_ACCEPT, eid, ac);
+	smc_offer_fill_smcd(nsmc, SMC_CLC_ACCEPT, eid, &v21, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
 		rc = smc_clc_recv(nsmc, msg, SMC_CLC_WAIT_TIME);
@@ -216,6 +221,17 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 	if (msg->hdr.type != SMC_CLC_CONFIRM || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
 	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.smcd->ism->chid)
 		goto fail;
+	if (nsmc->conn.smcd->first_contact && smc_clc_first_contact(&ac->hdr)) {
+		/* The client's release must be the one our Accept named. */
+		code = smc_v21_check_confirm(&v21, false, &ac->fce);
+		if (code) {
+			smc_conn_destroy(nsmc);
+			rc = smc_clc_send_decline(nsmc, code, SMC_CLC_V2);
+			if (!rc)
+				smc_hs_set_fallback(nsmc, code, 0);
+			return rc;
+		}
+	}
 	rc = smcd_conn_attach_peer(nsmc, ac->d.token, ac->d.dmbe_size);
 	if (rc) {
 		/*

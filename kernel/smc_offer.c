@@ -18,6 +18,7 @@
 #include "smcd_conn.h"
 #include "smcd_ism.h"
 #include "smc_offer.h"
+#include "smc_v21.h"
 
 /*
  * Our system EID, sent in SMC-Dv2 proposals: an EID is 32 bytes of
@@ -61,7 +62,6 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	p->ism_gid_cnt = 1;
 	p->ism_dev[0].gid = ism->gid;
 	p->ism_dev[0].chid = ism->chid;
-	p->release = SMC_CLC_RELEASE_0;
 	/* Our UEIDs, and the SEID while it is enabled. */
 	smc_eid_propose(sock_net(&smc->sk), p);
 	*ismp = ism;
@@ -140,6 +140,7 @@ u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
  * for it (smcd_lgr.h); the first-contact extension (fce) goes only then.
  */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
+			 const struct smc_v21 *v21,
 			 struct smc_clc_accept_confirm *ac)
 {
 	struct smcd_conn *sc = smc->conn.smcd;
@@ -161,7 +162,7 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->d.chid = sc->ism->chid;
 	memcpy(ac->eid, eid, SMC_CLC_EID_LEN);
 	ac->fce.os_type = SMC_CLC_OS_LINUX;
-	ac->fce.release = SMC_CLC_RELEASE_0;
+	smc_v21_fill_fce(v21, false, &ac->fce);
 	memset(ac->fce.hostname, ' ', sizeof(ac->fce.hostname));
 	memcpy(ac->fce.hostname, host, n);
 }

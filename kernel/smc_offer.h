@@ -9,7 +9,7 @@
 #include "smc_clc_io.h"
 
 struct smc_sock;
-
+struct smc_v21;
 struct smcd_ism_dev;
 
 /*
@@ -29,8 +29,12 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
 		     struct smcd_ism_dev **ism, u64 *peer_gid, u8 *eid);
 
-/* An SMC-Dv2 Accept or Confirm (type) for smc's connection. */
+/*
+ * An SMC-Dv2 Accept or Confirm (type) for smc's connection; on first
+ * contact its fce has the release v21 names (smc_v21.h).
+ */
 void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
+			 const struct smc_v21 *v21,
 			 struct smc_clc_accept_confirm *ac);
 void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN]);
 

@@ -18,6 +18,7 @@
 
 #include "smc_mem.h"
 #include "smc_netns.h"
+#include "smc_v21.h"
 
 /* Smallest send and receive buffer SMC uses (Linux's SMC_BUF_MIN_SIZE). */
 #define SMC_SYSCTL_BUF_MIN		16384
@@ -30,12 +31,10 @@
 #define SMC_SYSCTL_AUTOCORKING_DEFAULT	(64 * 1024)
 /* smcr_testlink_time default: 30 s (it is kept in jiffies). */
 #define SMC_SYSCTL_TESTLINK_DEFAULT	(30 * HZ)
-/* smcr_max_links_per_lgr: 1..2, default 2 (SMC-R v2.1). */
-#define SMC_SYSCTL_LINKS_MIN		1
-#define SMC_SYSCTL_LINKS_MAX		2
-/* smcr_max_conns_per_lgr: 16..255, default 255 (SMC-R v2.1). */
-#define SMC_SYSCTL_CONNS_MIN		16
-#define SMC_SYSCTL_CONNS_MAX		255
+/*
+ * smcr_max_links_per_lgr 1..2 and smcr_max_conns_per_lgr 16..255, each
+ * defaulting to its maximum: the ranges of SMC v2.1 (smc_v21.h).
+ */
 
 /* Bounds for the minmax handlers; they only read them. */
 static unsigned int smc_buf_type_min = SMCR_PHYS_CONT_BUFS;
@@ -50,10 +49,10 @@ static int smc_buf_min = SMC_SYSCTL_BUF_MIN;
 static int smc_buf_max = INT_MAX / 2;
 static int smc_bool_min;
 static int smc_bool_max = 1;
-static int smc_links_min = SMC_SYSCTL_LINKS_MIN;
-static int smc_links_max = SMC_SYSCTL_LINKS_MAX;
-static int smc_conns_min = SMC_SYSCTL_CONNS_MIN;
-static int smc_conns_max = SMC_SYSCTL_CONNS_MAX;
+static int smc_links_min = SMC_V21_LINKS_MIN;
+static int smc_links_max = SMC_V21_LINKS_MAX;
+static int smc_conns_min = SMC_V21_CONNS_MIN;
+static int smc_conns_max = SMC_V21_CONNS_MAX;
 static unsigned int smc_slots_min = SMCR_SLOTS_MIN;
 static unsigned int smc_slots_max = SMCR_SLOTS_MAX;
 
@@ -188,8 +187,8 @@ void smc_sysctl_defaults(struct smc_net *sn)
 	sn->sysctl_wmem = SMC_SYSCTL_BUF_DEFAULT;
 	sn->sysctl_rmem = SMC_SYSCTL_BUF_DEFAULT;
 	sn->sysctl_limit_smc_hs = 0;
-	sn->sysctl_smcr_max_links_per_lgr = SMC_SYSCTL_LINKS_MAX;
-	sn->sysctl_smcr_max_conns_per_lgr = SMC_SYSCTL_CONNS_MAX;
+	sn->sysctl_smcr_max_links_per_lgr = SMC_V21_LINKS_MAX;
+	sn->sysctl_smcr_max_conns_per_lgr = SMC_V21_CONNS_MAX;
 	sn->sysctl_smcr_max_send_wr = SMCR_SEND_SLOTS_DEFAULT;
 	sn->sysctl_smcr_max_recv_wr = SMCR_RECV_SLOTS_DEFAULT;
 	sn->sysctl_mem_limit = smc_mem_limit_default();

@@ -80,7 +80,10 @@ static void *smcr_gnl_put(struct smcr_gnl_ctx *c, u8 cmd)
 			   cmd);
 }
 
-/* SMC-Rv2 groups: V2_COMMON (as SMC-D's) and R_V2 with DIRECT. */
+/*
+ * SMC-Rv2 groups: V2_COMMON (as SMC-D's) and R_V2 with DIRECT and the
+ * group's limits (SMC v2.1's agreed ones, or ours; smcr_lgr.h).
+ */
 static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 {
 	struct nlattr *n;
@@ -90,7 +93,9 @@ static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 	if (smc_gnl_put_lgr_v2(skb, SMC_NLA_LGR_R_V2_COMMON, &lgr->v2_peer))
 		return -EMSGSIZE;
 	n = nla_nest_start(skb, SMC_NLA_LGR_R_V2);
-	if (!n || nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct))
+	if (!n || nla_put_u8(skb, SMC_NLA_LGR_R_V2_DIRECT, lgr->v2_direct) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_CONNS, lgr->max_conns) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_V2_MAX_LINKS, lgr->max_links))
 		return -EMSGSIZE;
 	nla_nest_end(skb, n);
 	return 0;

@@ -61,6 +61,7 @@
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
 #include "smcr_link.h"
+#include "smc_v21.h"
 
 static bool smcr_on;
 module_param_named(smcr, smcr_on, bool, 0444);
@@ -147,6 +148,7 @@ struct smcr_hs_v2 {
 	bool	on;
 	bool	direct;			/* no gateway between the peers */
 	u8	eid[SMC_CLC_EID_LEN];
+	struct smc_v21 v21;		/* first contact: release and limits */
 };
 
 bool smcr_hs_enabled(void)
@@ -300,7 +302,6 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	if (v2) {
 		p->hdr.version = SMC_CLC_V2;
 		p->hdr.typev2 = smcd ? SMC_CLC_TYPE_B : SMC_CLC_TYPE_R;
-		p->release = SMC_CLC_RELEASE_0;
 		memcpy(p->roce_gid, path->gid.gid.raw, sizeof(p->roce_gid));
 		smc_eid_propose(net, p);
 	}
@@ -452,7 +453,7 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	memcpy(ac->eid, v2->eid, sizeof(ac->eid));
 	if (!first)
 		return;
-	smcr_v2_fill_fce(&ac->fce, v2->direct);
+	smcr_v2_fill_fce(&ac->fce, v2->direct, &v2->v21);
 	if (type == SMC_CLC_CONFIRM) {
 		ac->gid_cnt = 1;
 		memcpy(ac->gid_list[0], l->local.gid.raw, sizeof(ac->gid_list[0]));
@@ -572,7 +573,8 @@ static u32 smcr_hs_v2_client_route(struct smc_sock *smc,
 }
 
 int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
-		    struct smc_clc_msg *msg, bool proposed_v2)
+		    struct smc_clc_msg *msg, bool proposed_v2,
+		    const struct smc_v21 *offer)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	bool first = smc_clc_first_contact(&ac->hdr), made;
@@ -605,7 +607,8 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		return smcr_hs_decline(smc, SMC_CLC_DECL_MODEUNSUPP);
 	}
 	if (v2.on && first) {
-		code = smcr_hs_v2_client_route(smc, ac, &peer, &v2.direct);
+		code = smc_v21_check_accept(offer, true, &ac->fce, &v2.v21) ?:
+		       smcr_hs_v2_client_route(smc, ac, &peer, &v2.direct);
 		if (code) {
 			kfree(sc);
 			return smcr_hs_decline(smc, code);
@@ -800,6 +803,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	code = smcr_hs_route(nsmc, &path, &pfx);
 	if (!code) {
 		code = smcr_hs_choose(nsmc, p, &pfx, &v2, nexthop_mac);
+		if (!code && v2.on)
+			code = smc_v21_agree(sock_net(&nsmc->sk), p, true, &v2.v21);
 		if (code)
 			smcr_path_put(&path);
 	}
@@ -863,6 +868,14 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		 */
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_SYNCERR);
 		goto fail;
+	}
+	if (v2.on && first) {
+		/* The client's Confirm must repeat what our Accept agreed. */
+		code = smc_v21_check_confirm(&v2.v21, true, &ac->fce);
+		if (code) {
+			rc = smcr_hs_decline(nsmc, code);
+			goto fail;
+		}
 	}
 	ether_addr_copy(peer.nexthop_mac, nexthop_mac);
 	if (v2.on)	/* the client's Confirm v2 */

@@ -14,6 +14,7 @@ struct smc_clc_msg;
 struct smc_clc_proposal;
 struct smcr_path;
 struct smc_clc_fce;
+struct smc_v21;
 struct net;
 
 bool smcr_hs_enabled(void);
@@ -32,11 +33,11 @@ u32 smcr_hs_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 bool smcr_hs_proposed_v2(const struct smc_clc_proposal *p);
 /*
  * Client: the server accepted (msg holds the Accept); bring up the link
- * and end as the server says. v2: our Proposal offered SMC-Rv2. 0 when
- * decided, else -errno.
+ * and end as the server says. v2: our Proposal offered SMC-Rv2; offer:
+ * its SMC v2.1 part. 0 when decided, else -errno.
  */
 int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
-		    struct smc_clc_msg *msg, bool v2);
+		    struct smc_clc_msg *msg, bool v2, const struct smc_v21 *offer);
 /* Server: answer the SMC-R Proposal in msg. 0 when decided, else -errno. */
 int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg);
 
@@ -57,8 +58,9 @@ bool smcr_v2_gid_ipv4(const u8 *gid, __be32 *addr);
  */
 int smcr_v2_nexthop(struct net *net, __be32 saddr, __be32 daddr, u8 *mac,
 		    bool *gateway);
-/* The first contact extension of an SMC-Rv2 Accept/Confirm. */
-void smcr_v2_fill_fce(struct smc_clc_fce *fce, bool direct);
+/* The first contact extension of an SMC-Rv2 Accept/Confirm (smc_v21.h). */
+void smcr_v2_fill_fce(struct smc_clc_fce *fce, bool direct,
+		      const struct smc_v21 *v21);
 
 /* debugfs "smcr_hs": counters. */
 void smcr_hs_show(struct seq_file *m);

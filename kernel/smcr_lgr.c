@@ -148,6 +148,7 @@ static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key,
 		return NULL;
 	lgr->key = *key;
 	lgr->max_conns = READ_ONCE(smc_net(net)->sysctl_smcr_max_conns_per_lgr);
+	lgr->max_links = 1;	/* what we have until a second link (issue 20) */
 	INIT_LIST_HEAD(&lgr->first);
 	INIT_LIST_HEAD(&lgr->pool);
 	INIT_LIST_HEAD(&lgr->conns);
@@ -166,6 +167,7 @@ static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
 	if (IS_ERR(l))
 		return PTR_ERR(l);
 	l->v2 = lgr->key.version >= SMC_CLC_V2;	/* before anything is sent */
+	l->llc_max_links = lgr->max_links;
 	lgr->link = l;
 	/* Nothing arrives before the QP is connected, after this. */
 	l->cdc_arg = lgr;
@@ -351,6 +353,17 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 	smc_lgr_peer_set(&lgr->v2_peer, fce->os_type, fce->release,
 			 fce->hostname, eid);
 	lgr->v2_direct = direct;
+	/*
+	 * SMC v2.1: the limits the handshake agreed (fce is the checked
+	 * Accept or Confirm, smc_v21.c). Nobody joins the group before its
+	 * link is confirmed, which is after this and after CONFIRM_LINK.
+	 */
+	if (fce->release >= SMC_CLC_RELEASE_1) {
+		lgr->max_conns = fce->max_conns;
+		lgr->max_links = fce->max_links;
+		lgr->link->llc_max_conns = fce->max_conns;
+		lgr->link->llc_max_links = fce->max_links;
+	}
 	mutex_unlock(&smcr_lgr_lock);
 }
 
@@ -600,7 +613,7 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
@@ -614,7 +627,8 @@ void smcr_lgr_show(struct seq_file *m)
 			   lgr->link->qp_cap.max_send_wr,
 			   lgr->link->qp_cap.max_recv_wr, lgr->pool_bytes,
 			   lgr->link->write_max, READ_ONCE(lgr->link->writes),
-			   READ_ONCE(lgr->link->write_largest), lgr->max_conns);
+			   READ_ONCE(lgr->link->write_largest), lgr->max_conns,
+			   lgr->max_links, lgr->v2_peer.release);
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),

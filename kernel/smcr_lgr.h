@@ -81,6 +81,12 @@ struct smcr_lgr {
 	 * handshake for its key makes a group beside it.
 	 */
 	u32			max_conns;
+	/*
+	 * Links the group may have: SMC v2.1's agreed value, else 1 (we
+	 * make no second link yet). SMC v2.1 also sets max_conns from the
+	 * handshake, at first contact (smcr_lgr_set_v2_peer()).
+	 */
+	u32			max_links;
 	struct list_head	pool;		/* free registered RMBs */
 	u32			pool_num;
 	u64			pool_bytes;	/* their sizes, summed */
@@ -169,7 +175,10 @@ int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
 /* A handshake's socket is being closed: its wait for a claim ends. */
 void smcr_lgr_first_wake(void);
-/* SMC-Rv2 first contact: the peer's fce and the EID, for netlink. */
+/*
+ * SMC-Rv2 first contact: the peer's fce and the EID, for netlink, and
+ * SMC v2.1's limits (the fce's, checked by the handshake) for the group.
+ */
 void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 			  const u8 *eid, bool direct);
 /*

@@ -200,6 +200,13 @@ struct smcr_link {
 	u8			link_uid[SMC_LLC_LGR_ID_LEN];
 	/* An SMC-Rv2 group's link: LLC with the v2 header. Set before connect. */
 	bool			v2;
+	/*
+	 * The group's limits our CONFIRM_LINK names: SMC v2.1's agreed
+	 * ones (smc_v21.h), else 1 link and 0. Set before the CLC Confirm
+	 * (client) or CONFIRM_LINK (server) goes out.
+	 */
+	u8			llc_max_links;
+	u8			llc_max_conns;
 
 	/*
 	 * verbs_sem: read while posting a work request (state checked under

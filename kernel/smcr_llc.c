@@ -66,7 +66,8 @@ static void smcr_llc_fill_confirm(struct smcr_link *l, struct smc_llc_msg *m,
 	m->confirm_link.sender_qpn = l->local.qpn;
 	m->confirm_link.link_num = l->link_num;
 	memcpy(m->confirm_link.link_uid, l->link_uid, SMC_LLC_LGR_ID_LEN);
-	m->confirm_link.max_links = 1;	/* one link per group, for now */
+	m->confirm_link.max_links = l->llc_max_links;
+	m->confirm_link.max_conns = l->llc_max_conns;
 	m->confirm_link.no_rmbe_eyec = true;
 }
 

@@ -24,6 +24,7 @@
 
 #include "smc.h"
 #include "smcr_hs.h"
+#include "smc_v21.h"
 #include "wire/smc_clc.h"
 
 bool smcr_v2_gid_ipv4(const u8 *gid, __be32 *addr)
@@ -72,17 +73,16 @@ out:
 	return rc;
 }
 
-void smcr_v2_fill_fce(struct smc_clc_fce *fce, bool direct)
+void smcr_v2_fill_fce(struct smc_clc_fce *fce, bool direct,
+		      const struct smc_v21 *v21)
 {
 	const char *host = init_utsname()->nodename;
 	size_t n = strnlen(host, SMC_CLC_HOSTNAME_LEN);
 
 	memset(fce, 0, sizeof(*fce));
 	fce->v2_direct = direct;
-	/* SMC-R's fce always has the 16 bytes after it (zero in v2.0) */
-	fce->has_v2x = true;
 	fce->os_type = SMC_CLC_OS_LINUX;
-	fce->release = SMC_CLC_RELEASE_0;
+	smc_v21_fill_fce(v21, true, fce);
 	memset(fce->hostname, ' ', sizeof(fce->hostname));
 	memcpy(fce->hostname, host, n);
 }

@@ -22,6 +22,10 @@
 # (tshark 4.0 names the first-contact flag of the Accept
 # smc.proposal.first.contact, the Confirm's smc.confirm.first.contact.)
 # These are the facts Documentation/smc-r.md gives for Linux <-> Linux.
+# ours/intree and intree/ours also show SMC v2.1 talking down to Linux
+# 6.1's v2.0: whoever proposes, the Accept and the Confirm say release 0
+# (the fce's release nibble, byte 105) with no limits (bytes 140 and 141
+# zero), and our Proposal offers release 1 (tshark's release number).
 # Prints TAP. Needs the built tree (make) and tshark.
 # shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
@@ -55,6 +59,13 @@ check "the guest test $test passed (vm/run status $rc)" '[ $rc = 0 ]'
 [ -s "$out/hs.pcap" ] || { notok "the capture has packets"; finish; }
 
 tsh() { "${TSHARK[@]}" -r "$out/hs.pcap" "$@" 2>/dev/null; }
+# SMC v2.1 as the bytes of a CLC message (TYPE 1..3) show it: "RELEASE/CONNS/LINKS"
+# of an Accept or Confirm (release nibble of the fce, the two limits after it).
+v21() {
+	_p=$(tsh -Y "tcp.port == $port && smc.clc_msg == $1" -T fields -e tcp.payload | head -n 1)
+	[ ${#_p} -ge 284 ] || { echo none; return; }
+	echo "$((16#${_p:211:1}))/$((16#${_p:280:2}))/$((16#${_p:282:2}))"
+}
 f() { tsh -Y "tcp.port == $port && $1" -T fields -e "$2" | head -n 1; }
 # The same with the blank padding of an EID taken off.
 ft() { f "$@" | sed 's/ *$//'; }
@@ -103,6 +114,10 @@ ours/intree)
 		'[ "$(f "$p" smc.proposal.smc.type)/$(f "$p" smc.proposal.smcv2.type)/$(ft "$p" smc.proposal.eid)" = 0/0/SMCRV2.INTEROP ]'
 	check "smc.ko's Accept is SMC-Rv2 first contact with the EID (it took our v2 offer)" \
 		'[ "$(ft "smc.clc_msg == 2" smc.accept.eid)/$(f "smc.clc_msg == 2" smc.proposal.first.contact)" = SMCRV2.INTEROP/1 ]'
+	rel=$(f "smc.clc_msg == 1" smc.proposal.smc.version.relnum) acc=$(v21 2) con=$(v21 3)
+	echo "# SMC v2.1: our Proposal's release $rel; release/conns/links: smc.ko's Accept $acc, our Confirm $con"
+	check "SMC v2.1 talks down: we offer release 1, smc.ko accepts 0, our Confirm says 0, no limits" \
+		'[ "$rel $acc $con" = "1 0/0/0 0/0/0" ]'
 	check "no RoCEv2 packet from smc.ko (10.43.0.2): it never sends CONFIRM_LINK" '[ -z "$(from 10.43.0.2)" ]'
 	check "our Delete Link (v2) to smc.ko's QP after the timeout, decoded by tshark" \
 		'grep -q "Delete Link (v2)" <<<"$(from 10.43.0.1)"'
@@ -114,6 +129,10 @@ intree/ours)
 		'[ "$seq" = SMC-Rv2-Proposal,SMC-Rv2-Accept,SMC-Rv2-Confirm,SMC-Decline ]'
 	d=$(f 'smc.clc_msg == 4' smc.peer.diag.info)
 	check "our Decline says confirm-link timeout 0x02010000 (got $d)" '[ "$((d))" = $((0x02010000)) ]'
+	rel=$(f "smc.clc_msg == 1" smc.proposal.smc.version.relnum) acc=$(v21 2) con=$(v21 3)
+	echo "# SMC v2.1: smc.ko's Proposal's release $rel; release/conns/links: our Accept $acc, smc.ko's Confirm $con"
+	check "SMC v2.1 talks down: smc.ko offers release 0, our Accept and its Confirm say 0, no limits" \
+		'[ "$rel $acc $con" = "0 0/0/0 0/0/0" ]'
 	check "our Confirm Link (v2) request went to smc.ko, decoded by tshark" \
 		'grep -q "Confirm Link (v2)" <<<"$(from 10.43.0.2)"'
 	check "smc.ko's rxe0 acknowledged it on the transport (RC Acknowledge)" \

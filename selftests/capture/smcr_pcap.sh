@@ -25,7 +25,14 @@
 # RoCEv2 GID (10.43.0.1) and the UEID, an Accept and a Confirm of v2 with
 # that EID as negotiated, the Confirm's GID list (one GID, the client's),
 # and the LLC messages with the v2 header (CONFIRM_LINK 0x21, DELETE_LINK
-# 0x24).
+# 0x24); and SMC v2.1 (kernel/smc_v21.h) at the defaults of both ends:
+# release 1 in the Proposal and the Accept, 255 connections and 2 links
+# per group offered, accepted and confirmed, and CONFIRM_LINK naming the
+# same two. tshark 4.0 decodes the two releases and CONFIRM_LINK's max
+# links; the rest is read as bytes where Linux 6.8 puts them (the
+# Proposal's v2 extension after its RoCEv2 GID, the 16 bytes after the
+# first contact extension of the Accept and the Confirm, CONFIRM_LINK's
+# byte after max links).
 # With "both" (capture/smcr-both-ours-ours), as "v2" but with the loopback
 # ISM device on as well (smcr=1 alone): the one Proposal offers SMC-Dv2
 # and SMC-R (v1 type R, v2 type B, the ISM device in the SMC-Dv2
@@ -151,6 +158,26 @@ if [ $v2 = 1 ]; then
 	echo "# LLC message types over RoCEv2: $types"
 	check "the LLC messages have the v2 header (CONFIRM_LINK 0x21, DELETE_LINK 0x24, no v1 type)" \
 		'grep -q 0x21 <<<"$types" && grep -q 0x24 <<<"$types" && ! grep -qE "0x0[1-9]" <<<"$types"'
+	# byte HEX OFFSET: the byte at OFFSET of a hex string, in decimal.
+	byte() { echo $((16#${1:$(($2 * 2)):2})); }
+	payload() { tsh -Y "tcp.port == $port && smc.clc_msg == $1" -T fields -e tcp.payload | head -n 1; }
+	rel=$(tsh -Y "tcp.port == $port && smc.proposal.smc.version.relnum" -T fields \
+		-e smc.proposal.smc.version.relnum | head -n 1)/$(tsh -Y "tcp.port == $port && smc.accept.smc.version.relnum" \
+		-T fields -e smc.accept.smc.version.relnum | head -n 1)
+	check "SMC v2.1: release 1 in the Proposal and in the Accept (tshark: $rel)" '[ "$rel" = 1/1 ]'
+	p=$(payload 1)
+	gid=00000000000000000000ffff0a2b0001
+	after=${p##*"$gid"}	# the v2 extension after the RoCEv2 GID
+	plim=$(byte "$after" 0)/$(byte "$after" 1)
+	a=$(payload 2) c=$(payload 3)
+	alim=$(byte "$a" 140)/$(byte "$a" 141) clim=$(byte "$c" 140)/$(byte "$c" 141)
+	echo "# SMC v2.1 limits (connections/links): Proposal $plim, Accept $alim, Confirm $clim"
+	check "SMC v2.1: 255 connections and 2 links per group offered, accepted and confirmed" \
+		'[ "$plim $alim $clim" = "255/2 255/2 255/2" ]'
+	cl=$(tsh -Y "udp.port == 4791 && smc.llc_msg == 0x21" -T fields -e smc.confirm.link.max.links -e udp.payload |
+		while IFS=$'\t' read -r ml up; do echo "$((ml))/$(byte "$up" $((12 + 35)))"; done | sort -u | paste -sd, -)
+	echo "# CONFIRM_LINK request and response (max links/max conns): $cl"
+	check "SMC v2.1: CONFIRM_LINK names 2 links and 255 connections, both ways" '[ "$cl" = 2/255 ]'
 fi
 s_qpn=$(tsh -Y "tcp.port == $port && smc.accept.server.qp.number" -T fields -e smc.accept.server.qp.number | head -n 1)
 c_qpn=$(tsh -Y "tcp.port == $port && smc.confirm.client.qp.number" -T fields -e smc.confirm.client.qp.number | head -n 1)

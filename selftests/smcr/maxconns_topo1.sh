@@ -54,7 +54,7 @@ open_conns() {
 # groups ROLE: "CONNS/MAX_CONNS" of each of ROLE's groups, sorted.
 groups() {
 	grep "^lgr .* role $1 " $L |
-		sed 's/.* conns \([0-9]*\) .* max_conns \([0-9]*\)$/\1\/\2/' | sort -n | tr '\n' ' '
+		sed 's/.* conns \([0-9]*\) .* max_conns \([0-9]*\) .*/\1\/\2/' | sort -n | tr '\n' ' '
 }
 
 # expect_groups WANT: both sides' groups are WANT ("16/16 4/16 " etc.),

@@ -9,7 +9,8 @@
 #     counters of both sides (debugfs smcr_hs v2_client/v2_server) move,
 #     the two new link groups say version 2, SMC_GEN_NETLINK's statistics
 #     count it under SMC_CLNT_V2_SUCC_CNT/SMC_SRV_V2_SUCC_CNT, smcr
-#     linkgroup shows both groups as 2.0 with the negotiated EID, the group's
+#     linkgroup shows both groups as 2.1 (both ends speak SMC v2.1) with
+#     the negotiated EID, the group's
 #     destination MAC is the peer's (smcv2's for the client), and the RoCE
 #     counters of both rxe devices moved both ways (LLC v2 CONFIRM_LINK);
 #   - 64 KiB echoed byte-exact over it;
@@ -125,10 +126,10 @@ first_v2() {
 	# SMC_GEN_NETLINK: both groups say v2, with the EID both share.
 	$B/smcr -j linkgroup >"$TMPDIR/lg" || tap_fail "smcr -j linkgroup"
 	tap_diag "$(cat "$TMPDIR/lg")"
-	n=$(grep -o '"smc_version":"2.0"' "$TMPDIR/lg" | wc -l)
+	n=$(grep -o '"smc_version":"2.1"' "$TMPDIR/lg" | wc -l)
 	e=$(grep -o "\"negotiated_eid\":\"$EID\"" "$TMPDIR/lg" | wc -l)
 	[ "$n $e" = "2 2" ] ||
-		tap_fail "smcr linkgroup: $n groups of version 2.0, $e with EID $EID, not 2 and 2"
+		tap_fail "smcr linkgroup: $n groups of version 2.1, $e with EID $EID, not 2 and 2"
 	# The client's QP sends to smcv2's MAC (direct: no gateway).
 	mac2=$(cat /sys/class/net/smcv2/address)
 	grep "^lgr .* role client .* version 2 " $L | grep -q " dmac $mac2\( \|\$\)" ||

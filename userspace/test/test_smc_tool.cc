@@ -95,6 +95,12 @@ Bytes lgr(std::uint32_t seq, std::uint32_t id, std::uint8_t role, std::uint8_t t
 			if (id == 0x00000200) {
 				g.put_u32(SMC_NLA_LGR_R_SNDBUF_ALLOC, 10 * 65536);
 				g.put_u64(SMC_NLA_LGR_R_RMB_ALLOC, 6ULL << 32);
+				// and SMC v2.1's limits (Linux 6.8 on)
+				nest(g, SMC_NLA_LGR_R_V2, [](nl::AttrWriter &v) {
+					v.put_u8(SMC_NLA_LGR_R_V2_DIRECT, 1);
+					v.put_u8(SMC_NLA_LGR_R_V2_MAX_CONNS, 16);
+					v.put_u8(SMC_NLA_LGR_R_V2_MAX_LINKS, 2);
+				});
 			}
 		});
 	});

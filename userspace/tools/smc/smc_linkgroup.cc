@@ -60,6 +60,13 @@ Cell bytes_cell(const std::optional<std::uint64_t> &v)
 	return Cell{std::to_string(*v), *v};
 }
 
+std::optional<Cell> opt_uint(const std::optional<std::uint64_t> &v)
+{
+	if (!v)
+		return std::nullopt;
+	return Cell{std::to_string(*v), *v};
+}
+
 std::optional<Cell> opt_text(const std::string &s)
 {
 	if (s.empty())
@@ -104,6 +111,13 @@ Table<LgrRow> smcr_table(bool links, int detail)
 		}, Show::json_only});
 		cols.push_back(RCol{"", "negotiated_eid", 0, Align::left, 0, [](const LgrRow &r) {
 			return r.lg->v2 ? opt_text(trim(r.lg->v2->negotiated_eid)) : std::nullopt;
+		}, Show::json_only});
+		// SMC v2.1's limits of an SMC-Rv2 group (Linux 6.8 on).
+		cols.push_back(RCol{"", "max_conns", 0, Align::left, 0, [](const LgrRow &r) {
+			return opt_uint(r.lg->max_conns);
+		}, Show::json_only});
+		cols.push_back(RCol{"", "max_links", 0, Align::left, 0, [](const LgrRow &r) {
+			return opt_uint(r.lg->max_links);
 		}, Show::json_only});
 		return Table<LgrRow>(std::move(cols));
 	}
