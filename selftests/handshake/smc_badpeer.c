@@ -62,6 +62,19 @@
  * after the Confirm), "silence" (no answer in 10 s), "accept-less ..."
  * (the Proposal got no Accept) or "error -ERRNO". The connection is
  * closed once the result is in.
+ * SMC v2.1 liars (kernel/smc_v21.h), in the forger's slot and with its
+ * forge_result: writing "PORT REL CONNS LINKS" to r21_accept listens once
+ * on port PORT of every IPv4 address of the initial netns and answers the
+ * first client's SMC-Rv2 Proposal with an SMC-Rv2 first-contact Accept
+ * naming release REL and the limits CONNS and LINKS (another host's
+ * identity, the Proposal's first UEID, made-up QP data); the result is
+ * "confirm R/C/L" (what the client's Confirm repeated) or "decline
+ * 0xCODE". The Proposal becomes the template. Writing "SRC DST PORT REL
+ * CONNS LINKS" to r21_confirm connects from SRC to DST:PORT, sends the
+ * template (an SMC-Rv2 Proposal r21_accept kept: a genuine client's, so
+ * the server's checks of who proposes pass) and answers the server's
+ * first-contact Accept with a Confirm true to the Proposal but naming REL,
+ * CONNS and LINKS; the result is "decline 0xCODE MS" or "silence".
  * The CLC messages are built by af_smc's own wire code (kernel/wire).
  * Held connections are released when the module is removed.
  */
@@ -336,11 +349,16 @@ MODULE_PARM_DESC(connect, "\"MODE PORT [SRC]\": connect to 127.0.0.1:PORT (from 
 struct bp_forge {
 	struct work_struct work;
 	struct socket *sock;		/* in the attacker's netns */
-	bool client;			/* forge_confirm: sock connects */
+	bool client;			/* forge_confirm, r21_confirm: sock connects */
+	bool r21;			/* r21_accept, r21_confirm */
 	__be16 port;
 	u64 token;
 	u8 class;
+	__be32 daddr;			/* r21_confirm */
+	u8 release, conns, links;	/* r21_*: what the lie names */
 };
+
+static void bp_r21_work(struct bp_forge *f);
 
 /*
  * Lock order: the sysfs parameter lock, forge_lock (the slot), then
@@ -568,6 +586,10 @@ static void bp_forge_work(struct work_struct *work)
 	u8 *buf;
 	int rc;
 
+	if (f->r21) {
+		bp_r21_work(f);
+		return;
+	}
 	if (f->client) {
 		bp_forge_confirm(f);
 		return;
@@ -622,6 +644,17 @@ static void bp_forge_stop(void)
 	forge = NULL;
 }
 
+/* f in the slot, its work queued. */
+static void bp_forge_install(struct bp_forge *f)
+{
+	mutex_lock(&forge_lock);
+	bp_forge_stop();	/* one at a time: the last one asked wins */
+	forge = f;
+	bp_set_result("pending");
+	queue_work(bp_wq, &f->work);
+	mutex_unlock(&forge_lock);
+}
+
 static int bp_forge_start(const char *val, bool client)
 {
 	struct sockaddr_in sin = {
@@ -670,12 +703,7 @@ static int bp_forge_start(const char *val, bool client)
 		kfree(f);
 		return rc;
 	}
-	mutex_lock(&forge_lock);
-	bp_forge_stop();	/* one at a time: the last one asked wins */
-	forge = f;
-	bp_set_result("pending");
-	queue_work(bp_wq, &f->work);
-	mutex_unlock(&forge_lock);
+	bp_forge_install(f);
 	return 0;
 }
 
@@ -695,6 +723,253 @@ static const struct kernel_param_ops bp_forge_confirm_ops = { .set = bp_forge_co
 module_param_cb(forge_confirm, &bp_forge_confirm_ops, NULL, 0200);
 MODULE_PARM_DESC(forge_confirm, "\"PID PORT TOKEN CLASS\": connect to 127.0.0.1:PORT in PID's netns and confirm with DMB TOKEN");
 MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
+
+/* ---- SMC v2.1 liars ---- */
+
+/* Another host's identity, for the lying Accept. */
+static const u8 bp_r21_peer_id[SMC_CLC_PEER_ID_LEN] = "r21liar";
+static const u8 bp_r21_gid[SMC_CLC_GID_LEN] = {
+	[10] = 0xff, [11] = 0xff, [12] = 10, [13] = 43, [14] = 0, [15] = 97,
+};
+static const u8 bp_r21_mac[SMC_CLC_MAC_LEN] = { 0x02, 0xba, 0xd0, 0, 0, 0x97 };
+
+/* Read one byte (within sock's timeout) and send it back. */
+static void bp_echo_byte(struct socket *sock)
+{
+	struct msghdr mh = {};
+	u8 c;
+	struct kvec vec = { &c, 1 };
+
+	if (kernel_recvmsg(sock, &mh, &vec, 1, 1, 0) == 1)
+		bp_send(sock, &c, 1);
+}
+
+/* The lying Accept to the SMC-Rv2 Proposal in msg (overwritten); 0 or -errno. */
+static int bp_r21_accept(struct bp_forge *f, struct socket *conn,
+			 struct smc_clc_msg *msg, u8 *buf)
+{
+	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	u8 eid[SMC_CLC_EID_LEN];
+
+	if (msg->hdr.type != SMC_CLC_PROPOSAL || msg->hdr.version < SMC_CLC_V2 ||
+	    !smc_clc_smcr_indicated(msg->hdr.typev2) || !msg->proposal.eid_cnt)
+		return -EPROTO;
+	memcpy(eid, msg->proposal.user_eid[0], sizeof(eid));
+	memset(msg, 0, sizeof(*msg));
+	ac->hdr.type = SMC_CLC_ACCEPT;
+	ac->hdr.version = SMC_CLC_V2;
+	ac->hdr.typev1 = SMC_CLC_TYPE_R;
+	ac->hdr.typev2 = SMC_CLC_FIRST_CONTACT;
+	ac->hdr.eyecatcher = SMC_CLC_EC_SMCR;
+	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCR;
+	memcpy(ac->r.peer_id, bp_r21_peer_id, sizeof(ac->r.peer_id));
+	memcpy(ac->r.gid, bp_r21_gid, sizeof(ac->r.gid));
+	memcpy(ac->r.mac, bp_r21_mac, sizeof(ac->r.mac));
+	ac->r.qpn = 0x2121;		/* no such QP anywhere */
+	ac->r.psn = 0x2121;
+	ac->r.rmb_rkey = 0x2121;
+	ac->r.rmbe_idx = 1;
+	ac->r.rmbe_alert_token = 0x2121;
+	ac->r.rmbe_size = 0;
+	ac->r.qp_mtu = 3;		/* IB_MTU_1024 */
+	ac->r.rmb_dma_addr = 0x2121000;
+	memcpy(ac->eid, eid, sizeof(ac->eid));
+	ac->fce.v2_direct = true;
+	ac->fce.os_type = SMC_CLC_OS_LINUX;
+	ac->fce.release = f->release;
+	memset(ac->fce.hostname, ' ', sizeof(ac->fce.hostname));
+	ac->fce.has_v2x = true;
+	ac->fce.max_conns = f->conns;
+	ac->fce.max_links = f->links;
+	return bp_send_clc(conn, msg, buf);
+}
+
+/*
+ * The lying Confirm to the server's Accept in msg (overwritten): the
+ * template's identity (the genuine client's), its GID as the one GID of
+ * the list, made-up QP data, f's release and limits. 0 or -errno.
+ */
+static int bp_r21_confirm(struct bp_forge *f, struct socket *sock,
+			  const struct smc_clc_proposal *p,
+			  struct smc_clc_msg *msg, u8 *buf)
+{
+	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+
+	if (ac->hdr.type != SMC_CLC_ACCEPT || ac->hdr.version < SMC_CLC_V2 ||
+	    !smc_clc_first_contact(&ac->hdr))
+		return -EPROTO;
+	ac->hdr.type = SMC_CLC_CONFIRM;
+	memcpy(ac->r.peer_id, p->peer_id, sizeof(ac->r.peer_id));
+	memcpy(ac->r.gid, p->roce_gid, sizeof(ac->r.gid));
+	memcpy(ac->r.mac, p->mac, sizeof(ac->r.mac));
+	ac->r.qpn = 0x2121;
+	ac->r.psn = 0x2121;
+	ac->r.rmb_rkey = 0x2121;
+	ac->r.rmbe_alert_token = 0x2121;
+	ac->r.rmbe_size = 0;
+	ac->r.rmb_dma_addr = 0x2121000;
+	ac->fce.release = f->release;
+	ac->fce.has_v2x = true;
+	ac->fce.max_conns = f->conns;
+	ac->fce.max_links = f->links;
+	ac->gid_cnt = 1;
+	memcpy(ac->gid_list[0], p->roce_gid, sizeof(ac->gid_list[0]));
+	return bp_send_clc(sock, msg, buf);
+}
+
+static void bp_r21_work(struct bp_forge *f)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = f->daddr,
+		.sin_port = f->port,
+	};
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	struct smc_clc_proposal *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
+	char res[sizeof(forge_result)];
+	struct socket *conn = NULL;
+	unsigned long t0 = 0;
+	int rc = -ENOMEM;
+
+	if (!msg || !p || !buf)
+		goto out;
+	if (f->client) {
+		spin_lock(&result_lock);
+		if (bp_template)
+			*p = *bp_template;
+		spin_unlock(&result_lock);
+		rc = -ENOENT;	/* r21_accept has seen no SMC-Rv2 Proposal */
+		if (p->hdr.type != SMC_CLC_PROPOSAL || p->hdr.version < SMC_CLC_V2 ||
+		    !smc_clc_smcr_indicated(p->hdr.typev2))
+			goto out;
+		/* Longer than the server's LLC waits after a Confirm. */
+		f->sock->sk->sk_rcvtimeo = BP_WAIT(10);
+		msg->proposal = *p;
+		rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0) ?:
+		     bp_send_clc(f->sock, msg, buf);
+		if (!rc)
+			rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+		if (rc > 0)
+			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+		if (!rc)
+			rc = bp_r21_confirm(f, f->sock, p, msg, buf);
+		t0 = jiffies;
+		if (!rc)
+			rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	} else {
+		rc = kernel_accept(f->sock, &conn, 0);
+		if (rc)
+			goto out;
+		conn->sk->sk_rcvtimeo = BP_WAIT(5);
+		rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+		if (rc > 0)
+			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+		if (!rc)
+			bp_keep_template(&msg->proposal);
+		if (!rc)
+			rc = bp_r21_accept(f, conn, msg, buf);
+		if (!rc)
+			rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
+		if (rc > 0)
+			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+		/* Declined: the client goes on over TCP; echo its first byte. */
+		if (!rc && msg->hdr.type == SMC_CLC_DECLINE)
+			bp_echo_byte(conn);
+	}
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+out:
+	if (rc == -EAGAIN)
+		snprintf(res, sizeof(res), "silence");
+	else if (rc)
+		snprintf(res, sizeof(res), "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_DECLINE && f->client)
+		snprintf(res, sizeof(res), "decline 0x%08x %u", msg->decline.diagnosis,
+			 jiffies_to_msecs(jiffies - t0));
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
+	else if (msg->hdr.type == SMC_CLC_CONFIRM)
+		snprintf(res, sizeof(res), "confirm %u/%u/%u", msg->accept_confirm.fce.release,
+			 msg->accept_confirm.fce.max_conns, msg->accept_confirm.fce.max_links);
+	else
+		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	kfree(buf);
+	kfree(p);
+	kfree(msg);
+	/* Whatever the client does next goes nowhere, until unload. */
+	if (conn)
+		bp_hold(conn);
+	bp_set_result(res);
+}
+
+static int bp_r21_start(const char *val, bool client)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	unsigned int s[4], d[4] = {}, rel, conns, links;
+	struct bp_forge *f;
+	int port, rc;
+
+	if (client)
+		rc = sscanf(val, "%u.%u.%u.%u %u.%u.%u.%u %d %u %u %u", &s[0], &s[1],
+			    &s[2], &s[3], &d[0], &d[1], &d[2], &d[3], &port, &rel,
+			    &conns, &links) == 12 ? 0 : -EINVAL;
+	else
+		rc = sscanf(val, "%d %u %u %u", &port, &rel, &conns, &links) == 4 ?
+		     0 : -EINVAL;
+	if (rc || port <= 0 || port > 65535 || rel > 15 || conns > 255 || links > 255)
+		return -EINVAL;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	INIT_WORK(&f->work, bp_forge_work);
+	f->client = client;
+	f->r21 = true;
+	f->port = htons(port);
+	f->release = rel;
+	f->conns = conns;
+	f->links = links;
+	rc = bp_tcp_socket(&f->sock);
+	if (rc) {
+		kfree(f);
+		return rc;
+	}
+	if (client) {
+		/* From SRC: the genuine client's address, which the server routes. */
+		sin.sin_addr.s_addr = htonl(s[0] << 24 | s[1] << 16 | s[2] << 8 | s[3]);
+		f->daddr = htonl(d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]);
+		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
+	} else {
+		sin.sin_port = f->port;
+		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
+		if (!rc)
+			rc = kernel_listen(f->sock, 1);
+	}
+	if (rc) {
+		sock_release(f->sock);
+		kfree(f);
+		return rc;
+	}
+	bp_forge_install(f);
+	return 0;
+}
+
+static int bp_r21_accept_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_r21_start(val, false);
+}
+
+static int bp_r21_confirm_set(const char *val, const struct kernel_param *kp)
+{
+	return bp_r21_start(val, true);
+}
+
+static const struct kernel_param_ops bp_r21_accept_ops = { .set = bp_r21_accept_set };
+module_param_cb(r21_accept, &bp_r21_accept_ops, NULL, 0200);
+MODULE_PARM_DESC(r21_accept, "\"PORT REL CONNS LINKS\": answer the next SMC-Rv2 client on PORT with an Accept naming them");
+static const struct kernel_param_ops bp_r21_confirm_ops = { .set = bp_r21_confirm_set };
+module_param_cb(r21_confirm, &bp_r21_confirm_ops, NULL, 0200);
+MODULE_PARM_DESC(r21_confirm, "\"SRC DST PORT REL CONNS LINKS\": propose as the last SMC-Rv2 client did, confirm naming them");
 
 /* ---- the silent SMC-R client ---- */
 
