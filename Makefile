@@ -89,6 +89,9 @@ check-debug: deps
 	@mkdir -p $(BUILD)/debug
 	@ln -sfn $(CMAKE_BUILD) $(BUILD)/debug/cmake
 	@ln -sfn $(BUILD)/guest $(BUILD)/debug/guest
+	@# The debug kernel (built once) and its image where vm/run and the
+	@# vermagic check look: deps does the stock one only.
+	SMC_KERNEL=debug BUILD=$(BUILD)/debug scripts/install-deps
 	SMC_KERNEL=debug $(MAKE) BUILD=$(BUILD)/debug SMC_WAIT_SCALE=$(DEBUG_SCALE) kernel
 	$(if $(T),,SMC_KERNEL=debug BUILD=$(BUILD)/debug vm/selftest/run)
 	SMC_KERNEL=debug BUILD=$(BUILD)/debug SMC_TIMEOUT_SCALE=$(DEBUG_SCALE) SMC_VM_MEM=2048 \
