@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysfile.c: one-line /proc/sys and /sys files (see sysfile.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sysfile.h"
 
@@ -30,4 +31,20 @@ int sysfile_write(const char *path, const char *text)
 	if (fclose(f))
 		rc = -1;
 	return rc;
+}
+
+int sysfile_count_lines(const char *path, const char *prefix)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 0, plen = strlen(prefix);
+	char *line = NULL;
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (getline(&line, &cap, f) >= 0)
+		n += !strncmp(line, prefix, plen);
+	free(line);
+	fclose(f);
+	return n;
 }

@@ -366,21 +366,6 @@ static void sockopt_clamped(const void *arg)
 		 smcr_size_for(rmax), smcr_size_for(wmax), 0, 0, NULL, NULL);
 }
 
-/* Link group lines in smcr_lgr, or -1. */
-static int lgr_count(void)
-{
-	FILE *f = fopen(SMCR_LGR, "re");
-	char line[768];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += !strncmp(line, "lgr ", 4);
-	fclose(f);
-	return n;
-}
-
 /* The client group's RDMA WRITEs posted and the largest; 0 or -1. */
 static int client_writes(unsigned long long *writes, unsigned int *largest)
 {
@@ -434,9 +419,9 @@ static void split_writes(const void *arg)
 	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
 	ASSERT_SYS(sysfile_write(LINGER, "0"));
 	deadline = (long)time(NULL) + (long)(30 * tap_timeout_scale());
-	while (lgr_count() != 0 && (long)time(NULL) < deadline)
+	while (sysfile_count_lines(SMCR_LGR, "lgr ") != 0 && (long)time(NULL) < deadline)
 		usleep(100 * 1000);
-	ASSERT_EQ(lgr_count(), 0);
+	ASSERT_EQ(sysfile_count_lines(SMCR_LGR, "lgr "), 0);
 	ASSERT_SYS(sysfile_write(WMEM, "8388608"));
 	ASSERT_SYS(sysfile_write(RMEM, "8388608"));
 	pattern_fill(big, sizeof(big), EXCHANGE_TO_SERVER, 0);

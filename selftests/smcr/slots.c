@@ -63,21 +63,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
-/* Link group lines in smcr_lgr, or -1. */
-static int lgr_count(void)
-{
-	FILE *f = fopen(SMCR_LGR, "re");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += !strncmp(line, "lgr ", 4);
-	fclose(f);
-	return n;
-}
-
 /*
  * Both groups' lines show send_slots send and recv_slots recv, and QPs
  * with room for them. The count of lines checked, or -1.
@@ -163,9 +148,9 @@ static void run_case(const void *arg)
 	ASSERT_SYS(sysfile_write(LINGER, "0"));
 	/* No group left from before: this case's links are new. */
 	deadline = now_ms() + (long)(30000 * tap_timeout_scale());
-	while (lgr_count() != 0 && now_ms() < deadline)
+	while (sysfile_count_lines(SMCR_LGR, "lgr ") != 0 && now_ms() < deadline)
 		usleep(100 * 1000);
-	ASSERT_EQ(lgr_count(), 0);
+	ASSERT_EQ(sysfile_count_lines(SMCR_LGR, "lgr "), 0);
 
 	ASSERT_SYS(sysfile_write(SEND_SYSCTL, c->send));
 	ASSERT_SYS(sysfile_write(RECV_SYSCTL, c->recv));
