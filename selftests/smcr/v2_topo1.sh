@@ -95,7 +95,10 @@ serve() {
 }
 
 setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0" reload smcr=1 loopback_ism=0
+	# The v2 group must outlive the cases between its first connection
+	# and the AF_INET6 ones that join it: 10 s (the default linger) was
+	# too short on the debug kernel.
+	tap_assert "af_smc smcr=1 loopback_ism=0 lgr_linger=600" reload smcr=1 loopback_ism=0 lgr_linger=600
 	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
 		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
 	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2, routed over the veth" topo_veth_rxe
