@@ -655,6 +655,28 @@ static void bp_forge_install(struct bp_forge *f)
 	mutex_unlock(&forge_lock);
 }
 
+/*
+ * f's socket bound to bind_to (if any) and listening (if listen), then f
+ * in the slot. 0, or -errno and f is freed.
+ */
+static int bp_forge_open(struct bp_forge *f, const struct sockaddr_in *bind_to,
+			 bool listen)
+{
+	int rc = 0;
+
+	if (bind_to)
+		rc = kernel_bind(f->sock, (struct sockaddr *)bind_to, sizeof(*bind_to));
+	if (!rc && listen)
+		rc = kernel_listen(f->sock, 1);
+	if (rc) {
+		sock_release(f->sock);
+		kfree(f);
+		return rc;
+	}
+	bp_forge_install(f);
+	return 0;
+}
+
 static int bp_forge_start(const char *val, bool client)
 {
 	struct sockaddr_in sin = {
@@ -693,18 +715,7 @@ static int bp_forge_start(const char *val, bool client)
 	}
 	tcp_sk(f->sock->sk)->syn_smc = 1;	/* offer SMC */
 	sin.sin_port = f->port;
-	if (!client) {
-		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
-		if (!rc)
-			rc = kernel_listen(f->sock, 1);
-	}
-	if (rc) {
-		sock_release(f->sock);
-		kfree(f);
-		return rc;
-	}
-	bp_forge_install(f);
-	return 0;
+	return bp_forge_open(f, client ? NULL : &sin, !client);
 }
 
 static int bp_forge_set(const char *val, const struct kernel_param *kp)
@@ -938,20 +949,10 @@ static int bp_r21_start(const char *val, bool client)
 		/* From SRC: the genuine client's address, which the server routes. */
 		sin.sin_addr.s_addr = htonl(s[0] << 24 | s[1] << 16 | s[2] << 8 | s[3]);
 		f->daddr = htonl(d[0] << 24 | d[1] << 16 | d[2] << 8 | d[3]);
-		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
 	} else {
 		sin.sin_port = f->port;
-		rc = kernel_bind(f->sock, (struct sockaddr *)&sin, sizeof(sin));
-		if (!rc)
-			rc = kernel_listen(f->sock, 1);
 	}
-	if (rc) {
-		sock_release(f->sock);
-		kfree(f);
-		return rc;
-	}
-	bp_forge_install(f);
-	return 0;
+	return bp_forge_open(f, &sin, !client);
 }
 
 static int bp_r21_accept_set(const char *val, const struct kernel_param *kp)
