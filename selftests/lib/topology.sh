@@ -14,6 +14,10 @@
 #                         once both ports are ACTIVE
 #   topo_vm_rxe           for --vms N runs: rxe0 on eth0 of every VM (the
 #                         others through smc-vm-exec); returns once all ACTIVE
+#   topo_vm_rxe2          for --vms N --test-nets 2 runs (topology N+net2):
+#                         topo_vm_rxe, and rxe1 on eth2 (the second test
+#                         network, 10.44.0.(i+1)/24) of every VM; returns
+#                         once all ACTIVE
 #   topo_veth_rxe         topology 1 without namespaces: both ends of one veth
 #                         pair in the initial namespace, each an endpoint of
 #                         its own with its own soft-RoCE device:
@@ -43,9 +47,22 @@
 #                         once both ports are ACTIVE and both routes go
 #                         through the veth. Why not namespaces or VRFs:
 #                         Documentation/smc-r.md, "soft-RoCE in one VM".
-#   topo_veth_rules on|off  add or remove the rules of topo_veth_rxe (off:
+#   topo_veth_rxe2        topo_veth_rxe, and a second veth pair set up the
+#                         same way, so that the two endpoints have two
+#                         independent RoCE paths:
+#                           smcw1 10.43.3.1/24 fd43:3::1/64, rxew1 on it
+#                           smcw2 10.43.3.2/24 fd43:3::2/64, rxew2 on it
+#                           pref 12: to 10.43.3.2 iif lo -> table 4303
+#                                    (10.43.3.2 dev smcw1 src 10.43.3.1)
+#                           pref 13: to 10.43.3.1 iif lo -> table 4304
+#                                    (10.43.3.1 dev smcw2 src 10.43.3.2)
+#                         and the same for fd43:3::1/fd43:3::2; returns once
+#                         all four ports are ACTIVE and every route goes
+#                         through its own veth
+#   topo_veth_rules on|off  add or remove the rules of topo_veth_rxe, and of
+#                         topo_veth_rxe2's second pair when it exists (off:
 #                         the addresses reach each other over "local", lo);
-#                         "on" also puts back the routes of 4301/4302, which
+#                         "on" also puts back the routes of 4301..4304, which
 #                         go when their device goes down
 #   topo_cleanup          remove everything the above create (idempotent)
 #   topo_smcr_run [--setup FN] CMD [ARG...]
@@ -181,33 +198,53 @@ topo_netns_rxe() {
 	done
 }
 
-# The shell command a peer VM runs: add rxe0 on eth0 and wait until ACTIVE.
-_topo_vm_rxe_script="rdma link add rxe0 type rxe netdev eth0 || exit 1
+# _topo_vm_rxe_script DEV NETDEV: the shell command a peer VM runs: add DEV
+# on NETDEV and wait until it is ACTIVE.
+_topo_vm_rxe_script() {
+	echo "rdma link add $1 type rxe netdev $2 || exit 1
 n=$((TOPO_WAIT * 20))
-until rdma link show rxe0/1 | grep -q 'state ACTIVE'; do
-	n=\$((n - 1)); [ \$n -gt 0 ] || { echo 'rxe0 not ACTIVE'; exit 1; }
+until rdma link show $1/1 | grep -q 'state ACTIVE'; do
+	n=\$((n - 1)); [ \$n -gt 0 ] || { echo '$1 not ACTIVE'; exit 1; }
 	sleep 0.05
 done"
+}
+
+# _topo_vm_rxe_on DEV NETDEV: DEV on NETDEV of every VM, all ACTIVE.
+_topo_vm_rxe_on() {
+	rdma link add "$1" type rxe netdev "$2" ||
+		_topo_err "cannot add $1 on $2 (rdma_rxe loaded?)" || return 1
+	_topo_i=1
+	while [ $_topo_i -lt "$SMC_VM_COUNT" ]; do
+		smc-vm-exec "$_topo_i" "$(_topo_vm_rxe_script "$1" "$2")" >&2 ||
+			_topo_err "cannot set up $1 on VM $_topo_i" || return 1
+		_topo_i=$((_topo_i + 1))
+	done
+	_topo_wait "$TOPO_WAIT" _topo_port_active "" "$1" ||
+		_topo_err "$1 did not become ACTIVE within $TOPO_WAIT s" || return 1
+}
 
 topo_vm_rxe() {
 	[ "${SMC_VM_COUNT:-1}" -ge 2 ] || _topo_err "topo_vm_rxe needs --vms 2 or more" || return 1
 	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
-	rdma link add rxe0 type rxe netdev eth0 ||
-		_topo_err "cannot add rxe0 on eth0 (rdma_rxe loaded?)" || return 1
-	_topo_i=1
-	while [ $_topo_i -lt "$SMC_VM_COUNT" ]; do
-		smc-vm-exec "$_topo_i" "$_topo_vm_rxe_script" >&2 ||
-			_topo_err "cannot set up rxe0 on VM $_topo_i" || return 1
-		_topo_i=$((_topo_i + 1))
-	done
-	_topo_wait "$TOPO_WAIT" _topo_port_active "" rxe0 ||
-		_topo_err "rxe0 did not become ACTIVE within $TOPO_WAIT s" || return 1
+	_topo_vm_rxe_on rxe0 eth0
+}
+
+topo_vm_rxe2() {
+	[ "${SMC_VM_COUNT:-1}" -ge 2 ] && [ "${SMC_TEST_NETS:-1}" = 2 ] ||
+		_topo_err "topo_vm_rxe2 needs --vms 2 --test-nets 2 (topology 2+net2)" || return 1
+	[ -e /sys/class/net/eth2 ] || _topo_err "no eth2 (the second test network)" || return 1
+	topo_vm_rxe && _topo_vm_rxe_on rxe1 eth2
 }
 
 TOPO_VETH_IP4_1=10.43.2.1
 TOPO_VETH_IP4_2=10.43.2.2
 TOPO_VETH_IP6_1=fd43:2::1
 TOPO_VETH_IP6_2=fd43:2::2
+# The second pair of topo_veth_rxe2.
+TOPO_VETH2_IP4_1=10.43.3.1
+TOPO_VETH2_IP4_2=10.43.3.2
+TOPO_VETH2_IP6_1=fd43:3::1
+TOPO_VETH2_IP6_2=fd43:3::2
 # Rule preferences and tables of topo_veth_rxe; the local table's rule moves
 # from 0 to _topo_local_pref so that the two rules come before it.
 _topo_local_pref=20
@@ -224,30 +261,46 @@ _topo_veth_routed() {
 		[ "$(_topo_route_dev $TOPO_VETH_IP6_1)" = smcv2 ]
 }
 
-# _topo_veth_rules_on -4|-6 ADDR1 ADDR2: one family's routes and rules.
+_topo_veth2_routed() {
+	[ "$(_topo_route_dev $TOPO_VETH2_IP4_2)" = smcw1 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH2_IP4_1)" = smcw2 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH2_IP6_2)" = smcw1 ] &&
+		[ "$(_topo_route_dev $TOPO_VETH2_IP6_1)" = smcw2 ]
+}
+
+# _topo_veth_rules_on -4|-6 ADDR1 ADDR2 [w]: one family's routes and rules,
+# of the pair smcv1/smcv2 (pref 10/11, tables 4301/4302) or, with w, of
+# smcw1/smcw2 (pref 12/13, tables 4303/4304).
 _topo_veth_rules_on() {
+	_topo_d=smc${4:-v}
+	if [ "$_topo_d" = smcw ]; then
+		_topo_p=12 _topo_t=4303
+	else
+		_topo_p=10 _topo_t=4301
+	fi
 	# A device going down flushes its routes: put them (back) first.
-	ip "$1" route replace "$3" dev smcv1 src "$2" table 4301 &&
-		ip "$1" route replace "$2" dev smcv2 src "$3" table 4302 ||
-		_topo_err "cannot add the $1 routes of tables 4301/4302 (smcv1/smcv2 up?)" ||
+	ip "$1" route replace "$3" dev "${_topo_d}1" src "$2" table $_topo_t &&
+		ip "$1" route replace "$2" dev "${_topo_d}2" src "$3" table $((_topo_t + 1)) ||
+		_topo_err "cannot add the $1 routes of tables $_topo_t/$((_topo_t + 1)) (${_topo_d}1/${_topo_d}2 up?)" ||
 		return 1
 	if ! ip "$1" rule show pref $_topo_local_pref | grep -q 'lookup local'; then
 		ip "$1" rule add pref $_topo_local_pref lookup local ||
 			_topo_err "cannot add the $1 local rule at pref $_topo_local_pref" || return 1
 	fi
 	ip "$1" rule del pref 0 lookup local 2>/dev/null
-	ip "$1" rule show pref 10 | grep -q . ||
-		ip "$1" rule add pref 10 to "$3" iif lo lookup 4301 ||
+	ip "$1" rule show pref $_topo_p | grep -q . ||
+		ip "$1" rule add pref $_topo_p to "$3" iif lo lookup $_topo_t ||
 		_topo_err "cannot add the rule to $3" || return 1
-	ip "$1" rule show pref 11 | grep -q . ||
-		ip "$1" rule add pref 11 to "$2" iif lo lookup 4302 ||
+	ip "$1" rule show pref $((_topo_p + 1)) | grep -q . ||
+		ip "$1" rule add pref $((_topo_p + 1)) to "$2" iif lo lookup $((_topo_t + 1)) ||
 		_topo_err "cannot add the rule to $2" || return 1
 }
 
-# _topo_veth_rules_off -4|-6
+# _topo_veth_rules_off -4|-6: the rules of both pairs.
 _topo_veth_rules_off() {
-	ip "$1" rule del pref 10 2>/dev/null
-	ip "$1" rule del pref 11 2>/dev/null
+	for _topo_p in 10 11 12 13; do
+		ip "$1" rule del pref $_topo_p 2>/dev/null
+	done
 	# The local table back at pref 0 before it leaves pref 20: there
 	# is no moment without it.
 	if ! ip "$1" rule show pref 0 | grep -q 'lookup local'; then
@@ -263,6 +316,11 @@ topo_veth_rules() {
 	on)
 		_topo_veth_rules_on -4 $TOPO_VETH_IP4_1 $TOPO_VETH_IP4_2 &&
 			_topo_veth_rules_on -6 $TOPO_VETH_IP6_1 $TOPO_VETH_IP6_2 || return 1
+		if ip link show smcw1 >/dev/null 2>&1; then
+			_topo_veth_rules_on -4 $TOPO_VETH2_IP4_1 $TOPO_VETH2_IP4_2 w &&
+				_topo_veth_rules_on -6 $TOPO_VETH2_IP6_1 $TOPO_VETH2_IP6_2 w ||
+				return 1
+		fi
 		;;
 	off)
 		_topo_veth_rules_off -4 && _topo_veth_rules_off -6 || return 1
@@ -306,6 +364,37 @@ topo_veth_rxe() {
 	done
 }
 
+topo_veth_rxe2() {
+	topo_veth_rxe || return 1
+	ip link add smcw1 type veth peer name smcw2 ||
+		_topo_err "cannot create the second veth pair" || return 1
+	echo 1 >/proc/sys/net/ipv6/conf/smcw1/keep_addr_on_down &&
+		echo 1 >/proc/sys/net/ipv6/conf/smcw2/keep_addr_on_down &&
+		ip addr add $TOPO_VETH2_IP4_1/24 dev smcw1 &&
+		ip addr add $TOPO_VETH2_IP4_2/24 dev smcw2 &&
+		ip -6 addr add $TOPO_VETH2_IP6_1/64 dev smcw1 nodad &&
+		ip -6 addr add $TOPO_VETH2_IP6_2/64 dev smcw2 nodad ||
+		_topo_err "cannot address smcw1/smcw2" || return 1
+	ip link set smcw1 up && ip link set smcw2 up ||
+		_topo_err "cannot bring smcw1/smcw2 up" || return 1
+	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw1 &&
+		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw2 ||
+		_topo_err "the second veth pair did not come up within $TOPO_WAIT s" || return 1
+	# "on" again: the first pair's rules stay, the second pair's join.
+	topo_veth_rules on || return 1
+	_topo_veth_routed && _topo_veth2_routed ||
+		_topo_err "$TOPO_VETH2_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH2_IP4_2), $TOPO_VETH2_IP4_1 via $(_topo_route_dev $TOPO_VETH2_IP4_1), $TOPO_VETH2_IP6_2 via $(_topo_route_dev $TOPO_VETH2_IP6_2), $TOPO_VETH2_IP6_1 via $(_topo_route_dev $TOPO_VETH2_IP6_1), $TOPO_VETH_IP4_2 via $(_topo_route_dev $TOPO_VETH_IP4_2): not all over their own veth" ||
+		return 1
+	for _topo_i in 1 2; do
+		rdma link add "rxew$_topo_i" type rxe netdev "smcw$_topo_i" ||
+			_topo_err "cannot add rxew$_topo_i on smcw$_topo_i (rdma_rxe loaded?)" || return 1
+	done
+	for _topo_i in 1 2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxew$_topo_i" ||
+			_topo_err "rxew$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
 topo_cleanup() {
 	if command -v rdma >/dev/null 2>&1; then
 		# rxe devices first: they hold references to the links under them.
@@ -315,17 +404,31 @@ topo_cleanup() {
 		rdma link delete rxe0 2>/dev/null
 		rdma link delete rxev1 2>/dev/null
 		rdma link delete rxev2 2>/dev/null
+		rdma link delete rxew1 2>/dev/null
+		rdma link delete rxew2 2>/dev/null
 		_topo_i=1
 		while [ $_topo_i -lt "${SMC_VM_COUNT:-1}" ]; do
 			smc-vm-exec "$_topo_i" 'rdma link delete rxe0 2>/dev/null; true' >/dev/null 2>&1
 			_topo_i=$((_topo_i + 1))
 		done
+		# topo_vm_rxe2's rxe1 on eth2 (only VMs with eth2 have one).
+		if [ "${SMC_TEST_NETS:-1}" = 2 ]; then
+			rdma link delete rxe1 2>/dev/null
+			_topo_i=1
+			while [ $_topo_i -lt "${SMC_VM_COUNT:-1}" ]; do
+				smc-vm-exec "$_topo_i" 'rdma link delete rxe1 2>/dev/null; true' >/dev/null 2>&1
+				_topo_i=$((_topo_i + 1))
+			done
+		fi
 	fi
 	# Deleting a namespace deletes its veth end, and with it the peer.
 	ip netns del $TOPO_NS1 2>/dev/null
 	ip netns del $TOPO_NS2 2>/dev/null
 	if ip link show smcv1 >/dev/null 2>&1; then
 		ip link del smcv1	# and smcv2, and the routes of 4301/4302
+	fi
+	if ip link show smcw1 >/dev/null 2>&1; then
+		ip link del smcw1	# and smcw2, and the routes of 4303/4304
 	fi
 	topo_veth_rules off >/dev/null 2>&1
 	return 0
