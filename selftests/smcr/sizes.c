@@ -680,7 +680,14 @@ static void buf_type_phys_large(const void *arg)
 	EXPECT_SYS(sysfile_write(RMEM, old_r));
 }
 
-static const struct stepdown_arg stepdown_virt = { 2, 22 * MIB, 8 * MIB };
+/*
+ * 23 MiB: the server's two 8 MiB buffers fit, the client's RMB does at
+ * 4 MiB and its send buffer at 2 MiB, 22 MiB in all, with 1 MiB left for
+ * what else the cgroup is charged. With 22 MiB that was every byte the
+ * cgroup had, and a CI run had the process OOM-killed at its next page
+ * fault (passes before had other charges refuse the 2 MiB).
+ */
+static const struct stepdown_arg stepdown_virt = { 2, 23 * MIB, 8 * MIB };
 /*
  * 13.75 MiB: the server's two 4 MiB blocks and the client's 4 MiB RMB
  * fit, its send buffer does not at 4 MiB, and does at 1 MiB with room
@@ -722,7 +729,7 @@ int main(int argc, char **argv)
 	tap_add(sockopt_clamped, (void *)(uintptr_t)(4 * MIB), 180,
 		"SO_SNDBUF = SO_RCVBUF = 4 MiB under the core's default maxima: clamped as for TCP");
 	tap_add(stepdown, &stepdown_virt, 180,
-		"wmem = rmem = 8 MiB in a memory cgroup with 22 MiB to spare: buffers "
+		"wmem = rmem = 8 MiB in a memory cgroup with 23 MiB to spare: buffers "
 		"step down a class at a time (to 1 MiB at the least), the connection is SMC-R with what it got "
 		"(each end's peer RMB size is the peer's), 2 MiB each way intact");
 	tap_add(stepdown, &stepdown_phys, 180,
