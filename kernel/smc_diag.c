@@ -194,11 +194,11 @@ static bool smc_diag_smcr(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 		return false;
 	}
 	smc_diag_conninfo_locked(conn, ci, sc->token);
-	l = sc->lgr->link;
+	l = sc->link;
 	li->role = sc->lgr->key.role;
 	li->lnk[0].link_id = l->link_num;
 	li->lnk[0].ibport = l->port;
-	strscpy(li->lnk[0].ibname, sc->lgr->key.dev->name,
+	strscpy(li->lnk[0].ibname, l->dev->name,
 		sizeof(li->lnk[0].ibname));
 	smc_diag_gid(li->lnk[0].gid, &l->gid.gid);
 	smc_diag_gid(li->lnk[0].peer_gid, &l->peer.gid);

@@ -33,7 +33,7 @@
 /* Wait for the oldest WRITE in flight and forget it; tx_mutex held. */
 static int smcr_conn_write_done(struct smcr_conn *sc)
 {
-	int rc = smcr_wr_wait(sc->lgr->link, &sc->writes[sc->writes_head].t);
+	int rc = smcr_wr_wait(sc->link, &sc->writes[sc->writes_head].t);
 
 	sc->writes_head = (sc->writes_head + 1) % SMCR_CONN_WRITES;
 	sc->writes_num--;
@@ -62,7 +62,7 @@ static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 	if (roff > sc->peer_size || len > sc->peer_size - roff)
 		return -EINVAL;
 	while (len) {
-		n = min(len, sc->lgr->link->write_max);
+		n = min(len, sc->link->write_max);
 		/* Every ticket taken: the oldest WRITE is long done, most likely. */
 		if (sc->writes_num == SMCR_CONN_WRITES) {
 			rc = smcr_conn_write_done(sc);
@@ -70,7 +70,7 @@ static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 				return rc;
 		}
 		i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
-		rc = smcr_buf_write(sc->lgr->link, sc->sndbuf, soff, n,
+		rc = smcr_buf_write(sc->link, sc->sndbuf, soff, n,
 				    sc->peer_rkey, sc->peer_addr + roff,
 				    &sc->writes[i].t);
 		if (rc)
@@ -115,7 +115,7 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	msg.token = sc->peer_token;
 	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
 		return -EINVAL;
-	rc = smcr_link_send(sc->lgr->link, buf, sizeof(buf), &sc->cdc_cb);
+	rc = smcr_link_send(sc->link, buf, sizeof(buf), &sc->cdc_cb);
 	/* The link is gone or broken: to the socket, the peer is gone. */
 	if (rc == -ETIMEDOUT)
 		rc = -ENOLINK;
@@ -139,7 +139,7 @@ static bool smcr_conn_cdc_in_flight(struct smc_conn *conn)
 {
 	struct smcr_conn *sc = conn->smcr;
 
-	return sc && smcr_link_send_arm(sc->lgr->link, &sc->cdc_cb);
+	return sc && smcr_link_send_arm(sc->link, &sc->cdc_cb);
 }
 
 /*
@@ -162,7 +162,7 @@ static void smcr_conn_destroy(struct smc_conn *conn)
 	mutex_unlock(&conn->tx_mutex);
 	if (!sc)
 		return;
-	smcr_link_send_forget(sc->lgr->link, &sc->cdc_cb);
+	smcr_link_send_forget(sc->link, &sc->cdc_cb);
 	/* After this no CDC handler runs for us and the buffers are gone. */
 	smcr_lgr_leave(sc);
 	conn->rx_ring = NULL;
@@ -182,7 +182,7 @@ static const struct smc_conn_ops smcr_conn_ops = {
 void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m)
 {
 	/* The WRITEs before this CDC are in the RMB; let the CPU see them. */
-	smcr_buf_sync_cpu(sc->lgr->link, sc->rmb);
+	smcr_buf_sync_cpu(sc->link, sc->rmb);
 	smc_cdc_rx_msg(sc->smc, m);
 }
 

@@ -101,10 +101,23 @@ static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 	return 0;
 }
 
+/* Whether some link of lgr is listed (smcr_gnl_link_state()). */
+static bool smcr_gnl_lgr_up(const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *l;
+	int i;
+
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (smcr_gnl_link_state(l))
+			return true;
+	return false;
+}
+
 static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 {
 	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
-	const struct smcr_link *l = lgr->link;
+	/* Every buffer of the group is counted on that link (smcr_lgr.h). */
+	const struct smcr_link *l = smcr_lgr_buf_link(lgr);
 	struct sk_buff *skb = c->skb;
 	struct nlattr *n;
 	void *hdr;
@@ -120,7 +133,7 @@ static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->key.role) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE,
-		       smcr_gnl_link_state(l) && !lgr->dead ?
+		       smcr_gnl_lgr_up(lgr) && !lgr->dead ?
 		       SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE) ||
 	    /* A u8 in Linux too: VLAN ids above 255 are cut, as there. */
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->key.vlan) ||
@@ -141,9 +154,21 @@ cancel:
 	return -EMSGSIZE;
 }
 
-static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
+/* The connections on l, one of lgr's links. */
+static u32 smcr_gnl_link_conns(const struct smcr_lgr *lgr,
+			       const struct smcr_link *l)
 {
-	const struct smcr_link *l = lgr->link;
+	int i;
+
+	for (i = 0; i < SMCR_LGR_LINKS; i++)
+		if (lgr->links[i] == l)
+			return lgr->link_conns[i];
+	return 0;
+}
+
+static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr,
+			     const struct smcr_link *l)
+{
 	u32 state = smcr_gnl_link_state(l);
 	struct sk_buff *skb = c->skb;
 	char gid[40], peer_gid[40];
@@ -164,10 +189,10 @@ static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	if (!n ||
 	    nla_put_u8(skb, SMC_NLA_LINK_ID, l->link_num) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_STATE, state) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->conns_num) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, smcr_gnl_link_conns(lgr, l)) ||
 	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, l->port) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, l->gid.ifindex) ||
-	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, lgr->key.dev->name) ||
+	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, l->dev->name) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_UID, uid) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_PEER_UID, uid) ||
 	    nla_put_string(skb, SMC_NLA_LINK_GID, gid) ||
@@ -186,16 +211,23 @@ static int smcr_gnl_put_group(const struct smcr_lgr *lgr, void *arg)
 {
 	struct smcr_gnl_ctx *c = arg;
 	unsigned int start = c->skb->len;
+	const struct smcr_link *l;
+	int i;
 
 	if (lgr->key.net_cookie != c->net_cookie)
 		return 0;	/* another namespace's */
-	if (smcr_gnl_put_lgr(c, lgr) ||
-	    (c->links && smcr_gnl_put_link(c, lgr))) {
-		/* The group's messages go together, or into the next part. */
-		skb_trim(c->skb, start);
-		return -EMSGSIZE;
+	if (smcr_gnl_put_lgr(c, lgr))
+		goto trim;
+	if (c->links) {
+		smcr_lgr_for_each_link(lgr, l, i)
+			if (smcr_gnl_put_link(c, lgr, l))
+				goto trim;
 	}
 	return 0;
+trim:
+	/* The group's messages go together, or into the next part. */
+	skb_trim(c->skb, start);
+	return -EMSGSIZE;
 }
 
 static int smcr_gnl_dump(struct sk_buff *skb, struct netlink_callback *cb,
@@ -224,13 +256,16 @@ struct smcr_gnl_dev_count {
 static int smcr_gnl_count_link(const struct smcr_lgr *lgr, void *arg)
 {
 	struct smcr_gnl_dev_count *c = arg;
-	u8 port = lgr->key.port;
+	const struct smcr_link *l;
+	int i;
 
+	if (lgr->key.net_cookie != c->net_cookie)
+		return 0;
 	/* Pointers compared only: the device may be going, it is not read. */
-	if (lgr->key.dev->ibdev == c->ibdev &&
-	    lgr->key.net_cookie == c->net_cookie && port >= 1 &&
-	    port <= SMCR_MAX_PORTS && smcr_gnl_link_state(lgr->link))
-		c->links[port - 1]++;
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (l->dev->ibdev == c->ibdev && l->port >= 1 &&
+		    l->port <= SMCR_MAX_PORTS && smcr_gnl_link_state(l))
+			c->links[l->port - 1]++;
 	return 0;
 }
 

@@ -356,7 +356,8 @@ static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote,
 		size = min(size, SMCR_BUF_BLOCK_MAX);
 	for (;;) {
 		b = remote ? smcr_lgr_rmb_get(sc, size, type) :
-			     smcr_buf_alloc(sc->lgr->link, size, false, type);
+			     smcr_buf_alloc(smcr_lgr_buf_link(sc->lgr), size,
+					    false, type);
 		if (!IS_ERR(b) || PTR_ERR(b) == -ENOLINK ||
 		    size <= SMCR_BUF_PHYS_MAX)
 			return b;
@@ -426,7 +427,7 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 			 const struct smcr_hs_v2 *v2,
 			 struct smc_clc_accept_confirm *ac)
 {
-	struct smcr_link *l = sc->lgr->link;
+	struct smcr_link *l = sc->link;
 
 	memset(ac, 0, sizeof(*ac));
 	ac->hdr.type = type;
@@ -625,7 +626,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		return smcr_hs_decline(smc, rc == -ENOENT ? SMC_CLC_DECL_SYNCERR :
 				       SMC_CLC_DECL_MEM);
 	}
-	l = sc->lgr->link;
+	l = sc->link;
 	if (v2.on && first)	/* before the Confirm overwrites ac */
 		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (!first) {
@@ -707,7 +708,7 @@ fail:
 static int smcr_hs_listen_first(struct smc_sock *nsmc, struct smcr_conn *sc,
 				const struct smcr_qp_info *peer)
 {
-	struct smcr_link *l = sc->lgr->link;
+	struct smcr_link *l = sc->link;
 	unsigned int delay;
 
 	if (smcr_link_connect(l, peer) || smcr_hs_register(l, sc)) {
@@ -834,14 +835,14 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 				       SMC_CLC_DECL_TIMEOUT_CL : SMC_CLC_DECL_MEM);
 	}
 	if (first)
-		smcr_hs_op_start(&op, nsmc, sc->lgr->link);
+		smcr_hs_op_start(&op, nsmc, sc->link);
 	rc = smcr_hs_bufs(nsmc, sc);
 	if (rc) {
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
 		goto fail;
 	}
 	/* As the client's: a failing link, not memory. */
-	if (!first && smcr_hs_register(sc->lgr->link, sc)) {
+	if (!first && smcr_hs_register(sc->link, sc)) {
 		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_REGBUF);
 		goto fail;
 	}
@@ -891,7 +892,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		}
 		smcr_hs_op_end(&op);
 		smcr_lgr_first_done(sc, true);
-	} else if (!smcr_hs_same_link(sc->lgr->link, &peer)) {
+	} else if (!smcr_hs_same_link(sc->link, &peer)) {
 		rc = -EPROTO;	/* a client out of step with its own Accept */
 		smcr_hs_conn_drop(sc);
 		return rc;

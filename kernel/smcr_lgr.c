@@ -120,10 +120,28 @@ again:
 	return t;
 }
 
-/* sc into lgr, with a new token. smcr_lgr_lock held. */
-static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc)
+/*
+ * The slot of lgr's active link with the fewest connections (the first
+ * of equals), or -1 when no link is active. smcr_lgr_lock held.
+ */
+static int smcr_lgr_pick_link(const struct smcr_lgr *lgr)
+{
+	struct smcr_link *l;
+	int i, best = -1;
+
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (smcr_link_active(l) &&
+		    (best < 0 || lgr->link_conns[i] < lgr->link_conns[best]))
+			best = i;
+	return best;
+}
+
+/* sc into lgr on links[slot], with a new token. smcr_lgr_lock held. */
+static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc, int slot)
 {
 	lgr->conns_num++;
+	lgr->link_conns[slot]++;
+	sc->link = lgr->links[slot];
 	/* A linger in progress ends here; the free work rechecks anyway. */
 	cancel_delayed_work(&lgr->free_work);
 	write_lock_bh(&lgr->conns_lock);
@@ -158,7 +176,10 @@ static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key,
 	return lgr;
 }
 
-/* lgr's link on path. 0, or -errno and lgr is as it was. */
+/*
+ * lgr's first link (links[0]) on path, before anybody else knows the
+ * group. 0, or -errno and lgr is as it was.
+ */
 static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
 			      struct net *net)
 {
@@ -168,25 +189,32 @@ static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
 		return PTR_ERR(l);
 	l->v2 = lgr->key.version >= SMC_CLC_V2;	/* before anything is sent */
 	l->llc_max_links = lgr->max_links;
-	lgr->link = l;
+	lgr->links[0] = l;
 	/* Nothing arrives before the QP is connected, after this. */
 	l->cdc_arg = lgr;
 	l->cdc_rx = smcr_lgr_cdc_rx;
 	smcr_link_set_down_work(l, &lgr->down_work);
-	atomic_inc(&smc_obj_smcr_lgrs);
 	return 0;
 }
 
-/* The usable group of key with room for one more, if any. smcr_lgr_lock held. */
-static struct smcr_lgr *smcr_lgr_find_usable(const struct smcr_lgr_key *key)
+/*
+ * The usable group of key with room for one more, if any, and in *slot
+ * the link to use. smcr_lgr_lock held.
+ */
+static struct smcr_lgr *smcr_lgr_find_usable(const struct smcr_lgr_key *key,
+					     int *slot)
 {
 	struct smcr_lgr *lgr;
 
-	list_for_each_entry(lgr, &smcr_lgrs, list)
-		if (lgr->usable && !lgr->dead && smcr_link_active(lgr->link) &&
-		    lgr->conns_num < lgr->max_conns &&
-		    smcr_lgr_key_eq(&lgr->key, key))
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (!lgr->usable || lgr->dead ||
+		    lgr->conns_num >= lgr->max_conns ||
+		    !smcr_lgr_key_eq(&lgr->key, key))
+			continue;
+		*slot = smcr_lgr_pick_link(lgr);
+		if (*slot >= 0)
 			return lgr;
+	}
 	return NULL;
 }
 
@@ -222,13 +250,14 @@ static struct smcr_lgr *smcr_lgr_server_find(struct smcr_conn *sc,
 	struct smc_sock *smc = sc->smc;
 	struct smcr_lgr *lgr;
 	unsigned int gen;
+	int slot;
 	long left;
 
 	for (;;) {
 		mutex_lock(&smcr_lgr_lock);
-		lgr = smcr_lgr_find_usable(key);
+		lgr = smcr_lgr_find_usable(key, &slot);
 		if (lgr) {
-			smcr_lgr_add(lgr, sc);
+			smcr_lgr_add(lgr, sc, slot);
 			mutex_unlock(&smcr_lgr_lock);
 			return NULL;
 		}
@@ -287,13 +316,15 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		kfree(lgr);
 		return rc;
 	}
+	atomic_inc(&smc_obj_smcr_lgrs);
 	mutex_lock(&smcr_lgr_lock);
 	if (!++smcr_lgr_next_id)
 		++smcr_lgr_next_id;
 	lgr->id = smcr_lgr_next_id;
 	list_add_tail(&lgr->list, &smcr_lgrs);
 	smcr_lgr_seqno++;
-	smcr_lgr_add(lgr, sc);
+	/* Its one link, not active yet: the handshake brings it up. */
+	smcr_lgr_add(lgr, sc, 0);
 	mutex_unlock(&smcr_lgr_lock);
 	*first = true;
 	return 0;
@@ -303,24 +334,28 @@ int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		     u32 peer_qpn)
 {
 	struct smcr_lgr *lgr;
-	int rc = -ENOENT;
+	struct smcr_link *l;
+	int i;
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		/*
 		 * Not "usable": the server may have had our CONFIRM_LINK
-		 * answer before our own handshake marked the group.
+		 * answer before our own handshake marked the group. The
+		 * server chose the link: its Accept names that link's QP.
 		 */
-		if (!lgr->dead && smcr_link_active(lgr->link) &&
-		    lgr->link->peer.qpn == peer_qpn &&
-		    smcr_lgr_key_eq(&lgr->key, key)) {
-			smcr_lgr_add(lgr, sc);
-			rc = 0;
-			break;
+		if (lgr->dead || !smcr_lgr_key_eq(&lgr->key, key))
+			continue;
+		smcr_lgr_for_each_link(lgr, l, i) {
+			if (smcr_link_active(l) && l->peer.qpn == peer_qpn) {
+				smcr_lgr_add(lgr, sc, i);
+				mutex_unlock(&smcr_lgr_lock);
+				return 0;
+			}
 		}
 	}
 	mutex_unlock(&smcr_lgr_lock);
-	return rc;
+	return -ENOENT;
 }
 
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok)
@@ -361,8 +396,9 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 	if (fce->release >= SMC_CLC_RELEASE_1) {
 		lgr->max_conns = fce->max_conns;
 		lgr->max_links = fce->max_links;
-		lgr->link->llc_max_conns = fce->max_conns;
-		lgr->link->llc_max_links = fce->max_links;
+		/* Its first link only, at first contact. */
+		lgr->links[0]->llc_max_conns = fce->max_conns;
+		lgr->links[0]->llc_max_links = fce->max_links;
 	}
 	mutex_unlock(&smcr_lgr_lock);
 }
@@ -393,7 +429,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
 		}
 	}
 	mutex_unlock(&smcr_lgr_lock);
-	b = smcr_buf_alloc(lgr->link, size, true, type);
+	b = smcr_buf_alloc(smcr_lgr_buf_link(lgr), size, true, type);
 	if (!IS_ERR(b)) {
 		b->memcg_id = memcg_id;
 		atomic_inc(&smc_obj_smcr_bufs);
@@ -403,7 +439,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
 
 static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
 {
-	smcr_buf_free(lgr->link, b);
+	smcr_buf_free(smcr_lgr_buf_link(lgr), b);
 	atomic_dec(&smc_obj_smcr_bufs);
 }
 
@@ -411,6 +447,8 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 {
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_buf *rmb = sc->rmb;
+	struct smcr_link *l;
+	int i;
 
 	/* The bytes smcr_hs_bufs() took, whatever came of the buffers. */
 	smc_mem_unreserve(sc->smc);
@@ -451,27 +489,39 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	if (rmb)
 		smcr_lgr_buf_free(lgr, rmb);
 	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (l == sc->link)
+			lgr->link_conns[i]--;
 	if (!--lgr->conns_num)
 		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
 				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
 	mutex_unlock(&smcr_lgr_lock);
 	sc->lgr = NULL;
+	sc->link = NULL;
 }
 
 /* Off the list already; nobody else can reach it. */
 static void smcr_lgr_destroy(struct smcr_lgr *lgr)
 {
 	struct smcr_buf *b, *tmp;
+	struct smcr_link *l;
+	int i;
 
-	/* After this the link no longer queues down_work. */
-	smcr_link_set_down_work(lgr->link, NULL);
+	/* After this no link queues down_work. */
+	smcr_lgr_for_each_link(lgr, l, i)
+		smcr_link_set_down_work(l, NULL);
 	cancel_work_sync(&lgr->down_work);
 	list_for_each_entry_safe(b, tmp, &lgr->pool, pool) {
 		list_del(&b->pool);
 		smcr_lgr_buf_free(lgr, b);
 	}
-	/* An active link ends with DELETE_LINK: the peer's group goes too. */
-	smcr_link_destroy(lgr->link);
+	/*
+	 * An active link ends with DELETE_LINK: the peer's group goes too.
+	 * The buffers' link last: their mappings and MRs go with it.
+	 */
+	for (i = SMCR_LGR_LINKS - 1; i >= 0; i--)
+		if (lgr->links[i])
+			smcr_link_destroy(lgr->links[i]);
 	atomic_dec(&smc_obj_smcr_lgrs);
 	kfree(lgr);
 }
@@ -480,6 +530,8 @@ static void smcr_lgr_free_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(to_delayed_work(work),
 					    struct smcr_lgr, free_work);
+	struct smcr_link *l;
+	int i;
 
 	mutex_lock(&smcr_lgr_lock);
 	/* Someone joined meanwhile, or module exit took it off the list. */
@@ -493,14 +545,17 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	 * up again; destroying the QP meanwhile makes rxe wait for them and
 	 * WARN (rxe_pool.c, Linux 6.1). So the link of a port that went down
 	 * stays until the port is back (or its device goes: then its verbs
-	 * are released anyway). Its connections are gone already.
+	 * are released anyway), and its group with it. Its connections are
+	 * gone already.
 	 */
-	if (READ_ONCE(lgr->link->port_down) &&
-	    READ_ONCE(lgr->link->state) != SMCR_LINK_GONE &&
-	    !smcr_ib_port_active(lgr->key.dev, lgr->key.port)) {
-		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
-		mutex_unlock(&smcr_lgr_lock);
-		return;
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (READ_ONCE(l->port_down) &&
+		    READ_ONCE(l->state) != SMCR_LINK_GONE &&
+		    !smcr_ib_port_active(l->dev, l->port)) {
+			mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
+			mutex_unlock(&smcr_lgr_lock);
+			return;
+		}
 	}
 	list_del_init(&lgr->list);
 	/*
@@ -517,16 +572,18 @@ static void smcr_lgr_free_work(struct work_struct *work)
 }
 
 /*
- * The link failed (its CQ, the peer's DELETE_LINK, its port, its device,
- * the keepalive): nobody joins the group any more and every connection
- * in it is reset. One at a time, holding the socket, since the reset may
- * sleep and the list may change meanwhile.
+ * A link failed (its CQ, the peer's DELETE_LINK, its port, its device,
+ * the keepalive): with no failover yet, nobody joins the group any more
+ * and every connection in it is reset. One at a time, holding the
+ * socket, since the reset may sleep and the list may change meanwhile.
  */
 static void smcr_lgr_down_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, down_work);
 	struct smc_sock *next;
 	struct smcr_conn *sc;
+	struct smcr_link *l;
+	int i;
 
 	mutex_lock(&smcr_lgr_lock);
 	lgr->dead = true;
@@ -540,7 +597,9 @@ static void smcr_lgr_down_work(struct work_struct *work)
 	 * free send buffers that nothing reads; one still named by a WR after
 	 * the bound waits for it (smcr_buf_free).
 	 */
-	smcr_link_await_flush(lgr->link);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (!smcr_link_active(l))
+			smcr_link_await_flush(l);
 	for (;;) {
 		next = NULL;
 		read_lock_bh(&lgr->conns_lock);
@@ -607,28 +666,44 @@ static const char *smcr_lgr_state(const struct smcr_lgr *lgr)
 	return lgr->usable ? "usable" : "new";
 }
 
+/* The number of links lgr has; smcr_lgr_lock held. */
+static unsigned int smcr_lgr_links_num(const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *l;
+	unsigned int n = 0;
+	int i;
+
+	smcr_lgr_for_each_link(lgr, l, i)
+		n++;
+	return n;
+}
+
+/*
+ * One line per group. The link fields are its first link's (the line
+ * predates a second one; the tests parse it by name).
+ */
 void smcr_lgr_show(struct seq_file *m)
 {
+	const struct smcr_link *l;
 	struct smcr_lgr *lgr;
 
 	mutex_lock(&smcr_lgr_lock);
-	list_for_each_entry(lgr, &smcr_lgrs, list)
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links 1 qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u\n",
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		l = lgr->links[0];
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
-			   lgr->conns_num, lgr->pool_num, lgr->link->local.qpn,
-			   lgr->link->peer.qpn, READ_ONCE(lgr->link->state),
+			   lgr->conns_num, lgr->pool_num, smcr_lgr_links_num(lgr),
+			   l->local.qpn, l->peer.qpn, READ_ONCE(l->state),
 			   lgr->key.peer_gid.raw, lgr->key.version,
-			   is_zero_ether_addr(lgr->link->peer.nexthop_mac) ?
-			   lgr->link->peer.mac : lgr->link->peer.nexthop_mac,
-			   READ_ONCE(lgr->link->last_wc_status),
-			   READ_ONCE(lgr->link->timeouts),
-			   lgr->link->send_slots, lgr->link->recv_slots,
-			   lgr->link->qp_cap.max_send_wr,
-			   lgr->link->qp_cap.max_recv_wr, lgr->pool_bytes,
-			   lgr->link->write_max, READ_ONCE(lgr->link->writes),
-			   READ_ONCE(lgr->link->write_largest), lgr->max_conns,
-			   lgr->max_links, lgr->v2_peer.release);
+			   is_zero_ether_addr(l->peer.nexthop_mac) ?
+			   l->peer.mac : l->peer.nexthop_mac,
+			   READ_ONCE(l->last_wc_status), READ_ONCE(l->timeouts),
+			   l->send_slots, l->recv_slots, l->qp_cap.max_send_wr,
+			   l->qp_cap.max_recv_wr, lgr->pool_bytes, l->write_max,
+			   READ_ONCE(l->writes), READ_ONCE(l->write_largest),
+			   lgr->max_conns, lgr->max_links, lgr->v2_peer.release);
+	}
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
 		   atomic_read(&smc_obj_smcr_lgrs), atomic_read(&smc_obj_smcr_bufs),
@@ -678,6 +753,7 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 {
 	struct smcr_lgr *lgr, *found = NULL;
 	struct smcr_conn *sc;
+	struct smcr_link *l;
 	struct smcr_buf *b;
 	int rc;
 
@@ -700,13 +776,17 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	mutex_unlock(&smcr_lgr_lock);
 	if (!found)
 		return -ENOENT;
-	/* A page, not a connection's: whichever kind the allocator has. */
-	b = smcr_buf_alloc(found->link, PAGE_SIZE, false, SMCR_MIXED_BUFS);
+	/*
+	 * A page, not a connection's: whichever kind the allocator has, on
+	 * the link the group's buffers are on.
+	 */
+	l = smcr_lgr_buf_link(found);
+	b = smcr_buf_alloc(l, PAGE_SIZE, false, SMCR_MIXED_BUFS);
 	rc = PTR_ERR_OR_ZERO(b);
 	if (!rc) {
 		memset(b->cpu, 'X', len);
-		rc = smcr_buf_write(found->link, b, 0, len, rkey, addr, NULL);
-		smcr_buf_free(found->link, b);
+		rc = smcr_buf_write(l, b, 0, len, rkey, addr, NULL);
+		smcr_buf_free(l, b);
 	}
 	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
 	mutex_lock(&smcr_lgr_lock);

@@ -3,15 +3,19 @@
  * af_smc: SMC-R link groups (smcr_lgr.c) and the SMC-R side of a
  * connection (smcr_conn.c).
  *
- * A group is one link (one RC QP) between a local RDMA port and one peer,
- * shared by every SMC-R connection of one role (client or server) between
- * the two: key (device, port, peer system id, peer GID, VLAN, role,
- * namespace). The first connection makes it (CLC first contact); later
- * ones reuse its link and only bring their own buffers. When its last
- * connection leaves, a group lingers lgr_linger seconds (the module
- * parameter SMC-D groups use too), then its link ends with DELETE_LINK.
- * A group whose link failed is "dead": nobody joins it, every connection
- * in it is reset (smc_close_peer_gone()) and it is freed once empty.
+ * A group is a set of links (RC QPs) between local RDMA ports and one
+ * peer, shared by every SMC-R connection of one role (client or server)
+ * between the two: key (the first link's device and port, peer system
+ * id, peer GID, VLAN, role, namespace). The first connection makes it
+ * and its first link (CLC first contact); later ones join, each on the
+ * link with the fewest connections, and only bring their own buffers.
+ * Today a group has one link: room for SMCR_LGR_LINKS is there for the
+ * second link of issue 20, not made yet. When its last connection
+ * leaves, a group lingers lgr_linger seconds (the module parameter
+ * SMC-D groups use too), then its links end with DELETE_LINK. A group
+ * whose link failed is "dead" (no failover yet): nobody joins it, every
+ * connection in it is reset (smc_close_peer_gone()) and it is freed
+ * once empty.
  *
  * Connections are found by their alert token (ours, unique in the group)
  * when a CDC arrives. Locking:
@@ -40,6 +44,7 @@
 #include "smc_lgr.h"
 #include "smcr_ib.h"
 #include "smcr_link.h"
+#include "smc_v21.h"
 #include "wire/smc_cdc.h"
 #include "wire/smc_clc.h"
 
@@ -64,13 +69,27 @@ struct smcr_lgr_key {
 	u8		version;
 };
 
+/* The most links a group has: SMC v2.1's largest max_links. */
+#define SMCR_LGR_LINKS		SMC_V21_LINKS_MAX
+
 struct smcr_lgr {
 	struct list_head	list;		/* smcr_lgrs, under smcr_lgr_lock */
 	/* Server: on smcr_lgr_firsts while its first contact runs (same lock). */
 	struct list_head	first;
 	u32			id;
 	struct smcr_lgr_key	key;
-	struct smcr_link	*link;		/* the group's only link */
+	/*
+	 * The links, by slot. links[0] is made with the group (first
+	 * contact), before the group is listed, and stays until the group
+	 * is freed; it is on key's device and port. The other slots are for
+	 * a second link (ADD_LINK, issue 20; none is made yet). A slot is
+	 * set under smcr_lgr_lock and cleared only by the group's own works
+	 * (down, free), so those and a connection in the group (for its
+	 * sc->link) read it without the lock. link_conns[i]: the
+	 * connections on links[i], under smcr_lgr_lock.
+	 */
+	struct smcr_link	*links[SMCR_LGR_LINKS];
+	u32			link_conns[SMCR_LGR_LINKS];
 	/* Under smcr_lgr_lock: */
 	bool			usable;		/* link confirmed: others may join */
 	bool			dead;		/* link failed: nobody joins */
@@ -112,10 +131,41 @@ struct smcr_lgr {
  */
 #define SMCR_CONN_WRITES	8
 
+/* lgr's link in the first used slot from *i on (*i set to it), or NULL. */
+static inline struct smcr_link *smcr_lgr_next_link(const struct smcr_lgr *lgr,
+						   int *i)
+{
+	for (; *i < SMCR_LGR_LINKS; (*i)++)
+		if (lgr->links[*i])
+			return lgr->links[*i];
+	return NULL;
+}
+
+/* Each link l (slot i) of lgr (smcr_lgr_lock held, or as links[] says). */
+#define smcr_lgr_for_each_link(lgr, l, i)				\
+	for ((i) = 0; ((l) = smcr_lgr_next_link(lgr, &(i))); (i)++)
+
+/*
+ * The link a group's buffers are mapped and registered on: the first.
+ * Every connection is on it too, for now: a second link needs its own
+ * mapping and MR of each buffer first (issue 20, smc-r.md, "next
+ * steps").
+ */
+static inline struct smcr_link *smcr_lgr_buf_link(const struct smcr_lgr *lgr)
+{
+	return lgr->links[0];
+}
+
 /* The SMC-R state of one connection. */
 struct smcr_conn {
 	struct list_head	lgr_entry;	/* lgr->conns, under conns_lock */
 	struct smcr_lgr		*lgr;
+	/*
+	 * The link our WRITEs and CDCs go over, one of lgr->links[]: set
+	 * when sc joins the group (smcr_lgr_lock), the same until it
+	 * leaves (a failover will move it: issue 20).
+	 */
+	struct smcr_link	*link;
 	struct smc_sock		*smc;		/* owns us */
 	u32			token;		/* ours; the peer's CDCs carry it */
 	u32			peer_token;	/* the peer's; our CDCs carry it */
