@@ -3,15 +3,19 @@
  * af_smc: REG_MR and RDMA WRITE requests on a link, and the buffers of
  * SMC-R connections (see smcr_link.h).
  *
- * An RMB is a page-aligned buffer with an MR of its own
+ * An RMB is a page-aligned buffer with an MR of its own on each link
  * (IB_MR_TYPE_MEM_REG, registered with REG_MR, access LOCAL_WRITE |
  * REMOTE_WRITE): the peer gets the rkey of that buffer and can write
  * nowhere else. A physically contiguous send buffer has no MR: it is
  * DMA-mapped and read by the device through the PD's local DMA lkey as
- * the source of RDMA WRITEs. Both are listed on their link (under the device's
- * links_mutex, which the link's teardown holds), so a link that goes with
- * its device releases their MRs and mappings before its PD; the pages
- * stay with their owner until smcr_buf_free().
+ * the source of RDMA WRITEs. A buffer's mapping on a link (struct
+ * smcr_buf_map: the DMA mapping, the MR, the link's requests that name
+ * it) is listed on that link (under the device's links_mutex, which the
+ * link's teardown holds), so a link that goes with its device releases
+ * its MRs and mappings before its PD; the pages stay with their owner
+ * until smcr_buf_free(), and after it until the last mapping is gone
+ * (b->refs). The mappings have their own scatterlists: a DMA mapping
+ * writes its device's addresses into the list it maps.
  *
  * Where the pages come from is net.smc.smcr_buf_type's (the caller
  * passes the connection namespace's value): one block of pages only
@@ -24,16 +28,16 @@
  * WRITEs name it by its lkey and iova: a single SGE cannot span pages
  * that are not contiguous.
  *
- * A buffer outlives its owner's smcr_buf_free() while a posted request
- * names it (b->posted): a WRITE whose waiter gave up is still in the
+ * A mapping outlives its owner's smcr_buf_free() while a posted request
+ * names it (m->posted): a WRITE whose waiter gave up is still in the
  * send queue, and the device reads its source again for every
- * retransmission (rxe copies it into each packet). Such a buffer becomes
- * an orphan; the completion that takes its count to 0 (a flush error
- * once the failed link's QP is in the error state) queues the link's
- * reap_work, which frees it in process context (the MR's deregistration
- * may sleep; the list is under links_mutex). When the QP is destroyed
- * (GONE), nothing reads any buffer of the link any more and the
- * teardown frees the orphans left.
+ * retransmission (rxe copies it into each packet). Such a mapping
+ * becomes an orphan; the completion that takes its count to 0 (a flush
+ * error once the failed link's QP is in the error state) queues the
+ * link's reap_work, which destroys it in process context (the MR's
+ * deregistration may sleep; the list is under links_mutex). When the QP
+ * is destroyed (GONE), nothing reads any buffer of the link any more and
+ * the teardown destroys the orphans left.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -48,15 +52,15 @@
 atomic_t smcr_bufs_freed_posted, smcr_bufs_deferred;
 
 /*
- * Under l->lock: c no longer names its buffer (completed, or not posted).
- * True when that was the last request on an orphan: reap it.
+ * Under l->lock: c no longer names its mapping (completed, or not
+ * posted). True when that was the last request on an orphan: reap it.
  */
-static bool smcr_wr_put_buf(struct smcr_wr_ctx *c)
+static bool smcr_wr_put_map(struct smcr_wr_ctx *c)
 {
-	struct smcr_buf *b = c->buf;
+	struct smcr_buf_map *m = c->map;
 
-	c->buf = NULL;
-	return b && !--b->posted && b->orphan;
+	c->map = NULL;
+	return m && !--m->posted && m->orphan;
 }
 
 /* A REG_MR or RDMA WRITE completed: its waiter, if any, takes the result. */
@@ -67,7 +71,7 @@ void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc)
 	bool reap;
 
 	spin_lock_bh(&l->lock);
-	reap = smcr_wr_put_buf(c);
+	reap = smcr_wr_put_map(c);
 	smcr_link_sq_done(l);
 	c->status = wc->status ? -EIO : 0;
 	if (wc->status)
@@ -129,7 +133,7 @@ static bool smcr_wr_finished(struct smcr_link *l, struct smcr_wr_ctx *c)
  * posted.
  */
 typedef int (*smcr_wr_prep_t)(struct smcr_link *l, struct ib_send_wr *wr,
-			      struct smcr_buf *b);
+			      struct smcr_buf_map *m);
 
 /*
  * The request's memory is the link's, not the caller's: a waiter that
@@ -141,7 +145,7 @@ typedef int (*smcr_wr_prep_t)(struct smcr_link *l, struct ib_send_wr *wr,
  * the error state, which completes the request with a flush error.
  */
 static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-			  struct smcr_buf *b, smcr_wr_prep_t prep, bool wait,
+			  struct smcr_buf_map *m, smcr_wr_prep_t prep, bool wait,
 			  bool local_op, struct smcr_wr_ticket *t)
 {
 	struct smcr_wr_ctx *c;
@@ -163,9 +167,8 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	}
 	/* Counted before the post: the completion may run before it returns. */
 	spin_lock_bh(&l->lock);
-	c->buf = b;
-	if (b)
-		b->posted++;
+	c->map = m;
+	m->posted++;
 	l->sq_posted++;
 	spin_unlock_bh(&l->lock);
 	/*
@@ -177,7 +180,7 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	down_read(&l->verbs_sem);
 	rc = -ENOLINK;
 	if (l->state == SMCR_LINK_ACTIVE)
-		rc = prep ? prep(l, wr, b) : 0;
+		rc = prep(l, wr, m);
 	if (!rc) {
 		rc = ib_post_send(l->qp, wr, NULL);
 		if (rc)
@@ -185,9 +188,9 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	}
 	up_read(&l->verbs_sem);
 	if (rc) {
-		/* Not posted: b was its owner's all along, never an orphan. */
+		/* Not posted: m was its owner's all along, never an orphan. */
 		spin_lock_bh(&l->lock);
-		smcr_wr_put_buf(c);
+		smcr_wr_put_map(c);
 		smcr_link_sq_done(l);
 		__set_bit(i, &l->wr_free);
 		spin_unlock_bh(&l->lock);
@@ -244,12 +247,12 @@ static bool smcr_sq_empty(struct smcr_link *l)
  * longer than the two bounds.
  */
 static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-			struct smcr_buf *b, smcr_wr_prep_t prep, bool wait)
+			struct smcr_buf_map *m, smcr_wr_prep_t prep, bool wait)
 {
 	int rc;
 
 	if (wr->opcode != IB_WR_REG_MR && wr->opcode != IB_WR_LOCAL_INV)
-		return __smcr_post_wr(l, wr, b, prep, wait, false, NULL);
+		return __smcr_post_wr(l, wr, m, prep, wait, false, NULL);
 	mutex_lock(&l->local_op_mutex);
 	spin_lock_bh(&l->lock);
 	l->sq_local_op = true;
@@ -258,7 +261,7 @@ static int smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 		smcr_link_timed_out(l);
 		rc = -ETIMEDOUT;
 	} else {
-		rc = __smcr_post_wr(l, wr, b, prep, true, true, NULL);
+		rc = __smcr_post_wr(l, wr, m, prep, true, true, NULL);
 	}
 	spin_lock_bh(&l->lock);
 	l->sq_local_op = false;
@@ -305,20 +308,26 @@ int smcr_wr_wait(struct smcr_link *l, const struct smcr_wr_ticket *t)
 	return rc;
 }
 
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-		      struct smcr_buf *b, bool wait)
+static struct scatterlist *smcr_buf_sgl(struct smcr_buf_map *m)
 {
-	return smcr_post_wr(l, wr, b, NULL, wait);
+	return m->buf->virt ? m->sgt.sgl : &m->sg;
 }
 
-static struct scatterlist *smcr_buf_sgl(struct smcr_buf *b)
+static unsigned int smcr_buf_nents(const struct smcr_buf_map *m)
 {
-	return b->virt ? b->sgt.sgl : &b->sg;
+	return m->buf->virt ? m->sgt.orig_nents : 1;
 }
 
-static unsigned int smcr_buf_nents(const struct smcr_buf *b)
+/* b's mapping on l, or NULL. */
+static struct smcr_buf_map *smcr_buf_on(const struct smcr_link *l,
+					struct smcr_buf *b)
 {
-	return b->virt ? b->sgt.orig_nents : 1;
+	int i;
+
+	for (i = 0; i < SMCR_BUF_LINKS; i++)
+		if (b->maps[i].link == l)
+			return &b->maps[i];
+	return NULL;
 }
 
 static enum dma_data_direction smcr_buf_dir(const struct smcr_buf *b)
@@ -327,22 +336,23 @@ static enum dma_data_direction smcr_buf_dir(const struct smcr_buf *b)
 }
 
 /*
- * Sync bytes [off, off + len) of a mapped b for the device or for the
+ * Sync bytes [off, off + len) of a mapping for the device or for the
  * CPU, entry by entry (the DMA entries cover the buffer in order). Only
  * when a mapped entry needs it (need_sync): never for rxe, whose DMA
  * addresses are kernel addresses, nor for a coherent device without
  * bounce buffers. Any context.
  */
-static void smcr_buf_sync(struct ib_device *ibdev, struct smcr_buf *b,
+static void smcr_buf_sync(struct ib_device *ibdev, struct smcr_buf_map *m,
 			  u32 off, u32 len, bool for_device)
 {
+	enum dma_data_direction dir = smcr_buf_dir(m->buf);
 	struct scatterlist *sg;
 	u32 pos = 0, from, to;
 	int i;
 
-	if (!b->need_sync)
+	if (!m->need_sync)
 		return;
-	for_each_sg(smcr_buf_sgl(b), sg, b->dma_nents, i) {
+	for_each_sg(smcr_buf_sgl(m), sg, m->dma_nents, i) {
 		if (pos >= off + len)
 			break;
 		if (pos + sg_dma_len(sg) > off) {
@@ -351,43 +361,45 @@ static void smcr_buf_sync(struct ib_device *ibdev, struct smcr_buf *b,
 			if (for_device)
 				ib_dma_sync_single_for_device(ibdev,
 							      sg_dma_address(sg) + from - pos,
-							      to - from, smcr_buf_dir(b));
+							      to - from, dir);
 			else
 				ib_dma_sync_single_for_cpu(ibdev,
 							   sg_dma_address(sg) + from - pos,
-							   to - from, smcr_buf_dir(b));
+							   to - from, dir);
 		}
 		pos += sg_dma_len(sg);
 	}
 }
 
-static void smcr_buf_release(struct smcr_link *l, struct smcr_buf *b)
+/* m's MR and DMA mapping go; its scatterlist stays. */
+static void smcr_buf_release(struct smcr_link *l, struct smcr_buf_map *m)
 {
 	struct ib_device *ibdev = l->dev->ibdev;
 
-	if (b->mr)
-		ib_dereg_mr(b->mr);
-	b->mr = NULL;
-	b->registered = false;
-	if (b->mapped)
-		ib_dma_unmap_sg(ibdev, smcr_buf_sgl(b), smcr_buf_nents(b),
-				smcr_buf_dir(b));
-	b->mapped = false;
-	b->need_sync = false;
+	if (m->mr)
+		ib_dereg_mr(m->mr);
+	m->mr = NULL;
+	m->registered = false;
+	if (m->mapped)
+		ib_dma_unmap_sg(ibdev, smcr_buf_sgl(m), smcr_buf_nents(m),
+				smcr_buf_dir(m->buf));
+	m->mapped = false;
+	m->need_sync = false;
 }
 
 void smcr_buf_release_all(struct smcr_link *l)
 {
-	struct smcr_buf *b;
+	struct smcr_buf_map *m;
 
-	list_for_each_entry(b, &l->bufs, list)
-		smcr_buf_release(l, b);
+	list_for_each_entry(m, &l->bufs, list)
+		smcr_buf_release(l, m);
 }
 
-/* Under links_mutex: b joins (add) or leaves the link's list. */
-static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf *b,
+/* Under links_mutex: m joins (add) or leaves the link's list. */
+static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf_map *m,
 			   bool add)
 {
+	const struct smcr_buf *b = m->buf;
 	u64 *bytes = b->remote ? &l->rmb_bytes : &l->sndbuf_bytes;
 
 	WRITE_ONCE(*bytes, add ? *bytes + b->size : *bytes - b->size);
@@ -397,31 +409,42 @@ static void smcr_buf_count(struct smcr_link *l, const struct smcr_buf *b,
 static int smcr_buf_block(struct smcr_buf *b, unsigned int order, gfp_t gfp)
 {
 	b->cpu = (void *)__get_free_pages(gfp, order);
-	if (!b->cpu)
-		return -ENOMEM;
-	sg_init_one(&b->sg, b->cpu, b->size);
-	return 0;
+	return b->cpu ? 0 : -ENOMEM;
 }
 
-/* b's pages from vmalloc, with an SG entry per page; 0 or -ENOMEM. */
+/* b's pages from vmalloc; 0 or -ENOMEM. */
 static int smcr_buf_vpages(struct smcr_buf *b)
 {
-	unsigned int i, n = b->size >> PAGE_SHIFT;
-	struct scatterlist *sg;
-
 	b->cpu = __vmalloc(b->size, SMC_MEM_GFP | __GFP_ZERO);
 	if (!b->cpu)
 		return -ENOMEM;
-	if (sg_alloc_table(&b->sgt, n, GFP_KERNEL_ACCOUNT)) {
-		vfree(b->cpu);
-		b->cpu = NULL;
-		return -ENOMEM;
-	}
 	b->virt = true;
-	for_each_sg(b->sgt.sgl, sg, n, i)
+	return 0;
+}
+
+/* m's scatterlist over its buffer's pages: one entry, or one per page. */
+static int smcr_buf_sg(struct smcr_buf_map *m)
+{
+	struct smcr_buf *b = m->buf;
+	unsigned int i, n = b->size >> PAGE_SHIFT;
+	struct scatterlist *sg;
+
+	if (!b->virt) {
+		sg_init_one(&m->sg, b->cpu, b->size);
+		return 0;
+	}
+	if (sg_alloc_table(&m->sgt, n, GFP_KERNEL_ACCOUNT))
+		return -ENOMEM;
+	for_each_sg(m->sgt.sgl, sg, n, i)
 		sg_set_page(sg, vmalloc_to_page(b->cpu + i * PAGE_SIZE),
 			    PAGE_SIZE, 0);
 	return 0;
+}
+
+static void smcr_buf_sg_free(struct smcr_buf_map *m)
+{
+	if (m->buf->virt)
+		sg_free_table(&m->sgt);
 }
 
 /*
@@ -478,44 +501,100 @@ bool smcr_buf_is_type(const struct smcr_buf *b, enum smcr_buf_type type)
 /* What smcr_buf_pages() took; process context (vfree). */
 static void smcr_buf_free_pages(struct smcr_buf *b)
 {
-	if (b->virt) {
-		sg_free_table(&b->sgt);
+	if (b->virt)
 		vfree(b->cpu);
-	} else {
+	else
 		free_pages((unsigned long)b->cpu, get_order(b->size));
-	}
 }
 
-/* Under links_mutex, the link not GONE: b's DMA mapping. */
-static int smcr_buf_map(struct ib_device *ibdev, struct smcr_buf *b)
+/* A reference to b goes: the last one (no mapping, no owner) frees it. */
+static void smcr_buf_put(struct smcr_buf *b)
+{
+	if (!refcount_dec_and_test(&b->refs))
+		return;
+	smcr_buf_free_pages(b);
+	kfree(b);
+}
+
+/* Under links_mutex, the link not GONE: m's DMA mapping. */
+static int smcr_buf_map(struct ib_device *ibdev, struct smcr_buf_map *m)
 {
 	struct scatterlist *sg;
 	int i, n;
 
-	n = ib_dma_map_sg(ibdev, smcr_buf_sgl(b), smcr_buf_nents(b),
-			  smcr_buf_dir(b));
+	n = ib_dma_map_sg(ibdev, smcr_buf_sgl(m), smcr_buf_nents(m),
+			  smcr_buf_dir(m->buf));
 	if (n <= 0)
 		return -ENOMEM;
-	b->mapped = true;
-	b->dma_nents = n;
+	m->mapped = true;
+	m->dma_nents = n;
 	/* A physically contiguous buffer without an MR is one DMA range. */
-	if (!b->virt && n != 1)
+	if (!m->buf->virt && n != 1)
 		return -EINVAL;
 	if (ib_uses_virt_dma(ibdev))
 		return 0;
-	for_each_sg(smcr_buf_sgl(b), sg, n, i) {
+	for_each_sg(smcr_buf_sgl(m), sg, n, i) {
 		if (dma_need_sync(ibdev->dma_device, sg_dma_address(sg))) {
-			b->need_sync = true;
+			m->need_sync = true;
 			break;
 		}
 	}
 	return 0;
 }
 
+int smcr_buf_add_link(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct smcr_buf_map *m = smcr_buf_on(NULL, b);
+	u32 pages = b->size >> PAGE_SHIFT;
+	int rc;
+
+	if (!m || smcr_buf_on(l, b))
+		return -EINVAL;
+	/* A slot may have held a mapping before (its link deleted). */
+	memset(m, 0, sizeof(*m));
+	m->buf = b;
+	rc = smcr_buf_sg(m);
+	if (rc)
+		return rc;
+	mutex_lock(&l->dev->links_mutex);
+	rc = -ENOLINK;
+	if (l->state == SMCR_LINK_GONE)
+		goto fail;
+	rc = smcr_buf_map(l->dev->ibdev, m);
+	if (rc)
+		goto fail;
+	if (b->remote || b->virt) {
+		/* Nothing posted names it yet: every step here unwinds below. */
+		m->mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, pages);
+		if (IS_ERR(m->mr)) {
+			rc = PTR_ERR(m->mr);
+			m->mr = NULL;
+			goto fail;
+		}
+		rc = ib_map_mr_sg(m->mr, smcr_buf_sgl(m), m->dma_nents, NULL,
+				  PAGE_SIZE);
+		if (rc != m->dma_nents) {
+			rc = rc < 0 ? rc : -EINVAL;
+			goto fail;
+		}
+	}
+	list_add_tail(&m->list, &l->bufs);
+	smcr_buf_count(l, m, true);
+	refcount_inc(&b->refs);
+	m->link = l;
+	mutex_unlock(&l->dev->links_mutex);
+	return 0;
+fail:
+	smcr_buf_release(l, m);
+	mutex_unlock(&l->dev->links_mutex);
+	smcr_buf_sg_free(m);
+	m->buf = NULL;
+	return rc;
+}
+
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
 				enum smcr_buf_type type)
 {
-	struct ib_device *ibdev;
 	struct smcr_buf *b;
 	int rc;
 
@@ -524,100 +603,73 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return ERR_PTR(-ENOMEM);
-	INIT_LIST_HEAD(&b->list);
 	INIT_LIST_HEAD(&b->pool);
 	b->size = size;
 	b->remote = remote;
+	refcount_set(&b->refs, 1);	/* the owner's */
 	rc = smcr_buf_pages(b, type);
 	if (rc) {
 		kfree(b);
 		return ERR_PTR(rc);
 	}
-
-	mutex_lock(&l->dev->links_mutex);
-	rc = -ENOLINK;
-	if (l->state == SMCR_LINK_GONE)
-		goto fail;
-	ibdev = l->dev->ibdev;
-	rc = smcr_buf_map(ibdev, b);
-	if (rc)
-		goto fail;
-	if (remote || b->virt) {
-		/* Nothing posted names it yet: every step here unwinds below. */
-		b->mr = ib_alloc_mr(l->pd, IB_MR_TYPE_MEM_REG, size >> PAGE_SHIFT);
-		if (IS_ERR(b->mr)) {
-			rc = PTR_ERR(b->mr);
-			b->mr = NULL;
-			goto fail;
-		}
-		rc = ib_map_mr_sg(b->mr, smcr_buf_sgl(b), b->dma_nents, NULL,
-				  PAGE_SIZE);
-		if (rc != b->dma_nents) {
-			rc = rc < 0 ? rc : -EINVAL;
-			goto fail;
-		}
+	rc = smcr_buf_add_link(l, b);
+	if (rc) {
+		smcr_buf_put(b);
+		return ERR_PTR(rc);
 	}
-	list_add_tail(&b->list, &l->bufs);
-	smcr_buf_count(l, b, true);
-	mutex_unlock(&l->dev->links_mutex);
 	return b;
-fail:
-	smcr_buf_release(l, b);
-	mutex_unlock(&l->dev->links_mutex);
-	smcr_buf_free_pages(b);
-	kfree(b);
-	return ERR_PTR(rc);
 }
 
 /*
  * REG_MR's MR and key, read where the teardown cannot release the MR. A
- * buffer whose old key is invalidated (rekey) gets the next one: the
+ * mapping whose old key is invalidated (rekey) gets the next one: the
  * same MR index, the low 8 bits counted on (ib_inc_rkey), which is all
  * the key a REG_MR may change; the device takes it from this request.
  */
 static int smcr_buf_register_prep(struct smcr_link *l, struct ib_send_wr *wr,
-				  struct smcr_buf *b)
+				  struct smcr_buf_map *m)
 {
 	struct ib_reg_wr *reg = container_of(wr, struct ib_reg_wr, wr);
 
-	if (!b->mr)
+	if (!m->mr)
 		return -ENOLINK;
-	if (b->rekey) {
-		ib_update_fast_reg_key(b->mr, ib_inc_rkey(b->mr->rkey));
-		b->rekey = false;
+	if (m->rekey) {
+		ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey));
+		m->rekey = false;
 	}
-	reg->mr = b->mr;
-	reg->key = b->mr->rkey;
+	reg->mr = m->mr;
+	reg->key = m->mr->rkey;
 	return 0;
 }
 
 /* LOCAL_INV of the key the MR has now, under the same rule. */
 static int smcr_buf_invalidate_prep(struct smcr_link *l, struct ib_send_wr *wr,
-				    struct smcr_buf *b)
+				    struct smcr_buf_map *m)
 {
-	if (!b->mr)
+	if (!m->mr)
 		return -ENOLINK;
-	wr->ex.invalidate_rkey = b->mr->rkey;
+	wr->ex.invalidate_rkey = m->mr->rkey;
 	return 0;
 }
 
 /*
- * The rkey of a buffer's last connection dies: after this the device
- * refuses it (the MR is "free" until the next REG_MR, which takes a new
- * key). A local operation: no round trip to the peer.
+ * The rkey of a buffer's last connection dies on l: after this the
+ * device refuses it (the MR is "free" until the next REG_MR, which takes
+ * a new key). A local operation: no round trip to the peer.
  */
-static int smcr_buf_invalidate(struct smcr_link *l, struct smcr_buf *b)
+static int smcr_buf_invalidate(struct smcr_link *l, struct smcr_buf_map *m)
 {
 	struct ib_send_wr wr = {
 		.opcode		= IB_WR_LOCAL_INV,
 		.send_flags	= IB_SEND_SIGNALED,
 	};
 
-	return smcr_post_wr(l, &wr, b, smcr_buf_invalidate_prep, true);
+	return smcr_post_wr(l, &wr, m, smcr_buf_invalidate_prep, true);
 }
 
 int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 {
+	struct smcr_buf_map *m = smcr_buf_on(l, b);
 	struct ib_reg_wr wr = {
 		.wr = {
 			.opcode		= IB_WR_REG_MR,
@@ -630,20 +682,22 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 	};
 	int rc;
 
+	if (!m)
+		return -ENOLINK;
 	/* A physically contiguous send buffer goes by the local DMA lkey. */
 	if (!b->remote && !b->virt)
 		return 0;
-	if (b->rekey) {
+	if (m->rekey) {
 		/*
 		 * From the pool: registered under the old key. On failure
 		 * it is left unregistered, so it is freed, not pooled again.
 		 */
-		b->registered = false;
-		rc = smcr_buf_invalidate(l, b);
+		m->registered = false;
+		rc = smcr_buf_invalidate(l, m);
 		if (rc)
 			return rc;
 	}
-	if (b->registered)
+	if (m->registered)
 		return 0;
 	/*
 	 * Once posted, the MR stays until the WR is done: only the link's
@@ -651,77 +705,114 @@ int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b)
 	 * QP first, so the WR would simply never complete (and the wait ends
 	 * with the link).
 	 */
-	rc = smcr_post_wr(l, &wr.wr, b, smcr_buf_register_prep, true);
+	rc = smcr_post_wr(l, &wr.wr, m, smcr_buf_register_prep, true);
 	if (!rc)
-		b->registered = true;
+		m->registered = true;
 	return rc;
 }
 
-/*
- * Under l->lock: b's pages are about to go. A request still naming it
- * would read (or register) freed memory unless the QP is destroyed
- * (GONE, under links_mutex): count that (the deferral below makes it
- * impossible; the count is the regression test's direct signal), and let
- * the requests forget b, so their completions do not touch the freed
- * struct.
- */
-static void smcr_buf_forget(struct smcr_link *l, struct smcr_buf *b)
+bool smcr_buf_registered(const struct smcr_link *l, struct smcr_buf *b)
+{
+	const struct smcr_buf_map *m = smcr_buf_on(l, b);
+
+	return m && m->registered;
+}
+
+void smcr_buf_rekey(struct smcr_buf *b)
 {
 	int i;
 
-	if (b->posted && l->state != SMCR_LINK_GONE)
+	for (i = 0; i < SMCR_BUF_LINKS; i++)
+		if (b->maps[i].link)
+			b->maps[i].rekey = true;
+}
+
+/*
+ * Under l->lock: m is about to go. A request still naming it would read
+ * (or register) memory about to be freed unless the QP is destroyed
+ * (GONE, under links_mutex): count that (the deferral below makes it
+ * impossible; the count is the regression test's direct signal), and let
+ * the requests forget m, so their completions do not touch it.
+ */
+static void smcr_buf_forget(struct smcr_link *l, struct smcr_buf_map *m)
+{
+	int i;
+
+	if (m->posted && l->state != SMCR_LINK_GONE)
 		atomic_inc(&smcr_bufs_freed_posted);
 	for (i = 0; i < SMCR_WR_CTX; i++)
-		if (l->wr_ctx[i].buf == b)
-			l->wr_ctx[i].buf = NULL;
-	b->posted = 0;
+		if (l->wr_ctx[i].map == m)
+			l->wr_ctx[i].map = NULL;
+	m->posted = 0;
 }
 
-/* Under links_mutex: b off the link, its MR and mapping and pages gone. */
-static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf *b)
+/*
+ * Under links_mutex: m off the link, its MR and mapping gone, and its
+ * reference to the buffer (the last one frees the pages). m is not
+ * touched afterwards: it is part of the buffer.
+ */
+static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf_map *m)
 {
+	struct smcr_buf *b = m->buf;
+
 	spin_lock_bh(&l->lock);
-	smcr_buf_forget(l, b);
+	smcr_buf_forget(l, m);
 	spin_unlock_bh(&l->lock);
-	list_del(&b->list);
-	smcr_buf_count(l, b, false);
+	list_del(&m->list);
+	smcr_buf_count(l, m, false);
 	if (l->state != SMCR_LINK_GONE)
-		smcr_buf_release(l, b);
-	smcr_buf_free_pages(b);
-	kfree(b);
+		smcr_buf_release(l, m);
+	smcr_buf_sg_free(m);
+	m->link = NULL;
+	smcr_buf_put(b);
 }
 
-void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b)
+/*
+ * Each mapping is destroyed now, or left as an orphan while a request
+ * names it. A mapping not visited yet is no orphan, so nothing else
+ * destroys it meanwhile; the owner's reference keeps b to the end.
+ */
+void smcr_buf_free(struct smcr_buf *b)
 {
+	struct smcr_buf_map *m;
+	struct smcr_link *l;
 	bool busy;
+	int i;
 
 	if (!b)
 		return;
-	mutex_lock(&l->dev->links_mutex);
-	/* Under links_mutex, GONE means the QP is destroyed: nothing reads b. */
-	spin_lock_bh(&l->lock);
-	busy = b->posted && l->state != SMCR_LINK_GONE;
-	b->orphan = busy;
-	spin_unlock_bh(&l->lock);
-	if (busy)
-		atomic_inc(&smcr_bufs_deferred);
-	else
-		smcr_buf_destroy(l, b);
-	mutex_unlock(&l->dev->links_mutex);
+	for (i = 0; i < SMCR_BUF_LINKS; i++) {
+		m = &b->maps[i];
+		l = m->link;
+		if (!l)
+			continue;
+		mutex_lock(&l->dev->links_mutex);
+		/* Under links_mutex, GONE means the QP is destroyed: nothing reads m. */
+		spin_lock_bh(&l->lock);
+		busy = m->posted && l->state != SMCR_LINK_GONE;
+		m->orphan = busy;
+		spin_unlock_bh(&l->lock);
+		if (busy)
+			atomic_inc(&smcr_bufs_deferred);
+		else
+			smcr_buf_destroy(l, m);
+		mutex_unlock(&l->dev->links_mutex);
+	}
+	smcr_buf_put(b);
 }
 
 void smcr_buf_reap(struct smcr_link *l)
 {
-	struct smcr_buf *b, *tmp;
+	struct smcr_buf_map *m, *tmp;
 	bool idle;
 
-	list_for_each_entry_safe(b, tmp, &l->bufs, list) {
+	list_for_each_entry_safe(m, tmp, &l->bufs, list) {
 		spin_lock_bh(&l->lock);
-		idle = b->orphan && (!b->posted || l->state == SMCR_LINK_GONE);
+		idle = m->orphan && (!m->posted || l->state == SMCR_LINK_GONE);
 		spin_unlock_bh(&l->lock);
 		if (!idle)
 			continue;
-		smcr_buf_destroy(l, b);
+		smcr_buf_destroy(l, m);
 		atomic_dec(&smcr_bufs_deferred);
 	}
 }
@@ -735,66 +826,73 @@ void smcr_buf_reap_work(struct work_struct *work)
 	mutex_unlock(&l->dev->links_mutex);
 }
 
-u32 smcr_buf_rkey(const struct smcr_buf *b)
+u32 smcr_buf_rkey(const struct smcr_link *l, struct smcr_buf *b)
 {
-	return b->mr ? b->mr->rkey : 0;
+	const struct smcr_buf_map *m = smcr_buf_on(l, b);
+
+	return m && m->mr ? m->mr->rkey : 0;
 }
 
-u64 smcr_buf_addr(const struct smcr_buf *b)
+u64 smcr_buf_addr(const struct smcr_link *l, struct smcr_buf *b)
 {
-	return b->mr ? b->mr->iova : 0;
+	const struct smcr_buf_map *m = smcr_buf_on(l, b);
+
+	return m && m->mr ? m->mr->iova : 0;
 }
 
 void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b)
 {
+	struct smcr_buf_map *m = smcr_buf_on(l, b);
+
 	/*
 	 * Lockless: a mapping goes only after the link's CQ (our caller).
 	 * All of it: a CDC does not say which bytes the WRITEs before it
 	 * filled (a walk of every entry only where syncs are needed at all).
 	 */
-	if (b->mapped)
-		smcr_buf_sync(l->dev->ibdev, b, 0, b->size, false);
+	if (m && m->mapped)
+		smcr_buf_sync(l->dev->ibdev, m, 0, b->size, false);
 }
 
 /*
- * The WRITE's source: sge->addr holds the offset into b until here. The
- * PD, b's DMA mapping and the device are the link's verbs objects, which
- * the teardown releases (the device's removal tears its links down):
- * smcr_post_wr() calls this under verbs_sem with the link ACTIVE, which
- * the teardown waits for, as every other user of the link's verbs objects
- * does (smcr_link_send(), err_work). Read before, as this code once did,
- * the lkey could come from a freed PD and the sync go to a device that
- * had been removed.
+ * The WRITE's source: sge->addr holds the offset into the buffer until
+ * here. The PD, the DMA mapping and the device are the link's verbs
+ * objects, which the teardown releases (the device's removal tears its
+ * links down): smcr_post_wr() calls this under verbs_sem with the link
+ * ACTIVE, which the teardown waits for, as every other user of the
+ * link's verbs objects does (smcr_link_send(), err_work). Read before,
+ * as this code once did, the lkey could come from a freed PD and the
+ * sync go to a device that had been removed.
  */
 static int smcr_buf_write_prep(struct smcr_link *l, struct ib_send_wr *wr,
-			       struct smcr_buf *b)
+			       struct smcr_buf_map *m)
 {
 	struct ib_sge *sge = wr->sg_list;
 	u32 off = sge->addr;
 
-	if (!b->mapped)
+	if (!m->mapped)
 		return -ENOLINK;
-	if (b->virt) {
+	if (m->buf->virt) {
 		/*
 		 * Pages that are not contiguous: through the MR's page list,
 		 * registered (smcr_buf_register) before the first WRITE.
 		 */
-		if (!b->mr || !b->registered)
+		if (!m->mr || !m->registered)
 			return -ENOLINK;
-		sge->addr = b->mr->iova + off;
-		sge->lkey = b->mr->lkey;
+		sge->addr = m->mr->iova + off;
+		sge->lkey = m->mr->lkey;
 	} else {
 		/* The source goes through the PD's local key, never the MR's. */
-		sge->addr = sg_dma_address(&b->sg) + off;
+		sge->addr = sg_dma_address(&m->sg) + off;
 		sge->lkey = l->pd->local_dma_lkey;
 	}
-	smcr_buf_sync(l->dev->ibdev, b, off, sge->length, true);
+	smcr_buf_sync(l->dev->ibdev, m, off, sge->length, true);
 	return 0;
 }
 
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, struct smcr_wr_ticket *t)
 {
+	struct smcr_buf_map *m = smcr_buf_on(l, b);
 	struct ib_sge sge = { .addr = off, .length = len };
 	struct ib_rdma_wr wr = {
 		.wr = {
@@ -810,8 +908,10 @@ int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 
 	if (off > b->size || len > b->size - off || !len)
 		return -EINVAL;
+	if (!m)
+		return -ENOLINK;
 	/* Not a local operation: never the queue to itself (smcr_post_wr). */
-	rc = __smcr_post_wr(l, &wr.wr, b, smcr_buf_write_prep, !t, false, t);
+	rc = __smcr_post_wr(l, &wr.wr, m, smcr_buf_write_prep, !t, false, t);
 	if (!rc) {
 		spin_lock_bh(&l->lock);
 		l->writes++;

@@ -440,12 +440,12 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	memcpy(ac->r.gid, l->local.gid.raw, sizeof(ac->r.gid));
 	memcpy(ac->r.mac, l->local.mac, sizeof(ac->r.mac));
 	ac->r.qpn = l->local.qpn;
-	ac->r.rmb_rkey = smcr_buf_rkey(sc->rmb);
+	ac->r.rmb_rkey = smcr_buf_rkey(l, sc->rmb);
 	ac->r.rmbe_idx = 1;
 	ac->r.rmbe_alert_token = sc->token;
 	ac->r.rmbe_size = ilog2(sc->rmb->size / SMC_BUF_MIN_SIZE);
 	ac->r.qp_mtu = l->local.mtu;
-	ac->r.rmb_dma_addr = smcr_buf_addr(sc->rmb);
+	ac->r.rmb_dma_addr = smcr_buf_addr(l, sc->rmb);
 	sc->rmb_rkey = ac->r.rmb_rkey;
 	sc->rmb_addr = ac->r.rmb_dma_addr;
 	ac->r.psn = l->local.psn;

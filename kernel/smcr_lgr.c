@@ -418,12 +418,13 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
 		 * only of the kind net.smc.smcr_buf_type asks for now: the
 		 * group's namespace may have changed it since b was made.
 		 */
-		if (b->size == size && b->registered &&
+		if (b->size == size &&
+		    smcr_buf_registered(smcr_lgr_buf_link(lgr), b) &&
 		    b->memcg_id == memcg_id && smcr_buf_is_type(b, type)) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
 			lgr->pool_bytes -= b->size;
-			b->rekey = true;
+			smcr_buf_rekey(b);
 			mutex_unlock(&smcr_lgr_lock);
 			return b;
 		}
@@ -439,7 +440,7 @@ struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
 
 static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
 {
-	smcr_buf_free(smcr_lgr_buf_link(lgr), b);
+	smcr_buf_free(b);
 	atomic_dec(&smc_obj_smcr_bufs);
 }
 
@@ -471,7 +472,8 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	sc->rmb = NULL;
 
 	mutex_lock(&smcr_lgr_lock);
-	if (rmb && rmb->registered && !lgr->dead &&
+	if (rmb && smcr_buf_registered(smcr_lgr_buf_link(lgr), rmb) &&
+	    !lgr->dead &&
 	    lgr->pool_num < SMCR_POOL_MAX &&
 	    lgr->pool_bytes + rmb->size <= SMCR_POOL_BYTES) {
 		list_add(&rmb->pool, &lgr->pool);
@@ -786,7 +788,7 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	if (!rc) {
 		memset(b->cpu, 'X', len);
 		rc = smcr_buf_write(l, b, 0, len, rkey, addr, NULL);
-		smcr_buf_free(l, b);
+		smcr_buf_free(b);
 	}
 	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
 	mutex_lock(&smcr_lgr_lock);

@@ -24,7 +24,7 @@
  * or SEND that timed out, its port, the peer's DELETE_LINK, the keepalive)
  * has its QP moved to the error state (err_work), which completes every
  * posted WR with a flush error; a buffer a posted WR names outlives its
- * owner's smcr_buf_free() until then (struct smcr_buf).
+ * owner's smcr_buf_free() until then (struct smcr_buf_map).
  *
  * Every wait has a bound (Documentation/smc-r.md has the figures).
  */
@@ -33,6 +33,7 @@
 
 #include <linux/completion.h>
 #include <linux/mmzone.h>
+#include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/wait.h>
@@ -97,30 +98,33 @@ struct smcr_qp_info {
 	u8		nexthop_mac[ETH_ALEN];
 };
 
+/* The links a buffer may be mapped on at once: a group's (smcr_lgr.h). */
+#define SMCR_BUF_LINKS		2
+
 /*
- * A buffer of a connection on a link (smcr_buf.c): an RMB the peer writes
- * into (its own MR, remote write access to this buffer only) or a send
- * buffer (DMA-mapped for the local SGE of RDMA WRITEs). Physically
- * contiguous up to SMCR_BUF_PHYS_MAX: one SG entry, and a send buffer
- * has no MR (the PD's local DMA lkey reaches it). Otherwise virtually
- * contiguous (virt): one SG entry per page, and an MR even for a send
- * buffer, with local access only, through which WRITEs read it. Listed on
- * its link so that the link's teardown can release its MR and mapping
- * before the PD goes; the pages stay until smcr_buf_free().
+ * A buffer's mapping on one link (smcr_buf.c): its DMA mapping on the
+ * link's device, and an MR in the link's PD. A link is a QP of its own
+ * device and PD, so an RMB has an rkey per link (the peer uses each on
+ * its own QP), and a WRITE reads a send buffer through the mapping of
+ * the link it goes over. Listed on its link, so that the link's teardown
+ * can release its MR and mapping before the PD goes.
  *
- * No buffer goes while the device may still use it: smcr_buf_free() of a
- * buffer that a posted request still names only marks it an orphan, left
- * on the link's list; the last of those requests to complete (or to be
- * flushed, once the QP is in error) has the link's reap_work free it, and
- * the link's teardown frees what is left once the QP is destroyed.
+ * No mapping goes while its device may still use it: smcr_buf_free() of
+ * a buffer whose mapping a posted request still names only marks that
+ * mapping an orphan, left on its link's list; the last of those requests
+ * to complete (or to be flushed, once the QP is in error) has the link's
+ * reap_work destroy it, and the link's teardown destroys what is left
+ * once the QP is destroyed. The pages go with the last mapping.
  */
-struct smcr_buf {
+struct smcr_buf_map {
 	struct list_head	list;		/* link->bufs, under links_mutex */
-	struct list_head	pool;		/* the owner's (a group's RMB pool) */
-	void			*cpu;
-	u32			size;		/* power of two, at least a page */
-	bool			remote;		/* an RMB: has an MR */
-	bool			virt;		/* vmalloc'd: sgt, and an MR */
+	/*
+	 * NULL: a free slot. Set under the link's links_mutex before
+	 * anybody else can reach the buffer (smcr_buf_add_link()), cleared
+	 * when the mapping is destroyed.
+	 */
+	struct smcr_link	*link;
+	struct smcr_buf		*buf;
 	struct scatterlist	sg;		/* !virt: the one entry */
 	struct sg_table		sgt;		/* virt: an entry per page */
 	int			dma_nents;	/* entries once DMA-mapped */
@@ -137,13 +141,34 @@ struct smcr_buf {
 	bool			rekey;
 	/*
 	 * Under the link's lock: posted REG_MR and RDMA WRITE requests that
-	 * name this buffer (its MR, or its pages as their source) and have
+	 * name this mapping (its MR, or its pages as their source) and have
 	 * not completed yet. The device may read the pages while it is not 0.
 	 */
 	unsigned int		posted;
 	bool			orphan;		/* its owner freed it; under lock */
+};
+
+/*
+ * A buffer of a connection (smcr_buf.c): an RMB the peer writes into (an
+ * MR on each link, remote write access to this buffer only) or a send
+ * buffer (the source of RDMA WRITEs). Physically contiguous up to
+ * SMCR_BUF_PHYS_MAX: one SG entry, and a send buffer has no MR (the PD's
+ * local DMA lkey reaches it). Otherwise virtually contiguous (virt): one
+ * SG entry per page, and an MR even for a send buffer, with local access
+ * only, through which WRITEs read it. The pages stay until
+ * smcr_buf_free() and the last of its mappings is gone.
+ */
+struct smcr_buf {
+	struct list_head	pool;		/* the owner's (a group's RMB pool) */
+	void			*cpu;
+	u32			size;		/* power of two, at least a page */
+	bool			remote;		/* an RMB: has an MR */
+	bool			virt;		/* vmalloc'd: sgt, and an MR */
 	/* An RMB: the memcg its pages are charged to (smc_mem_id()). */
 	u64			memcg_id;
+	/* One per mapping not destroyed yet, and the owner's until free. */
+	refcount_t		refs;
+	struct smcr_buf_map	maps[SMCR_BUF_LINKS];
 };
 
 /*
@@ -166,7 +191,7 @@ struct smcr_wr_ctx {
 	struct ib_cqe		cqe;
 	int			status;		/* 1 pending, 0 done, <0 failed */
 	bool			abandoned;	/* nobody waits: the handler frees it */
-	struct smcr_buf		*buf;		/* the buffer it names, under lock */
+	struct smcr_buf_map	*map;		/* the mapping it names, under lock */
 	/* Counts the times it was taken: a ticket's request is this use. */
 	u32			seq;
 };
@@ -254,7 +279,10 @@ struct smcr_link {
 	 */
 	bool			sq_local_op;
 	struct mutex		local_op_mutex;
-	/* Connection buffers on this link (smcr_buf.c), under dev->links_mutex. */
+	/*
+	 * Connection buffers' mappings on this link (struct smcr_buf_map),
+	 * under dev->links_mutex.
+	 */
 	struct list_head	bufs;
 	/*
 	 * Their bytes, send buffers and RMBs (in use, pooled, or freed and
@@ -382,16 +410,6 @@ static inline bool smcr_link_active(const struct smcr_link *l)
 void smcr_link_set_down_work(struct smcr_link *l, struct work_struct *w);
 
 /*
- * Post one REG_MR or RDMA WRITE (wr->wr_cqe is set here) on an ACTIVE
- * link, waiting (bounded) for a free request first; b is the buffer it
- * names (its posted count covers the request until it completes). wait:
- * also wait, bounded, for its completion and return its result; else
- * return once posted (RC ordering still puts it before any later SEND).
- */
-int smcr_link_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
-		      struct smcr_buf *b, bool wait);
-
-/*
  * The link went down (ERROR): wait, bounded, until its QP is in the error
  * state and every WR posted on it has completed or been flushed, so the
  * connections reset next find their buffers idle. Process context. Not a
@@ -444,31 +462,47 @@ void smcr_keepalive_work(struct work_struct *work);
 void smcr_llc_delete_link(struct smcr_link *l);
 
 /*
- * smcr_buf.c: connection buffers on a link. smcr_buf_alloc() takes the
- * pages as type says (net.smc.smcr_buf_type): a block only, vmalloc only,
- * or a block up to SMCR_BUF_PHYS_MAX and vmalloc past it or for want of a
- * block. -ENOMEM for a block past SMCR_BUF_BLOCK_MAX.
+ * smcr_buf.c: connection buffers and their mappings on links.
+ * smcr_buf_alloc() takes the pages as type says (net.smc.smcr_buf_type):
+ * a block only, vmalloc only, or a block up to SMCR_BUF_PHYS_MAX and
+ * vmalloc past it or for want of a block; -ENOMEM for a block past
+ * SMCR_BUF_BLOCK_MAX. The buffer comes mapped on l.
  */
 struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
 				enum smcr_buf_type type);
+/*
+ * Map b on another link l as well (its own DMA mapping, and an MR for
+ * an RMB or a virt buffer). The owner serialises it with smcr_buf_free()
+ * of b. Process context.
+ */
+int smcr_buf_add_link(struct smcr_link *l, struct smcr_buf *b);
 /* A buffer of the kind type asks for (an RMB from a group's pool). */
 bool smcr_buf_is_type(const struct smcr_buf *b, enum smcr_buf_type type);
 /*
- * REG_MR of an RMB, or of a send buffer that has an MR (virt; a no-op for
- * one that has none); the link must be ACTIVE; bounded wait.
+ * REG_MR of b's MR on l (an RMB, or a send buffer that has an MR: virt;
+ * a no-op for one that has none); the link must be ACTIVE; bounded wait.
  */
 int smcr_buf_register(struct smcr_link *l, struct smcr_buf *b);
-void smcr_buf_free(struct smcr_link *l, struct smcr_buf *b);
-u32 smcr_buf_rkey(const struct smcr_buf *b);
-u64 smcr_buf_addr(const struct smcr_buf *b);
-/* The CPU may read what the peer wrote into b (DMA sync). */
+/* Whether b's MR on l is registered (false where b is not mapped on l). */
+bool smcr_buf_registered(const struct smcr_link *l, struct smcr_buf *b);
+/*
+ * b leaves its owner, from a group's pool, for a new connection: the
+ * next smcr_buf_register() on each link gives its MR a new rkey.
+ */
+void smcr_buf_rekey(struct smcr_buf *b);
+/* The owner is done with b: every mapping goes, and then the pages. */
+void smcr_buf_free(struct smcr_buf *b);
+/* b's rkey and address on l, for the peer (0 where b has none there). */
+u32 smcr_buf_rkey(const struct smcr_link *l, struct smcr_buf *b);
+u64 smcr_buf_addr(const struct smcr_link *l, struct smcr_buf *b);
+/* The CPU may read what the peer wrote into b over l (DMA sync). */
 void smcr_buf_sync_cpu(struct smcr_link *l, struct smcr_buf *b);
 /*
- * RDMA WRITE len bytes of b at off to the peer's RMB (rkey, raddr). b is
- * a send buffer, or (tests) an RMB. t NULL: wait (bounded) for the
- * completion and return its result. Else return once posted, with *t
- * naming the request for smcr_wr_wait(); b's posted count keeps b until
- * the request completes.
+ * RDMA WRITE len bytes of b at off to the peer's RMB (rkey, raddr) over
+ * l. b is a send buffer, or (tests) an RMB. t NULL: wait (bounded) for
+ * the completion and return its result. Else return once posted, with
+ * *t naming the request for smcr_wr_wait(); the mapping's posted count
+ * keeps it, and b's pages, until the request completes.
  */
 int smcr_buf_write(struct smcr_link *l, struct smcr_buf *b, u32 off, u32 len,
 		   u32 rkey, u64 raddr, struct smcr_wr_ticket *t);
@@ -482,17 +516,17 @@ int smcr_wr_wait(struct smcr_link *l, const struct smcr_wr_ticket *t);
 /* In the link's teardown, under links_mutex: MRs and mappings go. */
 void smcr_buf_release_all(struct smcr_link *l);
 /*
- * Under links_mutex: free the link's orphans that no posted WR names any
- * more, or all of them once the QP is destroyed (GONE).
+ * Under links_mutex: destroy the link's orphan mappings that no posted
+ * WR names any more, or all of them once the QP is destroyed (GONE).
  */
 void smcr_buf_reap(struct smcr_link *l);
 void smcr_buf_reap_work(struct work_struct *work);
-/* Orphans not freed yet (live objects; 0 once every link is gone). */
+/* Orphan mappings not destroyed yet (0 once every link is gone). */
 extern atomic_t smcr_bufs_deferred;
 /*
- * Buffers whose pages went back to the allocator while a posted WR still
- * named them and the QP was alive: the device could read (RDMA WRITE) or
- * write (REG_MR) freed memory. Must stay 0; shown in debugfs smcr_lgr.
+ * Mappings destroyed while a posted WR still named them and the QP was
+ * alive: the device could read (RDMA WRITE) or write (REG_MR) freed
+ * memory. Must stay 0; shown in debugfs smcr_lgr.
  */
 extern atomic_t smcr_bufs_freed_posted;
 

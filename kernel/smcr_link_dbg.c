@@ -58,7 +58,7 @@ static void smcr_dbg_destroy(int id)
 
 	if (!l)
 		return;
-	smcr_buf_free(l, smcr_dbg_rmbs[id]);	/* NULL-safe */
+	smcr_buf_free(smcr_dbg_rmbs[id]);	/* NULL-safe */
 	smcr_dbg_rmbs[id] = NULL;
 	smcr_dbg_links[id] = NULL;
 	smcr_link_destroy(l);
@@ -96,7 +96,7 @@ static int smcr_dbg_create(int id, const char *ifname, u32 rmb_size)
 	snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
 		 "created %d %u %u %u %pI6c %pM %u %llu", id, l->local.qpn,
 		 l->local.psn, l->local.mtu, l->local.gid.raw, l->local.mac,
-		 smcr_buf_rkey(b), smcr_buf_addr(b));
+		 smcr_buf_rkey(l, b), smcr_buf_addr(l, b));
 	return 0;
 }
 
