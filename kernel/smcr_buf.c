@@ -324,8 +324,9 @@ static struct smcr_buf_map *smcr_buf_on(const struct smcr_link *l,
 {
 	int i;
 
+	/* A slot's link is cleared by the reap of an orphan: READ_ONCE. */
 	for (i = 0; i < SMCR_BUF_LINKS; i++)
-		if (b->maps[i].link == l)
+		if (READ_ONCE(b->maps[i].link) == l)
 			return &b->maps[i];
 	return NULL;
 }
@@ -763,41 +764,52 @@ static void smcr_buf_destroy(struct smcr_link *l, struct smcr_buf_map *m)
 	if (l->state != SMCR_LINK_GONE)
 		smcr_buf_release(l, m);
 	smcr_buf_sg_free(m);
-	m->link = NULL;
+	/* The slot is free from here on (smcr_buf_add_link() may take it). */
+	WRITE_ONCE(m->link, NULL);
 	smcr_buf_put(b);
 }
 
 /*
- * Each mapping is destroyed now, or left as an orphan while a request
- * names it. A mapping not visited yet is no orphan, so nothing else
- * destroys it meanwhile; the owner's reference keeps b to the end.
+ * m goes now, or is left as an orphan while a request names it (the
+ * reap destroys it then). m is no orphan yet, so nothing else destroys
+ * it meanwhile; the caller holds a reference to the buffer.
  */
+static void smcr_buf_unmap(struct smcr_buf_map *m)
+{
+	struct smcr_link *l = m->link;
+	bool busy;
+
+	mutex_lock(&l->dev->links_mutex);
+	/* Under links_mutex, GONE means the QP is destroyed: nothing reads m. */
+	spin_lock_bh(&l->lock);
+	busy = m->posted && l->state != SMCR_LINK_GONE;
+	m->orphan = busy;
+	spin_unlock_bh(&l->lock);
+	if (busy)
+		atomic_inc(&smcr_bufs_deferred);
+	else
+		smcr_buf_destroy(l, m);
+	mutex_unlock(&l->dev->links_mutex);
+}
+
+void smcr_buf_drop_link(struct smcr_link *l, struct smcr_buf *b)
+{
+	struct smcr_buf_map *m = smcr_buf_on(l, b);
+
+	if (m)
+		smcr_buf_unmap(m);
+}
+
+/* The owner's reference keeps b while its mappings go. */
 void smcr_buf_free(struct smcr_buf *b)
 {
-	struct smcr_buf_map *m;
-	struct smcr_link *l;
-	bool busy;
 	int i;
 
 	if (!b)
 		return;
-	for (i = 0; i < SMCR_BUF_LINKS; i++) {
-		m = &b->maps[i];
-		l = m->link;
-		if (!l)
-			continue;
-		mutex_lock(&l->dev->links_mutex);
-		/* Under links_mutex, GONE means the QP is destroyed: nothing reads m. */
-		spin_lock_bh(&l->lock);
-		busy = m->posted && l->state != SMCR_LINK_GONE;
-		m->orphan = busy;
-		spin_unlock_bh(&l->lock);
-		if (busy)
-			atomic_inc(&smcr_bufs_deferred);
-		else
-			smcr_buf_destroy(l, m);
-		mutex_unlock(&l->dev->links_mutex);
-	}
+	for (i = 0; i < SMCR_BUF_LINKS; i++)
+		if (b->maps[i].link)
+			smcr_buf_unmap(&b->maps[i]);
 	smcr_buf_put(b);
 }
 

@@ -476,6 +476,13 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
  * of b. Process context.
  */
 int smcr_buf_add_link(struct smcr_link *l, struct smcr_buf *b);
+/*
+ * b is mapped on l no more (l is going, b stays): the mapping goes now,
+ * or once no posted request names it. Serialised by the owner as
+ * smcr_buf_add_link(). Every buffer mapped on a link is freed or
+ * dropped from it before the link is destroyed. Process context.
+ */
+void smcr_buf_drop_link(struct smcr_link *l, struct smcr_buf *b);
 /* A buffer of the kind type asks for (an RMB from a group's pool). */
 bool smcr_buf_is_type(const struct smcr_buf *b, enum smcr_buf_type type);
 /*

@@ -18,6 +18,12 @@
  *   fill ID LEN SEED             write a pattern into the own RMB
  *   write ID LEN RKEY ADDR       RDMA WRITE of own RMB[0, LEN) to the peer
  *   check ID LEN SEED            compare the own RMB with the pattern
+ *   share ID OTHER               map OTHER's RMB on link ID too and
+ *                                register it there (a buffer of a group
+ *                                with two links) -> "shared ID OTHER RKEY
+ *                                ADDR", its rkey and address on link ID
+ *   unshare ID OTHER             drop that mapping again (OTHER's RMB
+ *                                stays), as a link deleted from a group
  *   stats ID                     state and counters
  *   destroy ID
  *
@@ -44,6 +50,8 @@
 static DEFINE_MUTEX(smcr_dbg_mutex);
 static struct smcr_link *smcr_dbg_links[SMCR_DBG_LINKS];
 static struct smcr_buf *smcr_dbg_rmbs[SMCR_DBG_LINKS];	/* each link's */
+/* Bit j of [i]: link i's RMB is mapped on link j too ("share j i"). */
+static unsigned long smcr_dbg_shared[SMCR_DBG_LINKS];
 static char smcr_dbg_answer[256];
 
 static u8 smcr_dbg_pattern(u32 seed, size_t i)
@@ -51,17 +59,63 @@ static u8 smcr_dbg_pattern(u32 seed, size_t i)
 	return (u8)((seed * 2654435761u) >> 24) ^ (u8)(i * 7 + (i >> 8));
 }
 
-/* The link of id and its RMB go; the RMB first (it is on the link). */
+/*
+ * The link of id and its RMB go; the RMBs first: its own (on every link
+ * it is mapped on) and the others' mappings on it, as a link deleted
+ * from a group drops its mappings of the group's buffers.
+ */
 static void smcr_dbg_destroy(int id)
 {
 	struct smcr_link *l = smcr_dbg_links[id];
+	int i;
 
 	if (!l)
 		return;
+	for (i = 0; i < SMCR_DBG_LINKS; i++) {
+		if (!test_and_clear_bit(id, &smcr_dbg_shared[i]))
+			continue;
+		smcr_buf_drop_link(l, smcr_dbg_rmbs[i]);
+	}
 	smcr_buf_free(smcr_dbg_rmbs[id]);	/* NULL-safe */
+	smcr_dbg_shared[id] = 0;
 	smcr_dbg_rmbs[id] = NULL;
 	smcr_dbg_links[id] = NULL;
 	smcr_link_destroy(l);
+}
+
+/* The OTHER of "share ID OTHER" and "unshare ID OTHER", or -EINVAL. */
+static int smcr_dbg_other(int id, char *args)
+{
+	int other;
+
+	if (kstrtoint(strim(args), 10, &other) || other < 0 ||
+	    other >= SMCR_DBG_LINKS || other == id || !smcr_dbg_rmbs[other])
+		return -EINVAL;
+	return other;
+}
+
+/* OTHER's RMB on link l (id) too, registered: its rkey there. */
+static int smcr_dbg_share(int id, struct smcr_link *l, char *args)
+{
+	int other = smcr_dbg_other(id, args);
+	struct smcr_buf *b;
+	int rc;
+
+	if (other < 0)
+		return other;
+	b = smcr_dbg_rmbs[other];
+	rc = smcr_buf_add_link(l, b);
+	if (rc)
+		return rc;
+	rc = smcr_buf_register(l, b);
+	if (rc) {
+		smcr_buf_drop_link(l, b);
+		return rc;
+	}
+	set_bit(id, &smcr_dbg_shared[other]);
+	snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer), "shared %d %d %u %llu",
+		 id, other, smcr_buf_rkey(l, b), smcr_buf_addr(l, b));
+	return 0;
 }
 
 static int smcr_dbg_create(int id, const char *ifname, u32 rmb_size)
@@ -127,7 +181,12 @@ static int smcr_dbg_check(struct smcr_link *l, struct smcr_buf *rmb,
 
 	if (len > rmb->size)
 		return -EINVAL;
+	/* What arrived over any link the RMB is mapped on. */
 	smcr_buf_sync_cpu(l, rmb);
+	for (i = 0; i < SMCR_DBG_LINKS; i++)
+		if (smcr_dbg_links[i] && smcr_dbg_links[i] != l &&
+		    smcr_dbg_rmbs[i] != rmb)
+			smcr_buf_sync_cpu(smcr_dbg_links[i], rmb);
 	for (i = 0; i < len; i++) {
 		if (READ_ONCE(p[i]) != smcr_dbg_pattern(seed, i)) {
 			snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
@@ -197,6 +256,17 @@ static int smcr_dbg_run(char *cmd)
 		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2)
 			return -EINVAL;
 		return smcr_dbg_check(l, b, a1, a2);
+	}
+	if (!strcmp(verb, "share"))
+		return smcr_dbg_share(id, l, cmd + n);
+	if (!strcmp(verb, "unshare")) {
+		n = smcr_dbg_other(id, cmd + n);
+		if (n < 0)
+			return n;
+		if (!test_and_clear_bit(id, &smcr_dbg_shared[n]))
+			return -ENOENT;
+		smcr_buf_drop_link(l, smcr_dbg_rmbs[n]);
+		return 0;
 	}
 	if (!strcmp(verb, "stats")) {
 		spin_lock_bh(&l->lock);
