@@ -122,13 +122,33 @@ topo_require_ours_2vm() {
 	[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
 }
 
+# topo_on VM CMD: CMD in the shell of VM (0 is this one, the others
+# through smc-vm-exec); its status. With TOPO_ONE_VM=1 every VM is this
+# one: the one-VM form of a two-VM test (data_2vm.sh topo1).
+topo_on() {
+	if [ "$1" = 0 ] || [ "${TOPO_ONE_VM:-}" = 1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
+}
+
+# topo_reload_2vm [ARG...]: af_smc ($module) loaded again with ARGs on
+# VM 0, then on VM 1; 1 as soon as one fails.
+topo_reload_2vm() {
+	_topo_c="rmmod af_smc 2>/dev/null; insmod $module $*"
+	topo_on 0 "$_topo_c" && topo_on 1 "$_topo_c"
+}
+
+# topo_stop_2vm PIDFILE: the process whose pid VM 1's PIDFILE holds killed
+# and waited for (5 s at most), so that its AF_SMC sockets are gone before
+# an rmmod; 0, also when there was none.
+topo_stop_2vm() {
+	topo_on 1 "kill \$(cat $1 2>/dev/null) 2>/dev/null; n=0; while kill -0 \$(cat $1 2>/dev/null) 2>/dev/null && [ \$n -lt 100 ]; do n=\$((n+1)); sleep 0.05; done; true"
+}
+
 # topo_reload_ours_2vm: af_smc ($module, from topo_require_ours_2vm) loaded
 # again without parameters on both VMs, as the harness loaded it; for a
 # test's cleanup, so a failure is a diagnostic.
 topo_reload_ours_2vm() {
 	for _vm in 0 1; do
-		_c="rmmod af_smc 2>/dev/null; insmod $module"
-		if [ $_vm = 0 ]; then sh -c "$_c"; else smc-vm-exec 1 "$_c"; fi ||
+		topo_on $_vm "rmmod af_smc 2>/dev/null; insmod $module" ||
 			tap_diag "could not reload af_smc on VM $_vm"
 	done
 }
