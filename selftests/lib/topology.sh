@@ -350,69 +350,64 @@ topo_veth_rules() {
 	return 0
 }
 
+# _topo_veth_pair v|w IP4_1 IP4_2 IP6_1 IP6_2: the veth pair smcX1/smcX2
+# (X: v or w) in the initial namespace, IP4_N/24 and IP6_N/64 on smcXN,
+# both ends up.
+_topo_veth_pair() {
+	_topo_d=smc$1
+	ip link add ${_topo_d}1 type veth peer name ${_topo_d}2 ||
+		_topo_err "cannot create the veth pair ${_topo_d}1/${_topo_d}2 (is the veth module loaded?)" || return 1
+	# keep_addr_on_down before the IPv6 addresses: a test takes a veth
+	# end down and up again and wants the same connections possible.
+	echo 1 >/proc/sys/net/ipv6/conf/${_topo_d}1/keep_addr_on_down &&
+		echo 1 >/proc/sys/net/ipv6/conf/${_topo_d}2/keep_addr_on_down &&
+		ip addr add "$2/24" dev ${_topo_d}1 &&
+		ip addr add "$3/24" dev ${_topo_d}2 &&
+		ip -6 addr add "$4/64" dev ${_topo_d}1 nodad &&
+		ip -6 addr add "$5/64" dev ${_topo_d}2 nodad ||
+		_topo_err "cannot address ${_topo_d}1/${_topo_d}2" || return 1
+	# Routes of the tables exist only while their device is up.
+	ip link set ${_topo_d}1 up && ip link set ${_topo_d}2 up ||
+		_topo_err "cannot bring ${_topo_d}1/${_topo_d}2 up" || return 1
+	_topo_wait "$TOPO_WAIT" _topo_link_up "" ${_topo_d}1 &&
+		_topo_wait "$TOPO_WAIT" _topo_link_up "" ${_topo_d}2 ||
+		_topo_err "the veth pair ${_topo_d}1/${_topo_d}2 did not come up within $TOPO_WAIT s" || return 1
+}
+
+# _topo_veth_rxe_on v|w: rxeX1 on smcX1 and rxeX2 on smcX2, both ACTIVE.
+_topo_veth_rxe_on() {
+	for _topo_i in 1 2; do
+		rdma link add "rxe$1$_topo_i" type rxe netdev "smc$1$_topo_i" ||
+			_topo_err "cannot add rxe$1$_topo_i on smc$1$_topo_i (rdma_rxe loaded?)" || return 1
+	done
+	for _topo_i in 1 2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxe$1$_topo_i" ||
+			_topo_err "rxe$1$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
 topo_veth_rxe() {
 	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
 	topo_cleanup
-	ip link add smcv1 type veth peer name smcv2 ||
-		_topo_err "cannot create the veth pair (is the veth module loaded?)" || return 1
-	# keep_addr_on_down before the IPv6 addresses: a test takes a veth
-	# end down and up again and wants the same connections possible.
-	echo 1 >/proc/sys/net/ipv6/conf/smcv1/keep_addr_on_down &&
-		echo 1 >/proc/sys/net/ipv6/conf/smcv2/keep_addr_on_down &&
-		ip addr add $TOPO_VETH_IP4_1/24 dev smcv1 &&
-		ip addr add $TOPO_VETH_IP4_2/24 dev smcv2 &&
-		ip -6 addr add $TOPO_VETH_IP6_1/64 dev smcv1 nodad &&
-		ip -6 addr add $TOPO_VETH_IP6_2/64 dev smcv2 nodad ||
-		_topo_err "cannot address smcv1/smcv2" || return 1
-	# Routes of the tables exist only while their device is up.
-	ip link set smcv1 up && ip link set smcv2 up ||
-		_topo_err "cannot bring smcv1/smcv2 up" || return 1
-	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv1 &&
-		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv2 ||
-		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
+	_topo_veth_pair v $TOPO_VETH_IP4_1 $TOPO_VETH_IP4_2 $TOPO_VETH_IP6_1 $TOPO_VETH_IP6_2 ||
+		return 1
 	topo_veth_rules on || return 1
 	_topo_veth_routed ||
 		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1), $TOPO_VETH_IP6_2 via $(_topo_route_dev $TOPO_VETH_IP6_2), $TOPO_VETH_IP6_1 via $(_topo_route_dev $TOPO_VETH_IP6_1): not all over the veth" ||
 		return 1
-	for _topo_i in 1 2; do
-		rdma link add "rxev$_topo_i" type rxe netdev "smcv$_topo_i" ||
-			_topo_err "cannot add rxev$_topo_i on smcv$_topo_i (rdma_rxe loaded?)" || return 1
-	done
-	for _topo_i in 1 2; do
-		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxev$_topo_i" ||
-			_topo_err "rxev$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
-	done
+	_topo_veth_rxe_on v
 }
 
 topo_veth_rxe2() {
 	topo_veth_rxe || return 1
-	ip link add smcw1 type veth peer name smcw2 ||
-		_topo_err "cannot create the second veth pair" || return 1
-	echo 1 >/proc/sys/net/ipv6/conf/smcw1/keep_addr_on_down &&
-		echo 1 >/proc/sys/net/ipv6/conf/smcw2/keep_addr_on_down &&
-		ip addr add $TOPO_VETH2_IP4_1/24 dev smcw1 &&
-		ip addr add $TOPO_VETH2_IP4_2/24 dev smcw2 &&
-		ip -6 addr add $TOPO_VETH2_IP6_1/64 dev smcw1 nodad &&
-		ip -6 addr add $TOPO_VETH2_IP6_2/64 dev smcw2 nodad ||
-		_topo_err "cannot address smcw1/smcw2" || return 1
-	ip link set smcw1 up && ip link set smcw2 up ||
-		_topo_err "cannot bring smcw1/smcw2 up" || return 1
-	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw1 &&
-		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw2 ||
-		_topo_err "the second veth pair did not come up within $TOPO_WAIT s" || return 1
+	_topo_veth_pair w $TOPO_VETH2_IP4_1 $TOPO_VETH2_IP4_2 $TOPO_VETH2_IP6_1 $TOPO_VETH2_IP6_2 ||
+		return 1
 	# "on" again: the first pair's rules stay, the second pair's join.
 	topo_veth_rules on || return 1
 	_topo_veth_routed && _topo_veth2_routed ||
 		_topo_err "$TOPO_VETH2_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH2_IP4_2), $TOPO_VETH2_IP4_1 via $(_topo_route_dev $TOPO_VETH2_IP4_1), $TOPO_VETH2_IP6_2 via $(_topo_route_dev $TOPO_VETH2_IP6_2), $TOPO_VETH2_IP6_1 via $(_topo_route_dev $TOPO_VETH2_IP6_1), $TOPO_VETH_IP4_2 via $(_topo_route_dev $TOPO_VETH_IP4_2): not all over their own veth" ||
 		return 1
-	for _topo_i in 1 2; do
-		rdma link add "rxew$_topo_i" type rxe netdev "smcw$_topo_i" ||
-			_topo_err "cannot add rxew$_topo_i on smcw$_topo_i (rdma_rxe loaded?)" || return 1
-	done
-	for _topo_i in 1 2; do
-		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxew$_topo_i" ||
-			_topo_err "rxew$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
-	done
+	_topo_veth_rxe_on w
 }
 
 topo_cleanup() {
