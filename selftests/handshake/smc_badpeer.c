@@ -346,19 +346,35 @@ MODULE_PARM_DESC(connect, "\"MODE PORT [SRC]\": connect to 127.0.0.1:PORT (from 
 
 /* ---- the forger ---- */
 
+struct bp_forge;
+
+/*
+ * One kind of forgery (forge/forge_confirm, r21_accept/r21_confirm): what
+ * its server and its client do beyond the steps they share.
+ */
+struct bp_forge_ops {
+	/* The forged Accept to the Proposal in msg (may overwrite msg); 0 or -errno. */
+	int (*accept)(struct bp_forge *f, struct socket *conn,
+		      struct smc_clc_msg *msg, u8 *buf);
+	/* The server's result text: rc, else the client's answer in msg. */
+	void (*result)(char *res, size_t size, int rc, const struct smc_clc_msg *msg);
+	/* Declined: the client goes on over TCP; echo its first byte. */
+	bool echo;
+	/* The whole of the client side. */
+	void (*client)(struct bp_forge *f);
+};
+
 struct bp_forge {
 	struct work_struct work;
 	struct socket *sock;		/* in the attacker's netns */
 	bool client;			/* forge_confirm, r21_confirm: sock connects */
-	bool r21;			/* r21_accept, r21_confirm */
+	const struct bp_forge_ops *ops;
 	__be16 port;
 	u64 token;
 	u8 class;
 	__be32 daddr;			/* r21_confirm */
 	u8 release, conns, links;	/* r21_*: what the lie names */
 };
-
-static void bp_r21_work(struct bp_forge *f);
 
 /*
  * Lock order: the sysfs parameter lock, forge_lock (the slot), then
@@ -577,27 +593,30 @@ out:
 	bp_set_result(res);	/* the socket stays until the next forgery */
 }
 
-static void bp_forge_work(struct work_struct *work)
+/* Read one byte (within sock's timeout) and send it back. */
+static void bp_echo_byte(struct socket *sock)
 {
-	struct bp_forge *f = container_of(work, struct bp_forge, work);
+	struct msghdr mh = {};
+	u8 c;
+	struct kvec vec = { &c, 1 };
+
+	if (kernel_recvmsg(sock, &mh, &vec, 1, 1, 0) == 1)
+		bp_send(sock, &c, 1);
+}
+
+/*
+ * The forging server: accept the victim's connection, read its Proposal
+ * (the template from then on), send ops' Accept, read the answer.
+ */
+static void bp_forge_serve(struct bp_forge *f)
+{
+	const struct bp_forge_ops *ops = f->ops;
+	struct smc_clc_msg *msg = kzalloc(sizeof(*msg), GFP_KERNEL);
+	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	char res[sizeof(forge_result)];
 	struct socket *conn = NULL;
-	struct smc_clc_msg *msg;
-	u8 *buf;
 	int rc;
 
-	if (f->r21) {
-		bp_r21_work(f);
-		return;
-	}
-	if (f->client) {
-		bp_forge_confirm(f);
-		return;
-	}
-	/* Only now: the client's branch above needs neither (kmemleak on
-	 * the debug kernel found both leaked there, once per forged Confirm). */
-	msg = kzalloc(sizeof(*msg), GFP_KERNEL);
-	buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	rc = msg && buf ? kernel_accept(f->sock, &conn, 0) : -ENOMEM;
 	if (rc)
 		goto out;
@@ -609,26 +628,54 @@ static void bp_forge_work(struct work_struct *work)
 	if (!rc)
 		bp_keep_template(&msg->proposal);
 	if (!rc)
-		rc = bp_forge_accept(f, conn, msg, buf);
+		rc = ops->accept(f, conn, msg, buf);
 	if (!rc)
 		rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
 	if (rc > 0)
 		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (!rc && ops->echo && msg->hdr.type == SMC_CLC_DECLINE)
+		bp_echo_byte(conn);
 out:
-	if (rc)
-		snprintf(res, sizeof(res), "error %d", rc);
-	else if (msg->hdr.type == SMC_CLC_CONFIRM)
-		snprintf(res, sizeof(res), "confirm");
-	else if (msg->hdr.type == SMC_CLC_DECLINE)
-		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
-	else
-		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+	ops->result(res, sizeof(res), rc, msg);
 	kfree(buf);
 	kfree(msg);
 	/* Whatever the client does next goes nowhere, until unload. */
 	if (conn)
 		bp_hold(conn);
 	bp_set_result(res);
+}
+
+/* forge's server result: no "silence", and a Confirm is just "confirm". */
+static void bp_forge_result(char *res, size_t size, int rc, const struct smc_clc_msg *msg)
+{
+	if (rc)
+		snprintf(res, size, "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_CONFIRM)
+		snprintf(res, size, "confirm");
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, size, "decline 0x%08x", msg->decline.diagnosis);
+	else
+		snprintf(res, size, "error type %u", msg->hdr.type);
+}
+
+static const struct bp_forge_ops bp_dmb_ops = {
+	.accept = bp_forge_accept,
+	.result = bp_forge_result,
+	.client = bp_forge_confirm,
+};
+
+static void bp_forge_work(struct work_struct *work)
+{
+	struct bp_forge *f = container_of(work, struct bp_forge, work);
+
+	/*
+	 * The client needs none of the server's buffers (kmemleak on the
+	 * debug kernel found them leaked there once, per forged Confirm).
+	 */
+	if (f->client)
+		f->ops->client(f);
+	else
+		bp_forge_serve(f);
 }
 
 /* Stop the forgery in flight, if any. forge_lock held. */
@@ -703,6 +750,7 @@ static int bp_forge_start(const char *val, bool client)
 	}
 	INIT_WORK(&f->work, bp_forge_work);
 	f->client = client;
+	f->ops = &bp_dmb_ops;
 	f->port = htons(port);
 	f->token = token;
 	f->class = class;
@@ -743,17 +791,6 @@ static const u8 bp_r21_gid[SMC_CLC_GID_LEN] = {
 	[10] = 0xff, [11] = 0xff, [12] = 10, [13] = 43, [14] = 0, [15] = 97,
 };
 static const u8 bp_r21_mac[SMC_CLC_MAC_LEN] = { 0x02, 0xba, 0xd0, 0, 0, 0x97 };
-
-/* Read one byte (within sock's timeout) and send it back. */
-static void bp_echo_byte(struct socket *sock)
-{
-	struct msghdr mh = {};
-	u8 c;
-	struct kvec vec = { &c, 1 };
-
-	if (kernel_recvmsg(sock, &mh, &vec, 1, 1, 0) == 1)
-		bp_send(sock, &c, 1);
-}
 
 /* The lying Accept to the SMC-Rv2 Proposal in msg (overwritten); 0 or -errno. */
 static int bp_r21_accept(struct bp_forge *f, struct socket *conn,
@@ -828,7 +865,24 @@ static int bp_r21_confirm(struct bp_forge *f, struct socket *sock,
 	return bp_send_clc(sock, msg, buf);
 }
 
-static void bp_r21_work(struct bp_forge *f)
+/* r21's result text, but for the client's Decline. */
+static void bp_r21_result(char *res, size_t size, int rc, const struct smc_clc_msg *msg)
+{
+	if (rc == -EAGAIN)
+		snprintf(res, size, "silence");
+	else if (rc)
+		snprintf(res, size, "error %d", rc);
+	else if (msg->hdr.type == SMC_CLC_DECLINE)
+		snprintf(res, size, "decline 0x%08x", msg->decline.diagnosis);
+	else if (msg->hdr.type == SMC_CLC_CONFIRM)
+		snprintf(res, size, "confirm %u/%u/%u", msg->accept_confirm.fce.release,
+			 msg->accept_confirm.fce.max_conns, msg->accept_confirm.fce.max_links);
+	else
+		snprintf(res, size, "error type %u", msg->hdr.type);
+}
+
+/* r21_confirm: propose as the template, confirm with the lie, time the answer. */
+static void bp_r21_client(struct bp_forge *f)
 {
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
@@ -839,80 +893,53 @@ static void bp_r21_work(struct bp_forge *f)
 	struct smc_clc_proposal *p = kzalloc(sizeof(*p), GFP_KERNEL);
 	u8 *buf = kmalloc(SMC_CLC_MAX_MSG_LEN, GFP_KERNEL);
 	char res[sizeof(forge_result)];
-	struct socket *conn = NULL;
 	unsigned long t0 = 0;
 	int rc = -ENOMEM;
 
 	if (!msg || !p || !buf)
 		goto out;
-	if (f->client) {
-		spin_lock(&result_lock);
-		if (bp_template)
-			*p = *bp_template;
-		spin_unlock(&result_lock);
-		rc = -ENOENT;	/* r21_accept has seen no SMC-Rv2 Proposal */
-		if (p->hdr.type != SMC_CLC_PROPOSAL || p->hdr.version < SMC_CLC_V2 ||
-		    !smc_clc_smcr_indicated(p->hdr.typev2))
-			goto out;
-		/* Longer than the server's LLC waits after a Confirm. */
-		f->sock->sk->sk_rcvtimeo = BP_WAIT(10);
-		msg->proposal = *p;
-		rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0) ?:
-		     bp_send_clc(f->sock, msg, buf);
-		if (!rc)
-			rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
-		if (rc > 0)
-			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
-		if (!rc)
-			rc = bp_r21_confirm(f, f->sock, p, msg, buf);
-		t0 = jiffies;
-		if (!rc)
-			rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
-	} else {
-		rc = kernel_accept(f->sock, &conn, 0);
-		if (rc)
-			goto out;
-		conn->sk->sk_rcvtimeo = BP_WAIT(5);
-		rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
-		if (rc > 0)
-			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
-		if (!rc)
-			bp_keep_template(&msg->proposal);
-		if (!rc)
-			rc = bp_r21_accept(f, conn, msg, buf);
-		if (!rc)
-			rc = bp_recv_clc(conn, buf, SMC_CLC_MAX_MSG_LEN);
-		if (rc > 0)
-			rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
-		/* Declined: the client goes on over TCP; echo its first byte. */
-		if (!rc && msg->hdr.type == SMC_CLC_DECLINE)
-			bp_echo_byte(conn);
-	}
+	spin_lock(&result_lock);
+	if (bp_template)
+		*p = *bp_template;
+	spin_unlock(&result_lock);
+	rc = -ENOENT;	/* r21_accept has seen no SMC-Rv2 Proposal */
+	if (p->hdr.type != SMC_CLC_PROPOSAL || p->hdr.version < SMC_CLC_V2 ||
+	    !smc_clc_smcr_indicated(p->hdr.typev2))
+		goto out;
+	/* Longer than the server's LLC waits after a Confirm. */
+	f->sock->sk->sk_rcvtimeo = BP_WAIT(10);
+	msg->proposal = *p;
+	rc = kernel_connect(f->sock, (struct sockaddr *)&sin, sizeof(sin), 0) ?:
+	     bp_send_clc(f->sock, msg, buf);
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
+	if (rc > 0)
+		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
+	if (!rc)
+		rc = bp_r21_confirm(f, f->sock, p, msg, buf);
+	t0 = jiffies;
+	if (!rc)
+		rc = bp_recv_clc(f->sock, buf, SMC_CLC_MAX_MSG_LEN);
 	if (rc > 0)
 		rc = smc_clc_decode(buf, rc, msg) ? -EPROTO : 0;
 out:
-	if (rc == -EAGAIN)
-		snprintf(res, sizeof(res), "silence");
-	else if (rc)
-		snprintf(res, sizeof(res), "error %d", rc);
-	else if (msg->hdr.type == SMC_CLC_DECLINE && f->client)
+	if (!rc && msg->hdr.type == SMC_CLC_DECLINE)
 		snprintf(res, sizeof(res), "decline 0x%08x %u", msg->decline.diagnosis,
 			 jiffies_to_msecs(jiffies - t0));
-	else if (msg->hdr.type == SMC_CLC_DECLINE)
-		snprintf(res, sizeof(res), "decline 0x%08x", msg->decline.diagnosis);
-	else if (msg->hdr.type == SMC_CLC_CONFIRM)
-		snprintf(res, sizeof(res), "confirm %u/%u/%u", msg->accept_confirm.fce.release,
-			 msg->accept_confirm.fce.max_conns, msg->accept_confirm.fce.max_links);
 	else
-		snprintf(res, sizeof(res), "error type %u", msg->hdr.type);
+		bp_r21_result(res, sizeof(res), rc, msg);
 	kfree(buf);
 	kfree(p);
 	kfree(msg);
-	/* Whatever the client does next goes nowhere, until unload. */
-	if (conn)
-		bp_hold(conn);
 	bp_set_result(res);
 }
+
+static const struct bp_forge_ops bp_r21_ops = {
+	.accept = bp_r21_accept,
+	.result = bp_r21_result,
+	.echo = true,
+	.client = bp_r21_client,
+};
 
 static int bp_r21_start(const char *val, bool client)
 {
@@ -935,7 +962,7 @@ static int bp_r21_start(const char *val, bool client)
 		return -ENOMEM;
 	INIT_WORK(&f->work, bp_forge_work);
 	f->client = client;
-	f->r21 = true;
+	f->ops = &bp_r21_ops;
 	f->port = htons(port);
 	f->release = rel;
 	f->conns = conns;

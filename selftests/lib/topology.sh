@@ -122,13 +122,33 @@ topo_require_ours_2vm() {
 	[ -f "$module" ] || tap_skip_all "no module file (SMC_MODULE_FILE)"
 }
 
+# topo_on VM CMD: CMD in the shell of VM (0 is this one, the others
+# through smc-vm-exec); its status. With TOPO_ONE_VM=1 every VM is this
+# one: the one-VM form of a two-VM test (data_2vm.sh topo1).
+topo_on() {
+	if [ "$1" = 0 ] || [ "${TOPO_ONE_VM:-}" = 1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
+}
+
+# topo_reload_2vm [ARG...]: af_smc ($module) loaded again with ARGs on
+# VM 0, then on VM 1; 1 as soon as one fails.
+topo_reload_2vm() {
+	_topo_c="rmmod af_smc 2>/dev/null; insmod $module $*"
+	topo_on 0 "$_topo_c" && topo_on 1 "$_topo_c"
+}
+
+# topo_stop_2vm PIDFILE: the process whose pid VM 1's PIDFILE holds killed
+# and waited for (5 s at most), so that its AF_SMC sockets are gone before
+# an rmmod; 0, also when there was none.
+topo_stop_2vm() {
+	topo_on 1 "kill \$(cat $1 2>/dev/null) 2>/dev/null; n=0; while kill -0 \$(cat $1 2>/dev/null) 2>/dev/null && [ \$n -lt 100 ]; do n=\$((n+1)); sleep 0.05; done; true"
+}
+
 # topo_reload_ours_2vm: af_smc ($module, from topo_require_ours_2vm) loaded
 # again without parameters on both VMs, as the harness loaded it; for a
 # test's cleanup, so a failure is a diagnostic.
 topo_reload_ours_2vm() {
 	for _vm in 0 1; do
-		_c="rmmod af_smc 2>/dev/null; insmod $module"
-		if [ $_vm = 0 ]; then sh -c "$_c"; else smc-vm-exec 1 "$_c"; fi ||
+		topo_on $_vm "rmmod af_smc 2>/dev/null; insmod $module" ||
 			tap_diag "could not reload af_smc on VM $_vm"
 	done
 }
@@ -330,69 +350,64 @@ topo_veth_rules() {
 	return 0
 }
 
+# _topo_veth_pair v|w IP4_1 IP4_2 IP6_1 IP6_2: the veth pair smcX1/smcX2
+# (X: v or w) in the initial namespace, IP4_N/24 and IP6_N/64 on smcXN,
+# both ends up.
+_topo_veth_pair() {
+	_topo_d=smc$1
+	ip link add ${_topo_d}1 type veth peer name ${_topo_d}2 ||
+		_topo_err "cannot create the veth pair ${_topo_d}1/${_topo_d}2 (is the veth module loaded?)" || return 1
+	# keep_addr_on_down before the IPv6 addresses: a test takes a veth
+	# end down and up again and wants the same connections possible.
+	echo 1 >/proc/sys/net/ipv6/conf/${_topo_d}1/keep_addr_on_down &&
+		echo 1 >/proc/sys/net/ipv6/conf/${_topo_d}2/keep_addr_on_down &&
+		ip addr add "$2/24" dev ${_topo_d}1 &&
+		ip addr add "$3/24" dev ${_topo_d}2 &&
+		ip -6 addr add "$4/64" dev ${_topo_d}1 nodad &&
+		ip -6 addr add "$5/64" dev ${_topo_d}2 nodad ||
+		_topo_err "cannot address ${_topo_d}1/${_topo_d}2" || return 1
+	# Routes of the tables exist only while their device is up.
+	ip link set ${_topo_d}1 up && ip link set ${_topo_d}2 up ||
+		_topo_err "cannot bring ${_topo_d}1/${_topo_d}2 up" || return 1
+	_topo_wait "$TOPO_WAIT" _topo_link_up "" ${_topo_d}1 &&
+		_topo_wait "$TOPO_WAIT" _topo_link_up "" ${_topo_d}2 ||
+		_topo_err "the veth pair ${_topo_d}1/${_topo_d}2 did not come up within $TOPO_WAIT s" || return 1
+}
+
+# _topo_veth_rxe_on v|w: rxeX1 on smcX1 and rxeX2 on smcX2, both ACTIVE.
+_topo_veth_rxe_on() {
+	for _topo_i in 1 2; do
+		rdma link add "rxe$1$_topo_i" type rxe netdev "smc$1$_topo_i" ||
+			_topo_err "cannot add rxe$1$_topo_i on smc$1$_topo_i (rdma_rxe loaded?)" || return 1
+	done
+	for _topo_i in 1 2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxe$1$_topo_i" ||
+			_topo_err "rxe$1$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
 topo_veth_rxe() {
 	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
 	topo_cleanup
-	ip link add smcv1 type veth peer name smcv2 ||
-		_topo_err "cannot create the veth pair (is the veth module loaded?)" || return 1
-	# keep_addr_on_down before the IPv6 addresses: a test takes a veth
-	# end down and up again and wants the same connections possible.
-	echo 1 >/proc/sys/net/ipv6/conf/smcv1/keep_addr_on_down &&
-		echo 1 >/proc/sys/net/ipv6/conf/smcv2/keep_addr_on_down &&
-		ip addr add $TOPO_VETH_IP4_1/24 dev smcv1 &&
-		ip addr add $TOPO_VETH_IP4_2/24 dev smcv2 &&
-		ip -6 addr add $TOPO_VETH_IP6_1/64 dev smcv1 nodad &&
-		ip -6 addr add $TOPO_VETH_IP6_2/64 dev smcv2 nodad ||
-		_topo_err "cannot address smcv1/smcv2" || return 1
-	# Routes of the tables exist only while their device is up.
-	ip link set smcv1 up && ip link set smcv2 up ||
-		_topo_err "cannot bring smcv1/smcv2 up" || return 1
-	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv1 &&
-		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcv2 ||
-		_topo_err "the veth pair did not come up within $TOPO_WAIT s" || return 1
+	_topo_veth_pair v $TOPO_VETH_IP4_1 $TOPO_VETH_IP4_2 $TOPO_VETH_IP6_1 $TOPO_VETH_IP6_2 ||
+		return 1
 	topo_veth_rules on || return 1
 	_topo_veth_routed ||
 		_topo_err "$TOPO_VETH_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH_IP4_2), $TOPO_VETH_IP4_1 via $(_topo_route_dev $TOPO_VETH_IP4_1), $TOPO_VETH_IP6_2 via $(_topo_route_dev $TOPO_VETH_IP6_2), $TOPO_VETH_IP6_1 via $(_topo_route_dev $TOPO_VETH_IP6_1): not all over the veth" ||
 		return 1
-	for _topo_i in 1 2; do
-		rdma link add "rxev$_topo_i" type rxe netdev "smcv$_topo_i" ||
-			_topo_err "cannot add rxev$_topo_i on smcv$_topo_i (rdma_rxe loaded?)" || return 1
-	done
-	for _topo_i in 1 2; do
-		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxev$_topo_i" ||
-			_topo_err "rxev$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
-	done
+	_topo_veth_rxe_on v
 }
 
 topo_veth_rxe2() {
 	topo_veth_rxe || return 1
-	ip link add smcw1 type veth peer name smcw2 ||
-		_topo_err "cannot create the second veth pair" || return 1
-	echo 1 >/proc/sys/net/ipv6/conf/smcw1/keep_addr_on_down &&
-		echo 1 >/proc/sys/net/ipv6/conf/smcw2/keep_addr_on_down &&
-		ip addr add $TOPO_VETH2_IP4_1/24 dev smcw1 &&
-		ip addr add $TOPO_VETH2_IP4_2/24 dev smcw2 &&
-		ip -6 addr add $TOPO_VETH2_IP6_1/64 dev smcw1 nodad &&
-		ip -6 addr add $TOPO_VETH2_IP6_2/64 dev smcw2 nodad ||
-		_topo_err "cannot address smcw1/smcw2" || return 1
-	ip link set smcw1 up && ip link set smcw2 up ||
-		_topo_err "cannot bring smcw1/smcw2 up" || return 1
-	_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw1 &&
-		_topo_wait "$TOPO_WAIT" _topo_link_up "" smcw2 ||
-		_topo_err "the second veth pair did not come up within $TOPO_WAIT s" || return 1
+	_topo_veth_pair w $TOPO_VETH2_IP4_1 $TOPO_VETH2_IP4_2 $TOPO_VETH2_IP6_1 $TOPO_VETH2_IP6_2 ||
+		return 1
 	# "on" again: the first pair's rules stay, the second pair's join.
 	topo_veth_rules on || return 1
 	_topo_veth_routed && _topo_veth2_routed ||
 		_topo_err "$TOPO_VETH2_IP4_2 is routed via $(_topo_route_dev $TOPO_VETH2_IP4_2), $TOPO_VETH2_IP4_1 via $(_topo_route_dev $TOPO_VETH2_IP4_1), $TOPO_VETH2_IP6_2 via $(_topo_route_dev $TOPO_VETH2_IP6_2), $TOPO_VETH2_IP6_1 via $(_topo_route_dev $TOPO_VETH2_IP6_1), $TOPO_VETH_IP4_2 via $(_topo_route_dev $TOPO_VETH_IP4_2): not all over their own veth" ||
 		return 1
-	for _topo_i in 1 2; do
-		rdma link add "rxew$_topo_i" type rxe netdev "smcw$_topo_i" ||
-			_topo_err "cannot add rxew$_topo_i on smcw$_topo_i (rdma_rxe loaded?)" || return 1
-	done
-	for _topo_i in 1 2; do
-		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxew$_topo_i" ||
-			_topo_err "rxew$_topo_i did not become ACTIVE within $TOPO_WAIT s" || return 1
-	done
+	_topo_veth_rxe_on w
 }
 
 topo_cleanup() {

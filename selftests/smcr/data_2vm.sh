@@ -34,6 +34,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || tap_skip_all "needs root"
 topo=${1:-2vm}
 if [ "$topo" = topo1 ]; then
+	# topo_on: "VM 1" is here too.
+	TOPO_ONE_VM=1
 	SRV=$TOPO_VETH_IP4_2 CNET=smcv1 CDEV=rxev1 SDEV=rxev2
 	LGR1="cat /sys/kernel/debug/af_smc/smcr_lgr"
 else
@@ -50,55 +52,43 @@ T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
 port=4456
 
-on() {
-	# on VM CMD: run CMD on VM 0 (here) or 1 (topo1: both here).
-	if [ "$1" = 0 ] || [ "$topo" = topo1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
-}
-# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
-reload() {
-	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
-	on 0 "$cmd" && on 1 "$cmd"
-}
-stop_server() {
-	on 1 'kill $(cat /tmp/srv.pid 2>/dev/null) 2>/dev/null; n=0; while kill -0 $(cat /tmp/srv.pid 2>/dev/null) 2>/dev/null && [ $n -lt 100 ]; do n=$((n+1)); sleep 0.05; done; true'
-}
 cleanup() {
-	stop_server
+	topo_stop_2vm /tmp/srv.pid
 	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
+	topo_reload_2vm || tap_diag "could not reload af_smc without smcr"
 }
 tap_at_exit cleanup
 
 # serve TOOL-ARGS: a server on VM 1 that writes /tmp/ready when listening.
 serve() {
-	stop_server
-	on 1 "rm -f /tmp/ready; $* >/tmp/srv.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
-		on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+	topo_stop_2vm /tmp/srv.pid
+	topo_on 1 "rm -f /tmp/ready; $* >/tmp/srv.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
 # lgr_field VM ROLE FIELD: FIELD of the first ROLE group on VM.
 lgr_field() {
-	on "$1" "cat $L" | sed -n "s/^lgr .* role $2 .* $3 \([^ ]*\).*/\1/p" | head -n 1
+	topo_on "$1" "cat $L" | sed -n "s/^lgr .* role $2 .* $3 \([^ ]*\).*/\1/p" | head -n 1
 }
 # lgr_count VM ROLE: how many ROLE groups VM has.
 lgr_count() {
-	on "$1" "cat $L" | grep -c "^lgr .* role $2 "
+	topo_on "$1" "cat $L" | grep -c "^lgr .* role $2 "
 }
 # counter VM NAME: an rxe port counter of VM's side (its device).
 counter() {
 	if [ "$1" = 0 ]; then _dev=$CDEV; else _dev=$SDEV; fi
-	on "$1" "cat /sys/class/infiniband/$_dev/ports/1/hw_counters/$2"
+	topo_on "$1" "cat /sys/class/infiniband/$_dev/ports/1/hw_counters/$2"
 }
 
 setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0 on both VMs" reload smcr=1 loopback_ism=0
+	tap_assert "af_smc smcr=1 loopback_ism=0 on both VMs" topo_reload_2vm smcr=1 loopback_ism=0
 	for vm in 0 1; do
-		on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
+		topo_on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
 	done
 	# A link notices a vanished peer by TEST_LINK after 1 s of silence
 	# (+ 4 s for the answer); read when a group's link comes up.
 	for vm in 0 1; do
-		on $vm "sysctl -qw net.smc.smcr_testlink_time=1" || tap_fail "no smcr_testlink_time sysctl"
+		topo_on $vm "sysctl -qw net.smc.smcr_testlink_time=1" || tap_fail "no smcr_testlink_time sysctl"
 	done
 	if [ "$topo" = topo1 ]; then
 		tap_assert "topology 1: smcv1/rxev1 -> smcv2/rxev2 over the veth" topo_veth_rxe
@@ -115,8 +105,8 @@ mode_smcr() {
 	tap_wait_for 20 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
 	out=$(cat "$TMPDIR/probe")
 	tap_diag "client: $out"
-	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
-	tap_diag "VM 1: $(on 1 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 0: $(topo_on 0 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 1: $(topo_on 1 "cat $L" | tr '\n' ';')"
 	[ "$out" = "mode 0 fallback 0x00000000/0x00000000" ] ||
 		tap_fail "the client is not SMC-R (mode 0, no fallback)"
 	[ "$(lgr_count 1 server)" = 1 ] || tap_fail "the server has not one server group"
@@ -159,8 +149,8 @@ echo_256m() {
 }
 
 same_group() {
-	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
-	tap_diag "VM 1: $(on 1 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 0: $(topo_on 0 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 1: $(topo_on 1 "cat $L" | tr '\n' ';')"
 	[ "$(lgr_count 0 client)" = 1 ] || tap_fail "the client has $(lgr_count 0 client) groups"
 	[ "$(lgr_count 1 server)" = 1 ] || tap_fail "the server has $(lgr_count 1 server) groups"
 	[ "$(lgr_field 0 client qpn)" = "$(cat "$TMPDIR/qpn0")" ] ||
@@ -176,8 +166,8 @@ many() {
 	pid=$!
 	tap_wait_for 240 grep -q "^open" "$TMPDIR/many" || tap_fail "no result: $(tail -n 3 "$TMPDIR/many")"
 	tap_diag "client: $(cat "$TMPDIR/many" | tail -n 3 | tr '\n' ';')"
-	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
-	tap_diag "VM 1: $(on 1 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 0: $(topo_on 0 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 1: $(topo_on 1 "cat $L" | tr '\n' ';')"
 	grep -q "^open 200 verified 200 modes smcr=200 smcd=0 tcp=0" "$TMPDIR/many" ||
 		tap_fail "not 200 verified SMC-R connections"
 	[ "$(lgr_count 0 client)" = 1 ] || tap_fail "the client has $(lgr_count 0 client) groups"
@@ -203,7 +193,7 @@ port_down() {
 	tap_wait_for 15 sh -c "! kill -0 $pid 2>/dev/null" || tap_fail "the transfer did not end"
 	wait $pid && tap_fail "the transfer succeeded without its port"
 	tap_diag "client after $(( $(date +%s) - t0 )) s: $(tail -n 1 "$TMPDIR/down")"
-	tap_diag "VM 0: $(on 0 "cat $L" | tr '\n' ';')"
+	tap_diag "VM 0: $(topo_on 0 "cat $L" | tr '\n' ';')"
 	tap_expect "$CNET up on VM 0" ip link set $CNET up
 	if [ "$topo" = topo1 ]; then
 		# The veth's down flushed the routes of tables 4301/4302.
@@ -213,11 +203,11 @@ port_down() {
 	# A new connection makes a new group once the port is back.
 	tap_wait_for 30 sh -c "rdma link show $CDEV/1 | grep -q 'state ACTIVE'" || tap_fail "$CDEV is not active again"
 	tap_wait_for 30 sh -c "[ \"\$(cat $L | grep -c '^lgr .* state dead')\" = 0 ]" ||
-		tap_fail "the dead group stays: $(on 0 "cat $L" | tr '\n' ';')"
+		tap_fail "the dead group stays: $(topo_on 0 "cat $L" | tr '\n' ';')"
 	# The server's group ends by its keepalive (1 s + 4 s): until then it
 	# would offer its old link, which the client no longer has.
 	tap_wait_for 30 sh -c "[ \"\$($LGR1 | grep -c '^lgr .* role server ')\" = 0 ]" ||
-		tap_fail "the server's group stays: $(on 1 "cat $L" | tr '\n' ';')"
+		tap_fail "the server's group stays: $(topo_on 1 "cat $L" | tr '\n' ';')"
 	echo_n 65536
 	return 0
 }
@@ -236,20 +226,20 @@ link_del() {
 	tap_diag "client after $(( $(date +%s) - t0 )) s: $(tail -n 1 "$TMPDIR/big")"
 	t0=$(date +%s)
 	tap_wait_for 30 sh -c "[ \"\$($LGR1 | grep -c '^lgr .* role server ')\" = 0 ]" ||
-		tap_fail "the server still has groups: $(on 1 "cat $L" | tr '\n' ';')"
+		tap_fail "the server still has groups: $(topo_on 1 "cat $L" | tr '\n' ';')"
 	tap_diag "the server's groups went within $(( $(date +%s) - t0 )) s more"
 	return 0
 }
 
 unload() {
 	c="! grep -q '^af_smc ' /proc/modules || rmmod af_smc"
-	on 0 "$c" && on 1 "$c"
+	topo_on 0 "$c" && topo_on 1 "$c"
 }
 teardown() {
-	stop_server
+	topo_stop_2vm /tmp/srv.pid
 	# Closed sockets may wait a little for their (gone) peer first.
-	tap_wait_for 30 unload || tap_fail "af_smc does not unload: $(on 1 'cat /proc/modules' | grep af_smc)"
-	tap_expect "insmod on both VMs" reload
+	tap_wait_for 30 unload || tap_fail "af_smc does not unload: $(topo_on 1 'cat /proc/modules' | grep af_smc)"
+	tap_expect "insmod on both VMs" topo_reload_2vm
 	return 0
 }
 

@@ -37,41 +37,29 @@ L=/sys/kernel/debug/af_smc/smcr_lgr
 B=/sys/module/smc_badpeer/parameters
 port=4457
 
-on() {
-	# on VM CMD
-	if [ "$1" = 0 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
-}
-# shellcheck disable=SC2120 # tap_assert/tap_expect pass it options
-reload() {
-	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
-	on 0 "$cmd" && on 1 "$cmd"
-}
-stop_server() {
-	on 1 'kill $(cat /tmp/echo.pid 2>/dev/null) 2>/dev/null; n=0; while kill -0 $(cat /tmp/echo.pid 2>/dev/null) 2>/dev/null && [ $n -lt 100 ]; do n=$((n+1)); sleep 0.05; done; true'
-}
 cleanup() {
-	stop_server
+	topo_stop_2vm /tmp/echo.pid
 	rmmod smc_badpeer 2>/dev/null
 	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
+	topo_reload_2vm || tap_diag "could not reload af_smc without smcr"
 }
 tap_at_exit cleanup
 
 serve() {
-	on 1 "rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" &&
-		on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+	topo_on 1 "rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a 10.43.0.2 -p $port -r /tmp/ready -t 300 >/tmp/echo.log 2>&1 </dev/null & echo \$! >/tmp/echo.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
 # groups VM: how many SMC-R link groups VM has.
 groups() {
-	on "$1" "cat $L" | grep -c '^lgr '
+	topo_on "$1" "cat $L" | grep -c '^lgr '
 }
 no_groups() {
 	[ "$(groups 0)" = 0 ] && [ "$(groups 1)" = 0 ]
 }
 # counter VM NAME: NAME in VM's smcr_hs file.
 counter() {
-	on "$1" "cat $D" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"
+	topo_on "$1" "cat $D" | sed -n "s/.* $2 \([0-9]*\).*/\1/p"
 }
 # Centiseconds since boot (busybox date has no %N).
 now_cs() {
@@ -84,9 +72,9 @@ silent_done() {
 
 setup() {
 	tap_assert "af_smc smcr=1 loopback_ism=0 lgr_linger=0 on both VMs" \
-		reload smcr=1 loopback_ism=0 lgr_linger=0
+		topo_reload_2vm smcr=1 loopback_ism=0 lgr_linger=0
 	for vm in 0 1; do
-		on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
+		topo_on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
 	done
 	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
 	tap_assert "echo server on VM 1" serve
@@ -117,7 +105,7 @@ other_peer() {
 	r=$(cat $B/silent_r_result)
 	probe
 	t_done=$(now_cs)
-	groups=$(on 1 "cat $L" | tr '\n' ';')
+	groups=$(topo_on 1 "cat $L" | tr '\n' ';')
 	tap_diag "silent peer: $r; then VM 0's client: connect in ${ms:-?} ms, done $(((t_done - t_acc) * 10)) ms after the silent peer's Accept"
 	tap_diag "VM 1: $groups"
 	case "$r" in
@@ -193,9 +181,9 @@ concurrent() {
 }
 
 teardown() {
-	stop_server
+	topo_stop_2vm /tmp/echo.pid
 	tap_expect "rmmod smc_badpeer" rmmod smc_badpeer
-	tap_expect "af_smc unloads and loads on both VMs" reload
+	tap_expect "af_smc unloads and loads on both VMs" topo_reload_2vm
 	return 0
 }
 

@@ -34,23 +34,18 @@ D=/sys/kernel/debug/af_smc/smcr_hs
 L=/sys/kernel/debug/af_smc/smcr_lgr
 port=4455
 
-reload() {
-	# reload ARGS: af_smc with ARGS on both VMs.
-	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
-	sh -c "$cmd" && smc-vm-exec 1 "$cmd"
-}
 cleanup() {
 	# The echo server holds AF_SMC sockets: it must go before rmmod.
-	smc-vm-exec 1 'kill $(cat /tmp/echo.pid) 2>/dev/null; n=0; while kill -0 $(cat /tmp/echo.pid) 2>/dev/null && [ $n -lt 100 ]; do n=$((n+1)); sleep 0.05; done'
+	topo_stop_2vm /tmp/echo.pid
 	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr_probe"
+	topo_reload_2vm || tap_diag "could not reload af_smc without smcr_probe"
 }
 tap_at_exit cleanup
 
 cleanup_case() {
 	smc-vm-exec 1 'kill $(cat /tmp/echo.pid)' || tap_fail "no echo server to stop"
 	tap_wait_for 10 smc-vm-exec 1 '! kill -0 $(cat /tmp/echo.pid) 2>/dev/null' || tap_fail "the echo server does not end"
-	tap_expect "rmmod and insmod on both VMs" reload
+	tap_expect "rmmod and insmod on both VMs" topo_reload_2vm
 	return 0
 }
 
@@ -81,7 +76,7 @@ serve() {
 setup() {
 	# Without the loopback ISM device first: the cases before
 	# combined_offer are about SMC-R alone.
-	tap_assert "af_smc smcr_probe=1 on both VMs" reload smcr_probe=1 loopback_ism=0
+	tap_assert "af_smc smcr_probe=1 on both VMs" topo_reload_2vm smcr_probe=1 loopback_ism=0
 	for vm in 0 1; do
 		c="grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
 		if [ $vm = 0 ]; then sh -c "$c"; else smc-vm-exec 1 "$c"; fi
@@ -159,7 +154,7 @@ concurrent() {
 reload_serving() {
 	smc-vm-exec 1 'kill $(cat /tmp/echo.pid)' &&
 		tap_wait_for 10 smc-vm-exec 1 '! kill -0 $(cat /tmp/echo.pid) 2>/dev/null' &&
-		reload "$@" && serve
+		topo_reload_2vm "$@" && serve
 }
 
 combined_offer() {

@@ -32,24 +32,12 @@ L=/sys/kernel/debug/af_smc/smcr_lgr
 R=/sys/kernel/debug/af_smc/rdma
 port=4461
 
-# on VM CMD: run CMD on VM 0 (here) or VM 1.
-on() {
-	if [ "$1" = 0 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
-}
-# shellcheck disable=SC2120 # tap_assert passes it options
-reload() {
-	cmd="rmmod af_smc 2>/dev/null; insmod $module $*"
-	on 0 "$cmd" && on 1 "$cmd"
-}
-stop_server() {
-	on 1 'kill $(cat /tmp/net2srv.pid 2>/dev/null) 2>/dev/null; n=0; while kill -0 $(cat /tmp/net2srv.pid 2>/dev/null) 2>/dev/null && [ $n -lt 100 ]; do n=$((n+1)); sleep 0.05; done; true'
-}
 cleanup() {
-	stop_server
+	topo_stop_2vm /tmp/net2srv.pid
 	# Whatever a case left down comes up again for the suite's next entries.
-	for vm in 0 1; do on $vm "ip link set eth0 up; ip link set eth2 up" 2>/dev/null; done
+	for vm in 0 1; do topo_on $vm "ip link set eth0 up; ip link set eth2 up" 2>/dev/null; done
 	topo_cleanup
-	reload || tap_diag "could not reload af_smc without smcr"
+	topo_reload_2vm || tap_diag "could not reload af_smc without smcr"
 }
 tap_at_exit cleanup
 
@@ -70,9 +58,9 @@ environment() {
 # addresses VM: eth2 and eth0 of VM as vm/guest/init set them up.
 addresses() {
 	n=$(($1 + 1))
-	on "$1" "ip -o link show dev eth2; ip -o addr show dev eth2" >"$TMPDIR/eth2" 2>&1 ||
+	topo_on "$1" "ip -o link show dev eth2; ip -o addr show dev eth2" >"$TMPDIR/eth2" 2>&1 ||
 		{ tap_fail "VM $1 has no eth2: $(cat "$TMPDIR/eth2")"; return 0; }
-	on "$1" "ip -o addr show dev eth0" >"$TMPDIR/eth0" 2>&1
+	topo_on "$1" "ip -o addr show dev eth0" >"$TMPDIR/eth0" 2>&1
 	sed "s/^/VM $1: /" "$TMPDIR/eth2" "$TMPDIR/eth0"
 	grep -q "link/ether 52:54:00:44:00:0$1 " "$TMPDIR/eth2" || tap_fail "VM $1: eth2's MAC is not 52:54:00:44:00:0$1"
 	grep -q 'state UP' "$TMPDIR/eth2" || tap_fail "VM $1: eth2 is not UP"
@@ -87,8 +75,8 @@ addresses() {
 
 # ping_ok VM ADDR: VM reaches ADDR (a few tries, for the first ARP/ND).
 ping_ok() {
-	on "$1" "ping -c 1 -w 5 $2" >/dev/null 2>&1 ||
-		on "$1" "ping -c 2 -w 10 $2" >/dev/null 2>&1
+	topo_on "$1" "ping -c 1 -w 5 $2" >/dev/null 2>&1 ||
+		topo_on "$1" "ping -c 2 -w 10 $2" >/dev/null 2>&1
 }
 
 pings() {
@@ -101,7 +89,7 @@ pings() {
 
 # packets VM DEV: DEV's tx_packets + rx_packets on VM.
 packets() {
-	on "$1" "cat /sys/class/net/$2/statistics/tx_packets /sys/class/net/$2/statistics/rx_packets" |
+	topo_on "$1" "cat /sys/class/net/$2/statistics/tx_packets /sys/class/net/$2/statistics/rx_packets" |
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
@@ -110,7 +98,7 @@ packets() {
 # OTHER's by a few at most (IPv6's own chatter).
 pings_on() {
 	a0=$(packets 0 "$1") a1=$(packets 1 "$1") b0=$(packets 0 "$3") b1=$(packets 1 "$3")
-	on 0 "ping -c 30 -i 0.1 -w 30 -I $1 $2" >"$TMPDIR/ping" 2>&1 ||
+	topo_on 0 "ping -c 30 -i 0.1 -w 30 -I $1 $2" >"$TMPDIR/ping" 2>&1 ||
 		tap_fail "ping -I $1 $2: $(tail -n 2 "$TMPDIR/ping" | tr '\n' ' ')"
 	da0=$(($(packets 0 "$1") - a0)) da1=$(($(packets 1 "$1") - a1))
 	db0=$(($(packets 0 "$3") - b0)) db1=$(($(packets 1 "$3") - b1))
@@ -131,55 +119,55 @@ separate() {
 # (the other network) still does; after DEV is up again both do.
 one_down() {
 	peer=$((1 - $1))
-	tap_assert "$2 down on VM $1" on "$1" "ip link set $2 down"
-	if on $peer "ping -c 2 -w 3 $3" >/dev/null 2>&1; then
+	tap_assert "$2 down on VM $1" topo_on "$1" "ip link set $2 down"
+	if topo_on $peer "ping -c 2 -w 3 $3" >/dev/null 2>&1; then
 		tap_fail "$3 still answers VM $peer with $2 down on VM $1"
 	fi
 	tap_expect "$4 answers VM $peer with $2 down on VM $1" ping_ok $peer "$4"
-	tap_assert "$2 up on VM $1" on "$1" "ip link set $2 up"
+	tap_assert "$2 up on VM $1" topo_on "$1" "ip link set $2 up"
 	tap_wait_for 20 ping_ok $peer "$3" || tap_fail "$3 does not answer VM $peer after $2 is up again"
 	tap_expect "$4 still answers VM $peer" ping_ok $peer "$4"
 	return 0
 }
 
 setup_rxe() {
-	tap_assert "af_smc smcr=1 loopback_ism=0 on both VMs" reload smcr=1 loopback_ism=0
+	tap_assert "af_smc smcr=1 loopback_ism=0 on both VMs" topo_reload_2vm smcr=1 loopback_ism=0
 	for vm in 0 1; do
-		on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
+		topo_on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
 	done
 	tap_assert "rxe0 on eth0 and rxe1 on eth2 of both VMs" topo_vm_rxe2
 	for vm in 0 1; do
 		n=$((vm + 1))
-		on $vm "rdma link show" >"$TMPDIR/rdma" 2>&1
+		topo_on $vm "rdma link show" >"$TMPDIR/rdma" 2>&1
 		sed "s/^/VM $vm: /" "$TMPDIR/rdma"
 		grep -q '^link rxe0/1 state ACTIVE .*netdev eth0 *$' "$TMPDIR/rdma" ||
 			tap_fail "VM $vm: rxe0 is not ACTIVE on eth0"
 		grep -q '^link rxe1/1 state ACTIVE .*netdev eth2 *$' "$TMPDIR/rdma" ||
 			tap_fail "VM $vm: rxe1 is not ACTIVE on eth2"
 		# Each device's RoCEv2 GID is its own netdev's IPv4 address.
-		on $vm "cat /sys/class/infiniband/rxe0/ports/1/gids/*" >"$TMPDIR/g0" 2>/dev/null
-		on $vm "cat /sys/class/infiniband/rxe1/ports/1/gids/*" >"$TMPDIR/g1" 2>/dev/null
+		topo_on $vm "cat /sys/class/infiniband/rxe0/ports/1/gids/*" >"$TMPDIR/g0" 2>/dev/null
+		topo_on $vm "cat /sys/class/infiniband/rxe1/ports/1/gids/*" >"$TMPDIR/g1" 2>/dev/null
 		grep -qx "$(gid_of 10.43.0.$n)" "$TMPDIR/g0" || tap_fail "VM $vm: rxe0 has no GID of 10.43.0.$n"
 		grep -qx "$(gid_of 10.44.0.$n)" "$TMPDIR/g1" || tap_fail "VM $vm: rxe1 has no GID of 10.44.0.$n"
 		grep -qx "$(gid_of 10.44.0.$n)" "$TMPDIR/g0" && tap_fail "VM $vm: rxe0 has eth2's GID"
 		grep -qx "$(gid_of 10.43.0.$n)" "$TMPDIR/g1" && tap_fail "VM $vm: rxe1 has eth0's GID"
 		# af_smc's own registry sees both ports with their GIDs.
-		tap_wait_for 10 on $vm "grep -q '^rxe1 port 1 gid ::ffff:10.44.0.$n ' $R && grep -q '^rxe0 port 1 gid ::ffff:10.43.0.$n ' $R" ||
-			tap_fail "VM $vm: af_smc's registry lacks rxe0's or rxe1's GID: $(on $vm "cat $R" | tr '\n' ';')"
+		tap_wait_for 10 topo_on $vm "grep -q '^rxe1 port 1 gid ::ffff:10.44.0.$n ' $R && grep -q '^rxe0 port 1 gid ::ffff:10.43.0.$n ' $R" ||
+			tap_fail "VM $vm: af_smc's registry lacks rxe0's or rxe1's GID: $(topo_on $vm "cat $R" | tr '\n' ';')"
 	done
 	return 0
 }
 
 # rxe VM DEV: sent_pkts + rcvd_pkts of DEV port 1 on VM.
 rxe() {
-	on "$1" "cat /sys/class/infiniband/$2/ports/1/hw_counters/sent_pkts /sys/class/infiniband/$2/ports/1/hw_counters/rcvd_pkts" |
+	topo_on "$1" "cat /sys/class/infiniband/$2/ports/1/hw_counters/sent_pkts /sys/class/infiniband/$2/ports/1/hw_counters/rcvd_pkts" |
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
 serve() {
-	stop_server
-	on 1 "rm -f /tmp/net2ready; $T/smc-echo -s -k 0 -f smc -a 10.44.0.2 -p $port -r /tmp/net2ready -t 300 >/tmp/net2srv.log 2>&1 </dev/null & echo \$! >/tmp/net2srv.pid" &&
-		on 1 "n=0; until [ -e /tmp/net2ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+	topo_stop_2vm /tmp/net2srv.pid
+	topo_on 1 "rm -f /tmp/net2ready; $T/smc-echo -s -k 0 -f smc -a 10.44.0.2 -p $port -r /tmp/net2ready -t 300 >/tmp/net2srv.log 2>&1 </dev/null & echo \$! >/tmp/net2srv.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/net2ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
 smcr_eth2() {
@@ -206,8 +194,8 @@ smcr_eth2() {
 	tap_diag "client: $(cat "$TMPDIR/probe")"
 	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
 		tap_fail "the held connection is not SMC-R"
-	on 0 "cat $L" >"$TMPDIR/lgr0"
-	on 1 "cat $L" >"$TMPDIR/lgr1"
+	topo_on 0 "cat $L" >"$TMPDIR/lgr0"
+	topo_on 1 "cat $L" >"$TMPDIR/lgr1"
 	sed 's/^/VM 0: /' "$TMPDIR/lgr0"
 	sed 's/^/VM 1: /' "$TMPDIR/lgr1"
 	grep -q '^lgr .* role client dev rxe1 port 1 ' "$TMPDIR/lgr0" || tap_fail "VM 0 has no client group on rxe1"
@@ -226,8 +214,8 @@ smcr_eth2() {
 }
 
 teardown() {
-	stop_server
-	tap_expect "rmmod and insmod on both VMs" reload
+	topo_stop_2vm /tmp/net2srv.pid
+	tap_expect "rmmod and insmod on both VMs" topo_reload_2vm
 	return 0
 }
 

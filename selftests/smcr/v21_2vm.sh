@@ -35,24 +35,15 @@ K=/proc/sys/net/smc/smcr_max_links_per_lgr
 SRV=10.43.0.2
 EID=SMCV21.SELFTEST
 
-# on VM CMD: CMD in VM's shell (0 is this one).
-on() {
-	if [ "$1" = 0 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
-}
-reload() {
-	for vm in 0 1; do
-		on $vm "rmmod af_smc 2>/dev/null; insmod $module $*" || return 1
-	done
-}
 stop_conns() {
-	on 1 'kill $(cat /tmp/conns.pid 2>/dev/null) 2>/dev/null; true'
+	topo_on 1 'kill $(cat /tmp/conns.pid 2>/dev/null) 2>/dev/null; true'
 	[ -s "$TMPDIR/cli.pid" ] && kill "$(cat "$TMPDIR/cli.pid")" 2>/dev/null
 	rm -f "$TMPDIR/cli.pid"
 	return 0
 }
 cleanup() {
 	stop_conns
-	for vm in 0 1; do on $vm "echo 255 >$C; echo 2 >$K; smcr ueid flush >/dev/null 2>&1"; done
+	for vm in 0 1; do topo_on $vm "echo 255 >$C; echo 2 >$K; smcr ueid flush >/dev/null 2>&1"; done
 	topo_cleanup
 	topo_reload_ours_2vm
 }
@@ -61,9 +52,9 @@ tap_at_exit cleanup
 # open PORT N: N SMC-R connections from VM 0 to VM 1, each verified and
 # held open until stop_conns.
 open_conns() {
-	on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $1 -n $2 -r /tmp/ready -t 300 >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/conns.pid" ||
+	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $1 -n $2 -r /tmp/ready -t 300 >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/conns.pid" ||
 		tap_assert "the server starts on VM 1" false
-	tap_wait_for 30 on 1 "test -e /tmp/ready" || tap_assert "the server listens" false
+	tap_wait_for 30 topo_on 1 "test -e /tmp/ready" || tap_assert "the server listens" false
 	$T/smc-conns -c -a $SRV -p "$1" -n "$2" -H 120 -t 300 >"$TMPDIR/cli.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/cli.pid"
 	tap_wait_for 180 grep -q "^open $2 verified $2" "$TMPDIR/cli.log" ||
@@ -75,7 +66,7 @@ open_conns() {
 
 # groups VM: "CONNS/MAX_CONNS/MAX_LINKS/RELEASE" of each of VM's groups, sorted.
 groups() {
-	on "$1" "cat $L" | grep '^lgr ' |
+	topo_on "$1" "cat $L" | grep '^lgr ' |
 		sed 's/.* conns \([0-9]*\) .* max_conns \([0-9]*\) max_links \([0-9]*\) release \([0-9]*\).*/\1\/\2\/\3\/\4/' |
 		sort -n | tr '\n' ' '
 }
@@ -84,32 +75,32 @@ groups() {
 # has one af_smc RC QP per group.
 expect_groups() {
 	for vm in 0 1; do
-		on $vm "cat $L" | sed "s/^/  VM $vm debugfs: /"
+		topo_on $vm "cat $L" | sed "s/^/  VM $vm debugfs: /"
 		got=$(groups $vm)
 		tap_diag "VM $vm groups (conns/max_conns/max_links/release): $got"
 		[ "$got" = "$1" ] || tap_fail "VM $vm groups '$got', not '$1'"
 	done
 	want=$(echo "$1" | wc -w)
-	qps=$(on 1 "rdma resource show qp" | grep -c "^link rxe0/1 .* type RC state RTS .*comm \[af_smc\]")
+	qps=$(topo_on 1 "rdma resource show qp" | grep -c "^link rxe0/1 .* type RC state RTS .*comm \[af_smc\]")
 	[ "$qps" = "$want" ] || tap_fail "rdma lists $qps af_smc RC QPs on VM 1's rxe0, not $want"
 }
 
 no_groups() {
 	tap_wait_for 60 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left on VM 0: $(cat $L)"
-	tap_wait_for 60 on 1 "! grep -q '^lgr ' $L" || tap_fail "groups left on VM 1"
+	tap_wait_for 60 topo_on 1 "! grep -q '^lgr ' $L" || tap_fail "groups left on VM 1"
 }
 
 # sysctls VM CONNS LINKS
 sysctls() {
-	on "$1" "echo $2 >$C && echo $3 >$K" || tap_assert "net.smc limits $2 $3 on VM $1" false
+	topo_on "$1" "echo $2 >$C && echo $3 >$K" || tap_assert "net.smc limits $2 $3 on VM $1" false
 }
 
 setup() {
 	tap_assert "af_smc smcr=1 loopback_ism=0 lgr_linger=0 on both VMs" \
-		reload smcr=1 loopback_ism=0 lgr_linger=0
+		topo_reload_2vm smcr=1 loopback_ism=0 lgr_linger=0
 	for vm in 0 1; do
-		on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
-		tap_assert "UEID $EID on VM $vm" on $vm "smcr ueid add $EID"
+		topo_on $vm "grep -q ' /sys/kernel/debug debugfs' /proc/mounts || mount -t debugfs none /sys/kernel/debug"
+		tap_assert "UEID $EID on VM $vm" topo_on $vm "smcr ueid add $EID"
 	done
 	tap_assert "rxe0 on eth0 of both VMs" topo_vm_rxe
 	return 0
@@ -122,7 +113,7 @@ defaults() {
 	expect_groups "1/255/2/1 "
 	# The same through SMC_GEN_NETLINK, as the tool shows it.
 	for vm in 0 1; do
-		out=$(on $vm "smcr -j linkgroup") || tap_fail "smcr -j linkgroup on VM $vm"
+		out=$(topo_on $vm "smcr -j linkgroup") || tap_fail "smcr -j linkgroup on VM $vm"
 		tap_diag "VM $vm: $out"
 		echo "$out" | grep -q '"smc_version":"2.1"' || tap_fail "VM $vm: smcr linkgroup does not say 2.1"
 		echo "$out" | grep -q '"max_conns":255' || tap_fail "VM $vm: smcr linkgroup has no max_conns 255"
@@ -163,24 +154,24 @@ v1() {
 	no_groups
 	sysctls 0 255 2
 	sysctls 1 32 2
-	for vm in 0 1; do on $vm "smcr ueid flush" || tap_fail "ueid flush on VM $vm"; done
+	for vm in 0 1; do topo_on $vm "smcr ueid flush" || tap_fail "ueid flush on VM $vm"; done
 	open_conns 4494 1
 	for vm in 0 1; do
-		on $vm "cat $L" | sed "s/^/  VM $vm debugfs: /"
-		on $vm "cat $L" | grep -q '^lgr .* version 1 .* release 0' ||
+		topo_on $vm "cat $L" | sed "s/^/  VM $vm debugfs: /"
+		topo_on $vm "cat $L" | grep -q '^lgr .* version 1 .* release 0' ||
 			tap_fail "VM $vm: no SMC-Rv1 group with release 0"
 	done
-	on 1 "cat $L" | grep -q '^lgr .* max_conns 32 max_links 1 ' ||
+	topo_on 1 "cat $L" | grep -q '^lgr .* max_conns 32 max_links 1 ' ||
 		tap_fail "VM 1: the server's group is not capped by its own 32 (one link)"
 	stop_conns
-	for vm in 0 1; do on $vm "smcr ueid add $EID"; done
+	for vm in 0 1; do topo_on $vm "smcr ueid add $EID"; done
 }
 
 restore() {
 	stop_conns
 	no_groups
 	for vm in 0 1; do sysctls $vm 255 2; done
-	tap_expect "rmmod and insmod on both VMs" reload
+	tap_expect "rmmod and insmod on both VMs" topo_reload_2vm
 }
 
 tap_plan 7
