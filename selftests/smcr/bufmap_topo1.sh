@@ -37,7 +37,8 @@ tap_at_exit cleanup
 
 # lk COMMAND: one link command; prints the answer; fails as the write did.
 lk() {
-	echo "$1" >$L
+	# The write's error is the answer's ("error CMD ERRNO"), not echo's.
+	echo "$1" 2>/dev/null >$L
 	rc=$?
 	cat $L
 	return $rc
@@ -66,12 +67,11 @@ info() {
 # pair A IFA B IFB: links A and B created on IFA and IFB and connected to
 # each other; each "created" answer goes to $TMPDIR/created-ID.
 pair() {
-	for x in "$1 $2" "$3 $4"; do
-		# shellcheck disable=SC2086 # ID IFNAME
-		set -- $x
-		r=$(lk "create $1 $2") || { tap_fail "create $1 on $2: $r"; return 1; }
+	for x in "$1:$2" "$3:$4"; do
+		id=${x%%:*} ifname=${x#*:}
+		r=$(lk "create $id $ifname") || { tap_fail "create $id on $ifname: $r"; return 1; }
 		tap_diag "$r"
-		echo "$r" >"$TMPDIR/created-$1"
+		echo "$r" >"$TMPDIR/created-$id"
 	done
 	r=$(lk "connect $1 $(info "$3")") || tap_fail "connect $1: $r"
 	r=$(lk "connect $3 $(info "$1")") || tap_fail "connect $3: $r"
