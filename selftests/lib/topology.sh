@@ -78,8 +78,11 @@
 #                         tap.sh and module.sh): af_smc reloaded with smcr=1
 #                         loopback_ism=0 OPTION..., debugfs mounted,
 #                         topo_veth_rxe; a step that fails ends the case
+#   topo_smcr_setup2 [OPTION...]
+#                         the same with topo_veth_rxe2 (two veth pairs)
 #   topo_smcr_cleanup     its undoing, for tap_at_exit: the topology gone,
 #                         af_smc loaded as the harness had it
+#   topo_rxe_pkts DEV     sent_pkts + rcvd_pkts of rxe device DEV, port 1
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -449,11 +452,29 @@ topo_cleanup() {
 	return 0
 }
 
-topo_smcr_setup() {
+# _topo_smcr_setup FN DESC [OPTION...]: topo_smcr_setup with topology
+# function FN (DESC says what it makes).
+_topo_smcr_setup() {
+	_topo_fn=$1 _topo_desc=$2
+	shift 2
 	tap_assert "af_smc smcr=1 loopback_ism=0${*:+ $*}" smc_module_reload smcr=1 loopback_ism=0 "$@"
 	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
 		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1: smcv1/rxev1, smcv2/rxev2" topo_veth_rxe
+	tap_assert "$_topo_desc" $_topo_fn
+}
+
+topo_smcr_setup() {
+	_topo_smcr_setup topo_veth_rxe "topology 1: smcv1/rxev1, smcv2/rxev2" "$@"
+}
+
+topo_smcr_setup2() {
+	_topo_smcr_setup topo_veth_rxe2 \
+		"topology 1 with two veth pairs, rxev1/rxev2 and rxew1/rxew2" "$@"
+}
+
+topo_rxe_pkts() {
+	cat /sys/class/infiniband/"$1"/ports/1/hw_counters/sent_pkts \
+		/sys/class/infiniband/"$1"/ports/1/hw_counters/rcvd_pkts | awk '{ s += $1 } END { print s + 0 }'
 }
 
 topo_smcr_cleanup() {

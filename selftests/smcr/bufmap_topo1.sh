@@ -44,18 +44,10 @@ lk() {
 	return $rc
 }
 
-# rxe DEV: sent_pkts + rcvd_pkts of DEV port 1.
-rxe() {
-	cat /sys/class/infiniband/"$1"/ports/1/hw_counters/sent_pkts \
-		/sys/class/infiniband/"$1"/ports/1/hw_counters/rcvd_pkts | awk '{ s += $1 } END { print s + 0 }'
-}
 
-setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0" smc_module_reload smcr=1 loopback_ism=0
-	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
-		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1 with two veth pairs, rxev1/rxev2 and rxew1/rxew2" topo_veth_rxe2
-	return 0
+# pair_pkts v|w: the packets rxeX1 and rxeX2 sent and received.
+pair_pkts() {
+	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
 }
 
 # info ID: QPN PSN MTU GID MAC of link ID's "created ID QPN PSN MTU GID
@@ -113,9 +105,9 @@ second_link() {
 	# shellcheck disable=SC2046 # "shared 2 0 RKEY ADDR"
 	set -- $(cat "$TMPDIR/shared")
 	r=$(lk "check 0 65536 21") && tap_fail "RMB 0 has the pattern before the WRITE"
-	v=$(($(rxe rxev1) + $(rxe rxev2))) w=$(($(rxe rxew1) + $(rxe rxew2)))
+	v=$(pair_pkts v) w=$(pair_pkts w)
 	write_check 3 "$4" "$5" 21
-	v=$(($(rxe rxev1) + $(rxe rxev2) - v)) w=$(($(rxe rxew1) + $(rxe rxew2) - w))
+	v=$(($(pair_pkts v) - v)) w=$(($(pair_pkts w) - w))
 	tap_diag "64 KiB over link 3: rxew1+rxew2 +$w, rxev1+rxev2 +$v packets"
 	[ $w -ge 64 ] || tap_fail "rxew1/rxew2 did not carry the WRITE"
 	[ $v -le 4 ] || tap_fail "rxev1/rxev2 moved during a WRITE over the second pair"
@@ -159,7 +151,7 @@ teardown() {
 	return 0
 }
 
-tap_case "setup: smcr=1, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 setup
+tap_case "setup: smcr=1, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 topo_smcr_setup2
 tap_case "links 0-1 on rxev1/rxev2 and 2-3 on rxew1/rxew2, active" 60 links
 tap_case "link 0's RMB mapped and registered on link 2 (rxew1) too, once" 30 share
 tap_case "WRITEs reach RMB 0 over link 3 with link 2's rkey (rxew only) and over link 1 with link 0's" 60 second_link

@@ -48,14 +48,6 @@ gid_of() {
 	printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$1" "$2" "$3" "$4"
 }
 
-setup() {
-	tap_assert "af_smc smcr=1 loopback_ism=0" smc_module_reload smcr=1 loopback_ism=0
-	grep -q ' /sys/kernel/debug debugfs' /proc/mounts ||
-		tap_assert "debugfs" mount -t debugfs none /sys/kernel/debug
-	tap_assert "topology 1 with two veth pairs, rxev1/rxev2 and rxew1/rxew2" topo_veth_rxe2
-	return 0
-}
-
 # routed_via ADDR DEV SRC: this host sends to ADDR out of DEV from SRC.
 routed_via() {
 	r=$(ip route get "$1" | head -n 1)
@@ -149,23 +141,19 @@ one_down() {
 	return 0
 }
 
-# rxe DEV: sent_pkts + rcvd_pkts of DEV port 1.
-rxe() {
-	cat /sys/class/infiniband/"$1"/ports/1/hw_counters/sent_pkts \
-		/sys/class/infiniband/"$1"/ports/1/hw_counters/rcvd_pkts | awk '{ s += $1 } END { print s + 0 }'
-}
-
 smcr_w() {
 	rm -f "$TMPDIR/ready"
 	$T/smc-echo -s -k 0 -f smc -a $TOPO_VETH2_IP4_2 -p $port -r "$TMPDIR/ready" -t 300 \
 		>"$TMPDIR/srv.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/srv.pid"
 	tap_wait_for 30 test -e "$TMPDIR/ready" || tap_fail "no echo server on $TOPO_VETH2_IP4_2"
-	w1=$(rxe rxew1) w2=$(rxe rxew2) v1=$(rxe rxev1) v2=$(rxe rxev2)
+	w1=$(topo_rxe_pkts rxew1) w2=$(topo_rxe_pkts rxew2)
+	v1=$(topo_rxe_pkts rxev1) v2=$(topo_rxe_pkts rxev2)
 	out=$($T/smc-echo -c -f smc -a $TOPO_VETH2_IP4_2 -p $port -n 1048576 -w 20 -t 300 2>&1) ||
 		tap_fail "1 MiB echo to $TOPO_VETH2_IP4_2: $out"
 	echo "$out"
-	w1=$(($(rxe rxew1) - w1)) w2=$(($(rxe rxew2) - w2)) v1=$(($(rxe rxev1) - v1)) v2=$(($(rxe rxev2) - v2))
+	w1=$(($(topo_rxe_pkts rxew1) - w1)) w2=$(($(topo_rxe_pkts rxew2) - w2))
+	v1=$(($(topo_rxe_pkts rxev1) - v1)) v2=$(($(topo_rxe_pkts rxev2) - v2))
 	tap_diag "1 MiB each way: rxew1 +$w1, rxew2 +$w2, rxev1 +$v1, rxev2 +$v2 packets"
 	echo "$out" | grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' ||
 		tap_fail "the client is not SMC-R by sock_diag: $(echo "$out" | grep '^mode' || echo 'no mode line')"
@@ -186,7 +174,7 @@ smcr_w() {
 	return 0
 }
 
-tap_case "setup: smcr=1, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 setup
+tap_case "setup: smcr=1, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 topo_smcr_setup2
 tap_case "each address routed through its own pair, rules at pref 10-13 (IPv4, IPv6)" 30 routes
 tap_case "rxev1/rxev2 on smcv1/smcv2, rxew1/rxew2 on smcw1/smcw2: ACTIVE, own GIDs" 30 devices
 tap_case "pings to each end cross their own pair only (IPv4, IPv6)" 120 pings
