@@ -582,7 +582,7 @@ int smcr_buf_add_link(struct smcr_link *l, struct smcr_buf *b)
 	list_add_tail(&m->list, &l->bufs);
 	smcr_buf_count(l, m, true);
 	refcount_inc(&b->refs);
-	m->link = l;
+	WRITE_ONCE(m->link, l);		/* the slot is taken */
 	mutex_unlock(&l->dev->links_mutex);
 	return 0;
 fail:
