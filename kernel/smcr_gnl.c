@@ -154,21 +154,11 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The connections on l, one of lgr's links. */
-static u32 smcr_gnl_link_conns(const struct smcr_lgr *lgr,
-			       const struct smcr_link *l)
-{
-	int i;
-
-	for (i = 0; i < SMCR_LGR_LINKS; i++)
-		if (lgr->links[i] == l)
-			return lgr->link_conns[i];
-	return 0;
-}
-
+/* lgr's link in slot i. */
 static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr,
-			     const struct smcr_link *l)
+			     int i)
 {
+	const struct smcr_link *l = lgr->links[i];
 	u32 state = smcr_gnl_link_state(l);
 	struct sk_buff *skb = c->skb;
 	char gid[40], peer_gid[40];
@@ -189,7 +179,7 @@ static int smcr_gnl_put_link(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr,
 	if (!n ||
 	    nla_put_u8(skb, SMC_NLA_LINK_ID, l->link_num) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_STATE, state) ||
-	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, smcr_gnl_link_conns(lgr, l)) ||
+	    nla_put_u32(skb, SMC_NLA_LINK_CONN_CNT, lgr->link_conns[i]) ||
 	    nla_put_u8(skb, SMC_NLA_LINK_IB_PORT, l->port) ||
 	    nla_put_u32(skb, SMC_NLA_LINK_NET_DEV, l->gid.ifindex) ||
 	    nla_put_string(skb, SMC_NLA_LINK_IB_DEV, l->dev->name) ||
@@ -220,7 +210,7 @@ static int smcr_gnl_put_group(const struct smcr_lgr *lgr, void *arg)
 		goto trim;
 	if (c->links) {
 		smcr_lgr_for_each_link(lgr, l, i)
-			if (smcr_gnl_put_link(c, lgr, l))
+			if (smcr_gnl_put_link(c, lgr, i))
 				goto trim;
 	}
 	return 0;

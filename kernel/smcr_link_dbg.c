@@ -173,20 +173,20 @@ static int smcr_dbg_connect(struct smcr_link *l, struct smcr_buf *rmb,
 	return rc ?: smcr_buf_register(l, rmb);
 }
 
-static int smcr_dbg_check(struct smcr_link *l, struct smcr_buf *rmb,
-			  size_t len, u32 seed)
+/* Link id's RMB against the pattern of seed. */
+static int smcr_dbg_check(int id, size_t len, u32 seed)
 {
+	struct smcr_buf *rmb = smcr_dbg_rmbs[id];
 	const u8 *p = rmb->cpu;
+	unsigned int j;
 	size_t i;
 
 	if (len > rmb->size)
 		return -EINVAL;
-	/* What arrived over any link the RMB is mapped on. */
-	smcr_buf_sync_cpu(l, rmb);
-	for (i = 0; i < SMCR_DBG_LINKS; i++)
-		if (smcr_dbg_links[i] && smcr_dbg_links[i] != l &&
-		    smcr_dbg_rmbs[i] != rmb)
-			smcr_buf_sync_cpu(smcr_dbg_links[i], rmb);
+	/* What arrived over any link the RMB is mapped on ("share"). */
+	smcr_buf_sync_cpu(smcr_dbg_links[id], rmb);
+	for_each_set_bit(j, &smcr_dbg_shared[id], SMCR_DBG_LINKS)
+		smcr_buf_sync_cpu(smcr_dbg_links[j], rmb);
 	for (i = 0; i < len; i++) {
 		if (READ_ONCE(p[i]) != smcr_dbg_pattern(seed, i)) {
 			snprintf(smcr_dbg_answer, sizeof(smcr_dbg_answer),
@@ -255,7 +255,7 @@ static int smcr_dbg_run(char *cmd)
 	if (!strcmp(verb, "check")) {
 		if (sscanf(cmd + n, "%u %u", &a1, &a2) != 2)
 			return -EINVAL;
-		return smcr_dbg_check(l, b, a1, a2);
+		return smcr_dbg_check(id, a1, a2);
 	}
 	if (!strcmp(verb, "share"))
 		return smcr_dbg_share(id, l, cmd + n);

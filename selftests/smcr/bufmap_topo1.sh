@@ -44,7 +44,6 @@ lk() {
 	return $rc
 }
 
-
 # pair_pkts v|w: the packets rxeX1 and rxeX2 sent and received.
 pair_pkts() {
 	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
