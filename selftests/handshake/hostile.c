@@ -582,14 +582,22 @@ static int honest_connect(int fd, char *why, size_t size)
 		err = -1;
 	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
 		err = errno;
-	if (err) {
-		snprintf(why, size, "connect with honest CLC: %s",
-			 err < 0 ? "still pending after 15 s" : tap_errno_name(err));
-		return -1;
-	}
 	pthread_mutex_lock(&diag_lock);
 	rc = sd_find_fd(fd, &sd);
 	pthread_mutex_unlock(&diag_lock);
+	if (err) {
+		/*
+		 * What the socket became says whose step failed: a mode other
+		 * than SMC-R with a fallback reason is the handshake's; SMC-R
+		 * with an error is a connection reset after the handshake.
+		 */
+		snprintf(why, size, "connect with honest CLC: %s (%s, mode %u, state %u, "
+			 "fallback 0x%08x, peer's 0x%08x, after %ld ms)",
+			 err < 0 ? "still pending after 15 s" : tap_errno_name(err),
+			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode, rc ? 0 : sd.state,
+			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
+		return -1;
+	}
 	if (rc || sd.mode != want_mode) {
 		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u, fallback 0x%08x, "
 			 "peer's 0x%08x, connect after %ld ms)", mode_name,
