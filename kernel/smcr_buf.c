@@ -605,6 +605,7 @@ struct smcr_buf *smcr_buf_alloc(struct smcr_link *l, u32 size, bool remote,
 	if (!b)
 		return ERR_PTR(-ENOMEM);
 	INIT_LIST_HEAD(&b->pool);
+	INIT_LIST_HEAD(&b->grp);
 	b->size = size;
 	b->remote = remote;
 	refcount_set(&b->refs, 1);	/* the owner's */

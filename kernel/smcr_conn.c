@@ -71,7 +71,7 @@ static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 		}
 		i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
 		rc = smcr_buf_write(sc->link, sc->sndbuf, soff, n,
-				    sc->peer_rkey, sc->peer_addr + roff,
+				    sc->peer_rkey[sc->slot], sc->peer_addr[sc->slot] + roff,
 				    &sc->writes[i].t);
 		if (rc)
 			return rc;

@@ -18,8 +18,9 @@
  *   - SMC_NLA_LINK_UID and SMC_NLA_LINK_PEER_UID: a link has one link_uid,
  *     the server's, which the client takes from CONFIRM_LINK; both
  *     attributes carry it (Linux's client keeps its own beside the peer's).
- *   - SMC_NLA_LGR_R_TYPE is SINGLE (one link) or NONE once the link is
- *     down: we make no second link, so never SYMMETRIC/ASYMMETRIC.
+ *   - SMC_NLA_LGR_R_TYPE is SYMMETRIC (two links confirmed and active:
+ *     we add a second link only when both ends have a second port),
+ *     SINGLE (one), or NONE once none is; never ASYMMETRIC_*.
  */
 
 #include <net/genetlink.h>
@@ -36,6 +37,7 @@
 /* Linux's enum smcd_lgr_type and enum smc_link_state values. */
 #define SMCR_GNL_LGR_NONE	0
 #define SMCR_GNL_LGR_SINGLE	1
+#define SMCR_GNL_LGR_SYMMETRIC	2
 #define SMCR_GNL_LNK_ACTIVATING	2
 #define SMCR_GNL_LNK_ACTIVE	3
 
@@ -101,23 +103,28 @@ static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 	return 0;
 }
 
-/* Whether some link of lgr is listed (smcr_gnl_link_state()). */
-static bool smcr_gnl_lgr_up(const struct smcr_lgr *lgr)
+/* SMC_NLA_LGR_R_TYPE: by the number of lgr's usable links. */
+static u8 smcr_gnl_lgr_type(const struct smcr_lgr *lgr)
 {
 	const struct smcr_link *l;
+	unsigned int n = 0;
 	int i;
 
+	if (lgr->dead)
+		return SMCR_GNL_LGR_NONE;
 	smcr_lgr_for_each_link(lgr, l, i)
-		if (smcr_gnl_link_state(l))
-			return true;
-	return false;
+		n += lgr->link_ready[i] && smcr_link_active(l);
+	return n > 1 ? SMCR_GNL_LGR_SYMMETRIC : n ? SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE;
 }
 
 static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 {
 	char pnetid[SMC_MAX_PNETID_LEN + 1] = "";
-	/* Every buffer of the group is counted on that link (smcr_lgr.h). */
-	const struct smcr_link *l = smcr_lgr_buf_link(lgr);
+	/*
+	 * Every buffer of the group is mapped on every link, so each link
+	 * counts them all: the first link's counts are the group's.
+	 */
+	const struct smcr_link *l = lgr->links[0];
 	struct sk_buff *skb = c->skb;
 	struct nlattr *n;
 	void *hdr;
@@ -132,9 +139,7 @@ static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	    nla_put_u32(skb, SMC_NLA_LGR_R_ID, lgr->id) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_R_CONNS_NUM, lgr->conns_num) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_R_ROLE, lgr->key.role) ||
-	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE,
-		       smcr_gnl_lgr_up(lgr) && !lgr->dead ?
-		       SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE) ||
+	    nla_put_u8(skb, SMC_NLA_LGR_R_TYPE, smcr_gnl_lgr_type(lgr)) ||
 	    /* A u8 in Linux too: VLAN ids above 255 are cut, as there. */
 	    nla_put_u8(skb, SMC_NLA_LGR_R_VLAN_ID, lgr->key.vlan) ||
 	    nla_put_u64_64bit(skb, SMC_NLA_LGR_R_NET_COOKIE,

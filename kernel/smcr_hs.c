@@ -355,9 +355,7 @@ static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote,
 	if (type == SMCR_PHYS_CONT_BUFS)
 		size = min(size, SMCR_BUF_BLOCK_MAX);
 	for (;;) {
-		b = remote ? smcr_lgr_rmb_get(sc, size, type) :
-			     smcr_buf_alloc(smcr_lgr_buf_link(sc->lgr), size,
-					    false, type);
+		b = smcr_lgr_buf_get(sc, size, remote, type);
 		if (!IS_ERR(b) || PTR_ERR(b) == -ENOLINK ||
 		    size <= SMCR_BUF_PHYS_MAX)
 			return b;
@@ -371,9 +369,16 @@ static struct smcr_buf *smcr_hs_buf(struct smcr_conn *sc, u32 size, bool remote,
  * 15 (512 MiB). net.smc.mem_limit is charged what was asked for, before
  * anything is allocated, and keeps it for the connection's life even
  * when a smaller buffer was all there was: an upper bound, released by
- * smcr_lgr_leave().
+ * smcr_lgr_leave(). With reg (not first contact: the group's links are
+ * confirmed), also registered on the group's links. The group's bufs_sem
+ * is held throughout, so that an ADD_LINK maps the buffers on its new
+ * link before or after, never halfway; at first contact nobody adds a
+ * link before the first is confirmed, after the registration. 0, or the
+ * decline code: SMC_CLC_DECL_MEM, or SMC_CLC_DECL_ERR_REGBUF when a
+ * registration failed (a failing link, not memory; the peer is told
+ * which, as Linux does).
  */
-static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
+static u32 smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc, bool reg)
 {
 	u32 rmb_size = smc_rx_rmb_size_for(&smc->sk, SMCR_BUF_MAX_CLASS);
 	/* The send buffer: the connection layer's size (SO_SNDBUF, wmem). */
@@ -386,36 +391,27 @@ static int smcr_hs_bufs(struct smc_sock *smc, struct smcr_conn *sc)
 	int rc;
 
 	/* Before anything is allocated; smcr_lgr_leave() gives it back. */
-	rc = smc_mem_reserve(smc, rmb_size + sndbuf_size);
-	if (rc)
-		return rc;
+	if (smc_mem_reserve(smc, rmb_size + sndbuf_size))
+		return SMC_CLC_DECL_MEM;
+	smcr_lgr_bufs_hold(sc);
 	/* In the handshake's kworker: the sock's memcg pays (smc_mem.h). */
 	old = smc_mem_enter(&smc->conn);
+	rc = SMC_CLC_DECL_MEM;
 	b = smcr_hs_buf(sc, rmb_size, true, type);
-	if (IS_ERR(b)) {
-		rc = PTR_ERR(b);
+	if (IS_ERR(b))
 		goto out;
-	}
 	sc->rmb = b;
 	b = smcr_hs_buf(sc, sndbuf_size, false, type);
-	if (IS_ERR(b)) {
-		rc = PTR_ERR(b);
+	if (IS_ERR(b))
 		goto out;
-	}
-	atomic_inc(&smc_obj_smcr_bufs);
 	sc->sndbuf = b;
+	rc = 0;
+	if (reg && smcr_lgr_bufs_register(sc))
+		rc = SMC_CLC_DECL_ERR_REGBUF;
 out:
 	smc_mem_leave(old);
+	smcr_lgr_bufs_release(sc);
 	return rc;
-}
-
-/*
- * REG_MR of the connection's RMB, and of its send buffer when that has an
- * MR (a vmalloc'd one, smcr_buf.c); the link ACTIVE. 0 or -errno.
- */
-static int smcr_hs_register(struct smcr_link *l, struct smcr_conn *sc)
-{
-	return smcr_buf_register(l, sc->rmb) ?: smcr_buf_register(l, sc->sndbuf);
 }
 
 /*
@@ -483,8 +479,9 @@ static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
 	memcpy(peer->mac, ac->r.mac, sizeof(peer->mac));
 	if (sc) {
 		sc->peer_token = ac->r.rmbe_alert_token;
-		sc->peer_rkey = ac->r.rmb_rkey;
-		sc->peer_addr = ac->r.rmb_dma_addr;
+		/* sc's link: smcr_lgr_join*() chose it before. */
+		sc->peer_rkey[sc->slot] = ac->r.rmb_rkey;
+		sc->peer_addr[sc->slot] = ac->r.rmb_dma_addr;
 		sc->peer_size = SMC_BUF_MIN_SIZE << ac->r.rmbe_size;
 	}
 	return true;
@@ -508,18 +505,25 @@ static bool smcr_hs_same_link(const struct smcr_link *l,
  * Proposal has no v1 area, hence none), the GID the one the key holds
  * (the v2 extension's for SMC-Rv2), and for SMC-Rv1 the MAC the
  * Proposal's, which belongs to that GID. (An SMC-Rv2 Proposal's MAC is
- * its v1 GID's, which may be another port's than its RoCEv2 GID.)
+ * its v1 GID's, which may be another port's than its RoCEv2 GID.) Not
+ * first contact (joined: the link our Accept named), the GID and MAC are
+ * that link's peer's instead: a second link's end is another port of the
+ * host the group's first link goes to, tied to the group by ADD_LINK.
  */
 static bool smcr_hs_confirm_is_proposer(const struct smcr_lgr_key *key,
 					const u8 *proposal_mac, bool v2,
+					const struct smcr_link *joined,
 					const struct smc_clc_accept_confirm *ac)
 {
+	const u8 *gid = joined ? joined->peer.gid.raw : key->peer_gid.raw;
+	const u8 *mac = joined ? joined->peer.mac : proposal_mac;
+
 	if (memchr_inv(key->peer_id, 0, sizeof(key->peer_id)) &&
 	    memcmp(ac->r.peer_id, key->peer_id, sizeof(key->peer_id)))
 		return false;
-	if (memcmp(ac->r.gid, key->peer_gid.raw, sizeof(key->peer_gid.raw)))
+	if (memcmp(ac->r.gid, gid, sizeof(key->peer_gid.raw)))
 		return false;
-	return v2 || ether_addr_equal(ac->r.mac, proposal_mac);
+	return v2 || ether_addr_equal(ac->r.mac, mac);
 }
 
 static int smcr_hs_decline(struct smc_sock *smc, u32 code)
@@ -620,29 +624,28 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	if (first)
 		rc = smcr_lgr_join(sc, &key, path, &made);
 	else
-		rc = smcr_lgr_join_qp(sc, &key, peer.qpn);
+		rc = smcr_lgr_join_qp(sc, &key, peer.qpn, peer.gid.raw);
 	if (rc) {
 		kfree(sc);
 		return smcr_hs_decline(smc, rc == -ENOENT ? SMC_CLC_DECL_SYNCERR :
 				       SMC_CLC_DECL_MEM);
 	}
 	l = sc->link;
+	if (sc->slot) {
+		/* smcr_hs_peer() read the Accept before the join chose sc's link. */
+		sc->peer_rkey[sc->slot] = sc->peer_rkey[0];
+		sc->peer_addr[sc->slot] = sc->peer_addr[0];
+		sc->peer_rkey[0] = 0;
+		sc->peer_addr[0] = 0;
+	}
 	if (v2.on && first)	/* before the Confirm overwrites ac */
 		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (!first) {
-		/*
-		 * The group's link, confirmed long ago: just our buffers.
-		 * A registration fails on a link that is failing, not for
-		 * want of memory; the peer is told which (as Linux does).
-		 */
-		rc = smcr_hs_bufs(smc, sc);
-		if (rc) {
+		/* The group's links, confirmed long ago: just our buffers. */
+		code = smcr_hs_bufs(smc, sc, true);
+		if (code) {
 			smcr_hs_conn_drop(sc);
-			return smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
-		}
-		if (smcr_hs_register(l, sc)) {
-			smcr_hs_conn_drop(sc);
-			return smcr_hs_decline(smc, SMC_CLC_DECL_ERR_REGBUF);
+			return smcr_hs_decline(smc, code);
 		}
 		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, &v2, ac);
 		rc = smc_clc_send(smc, msg);
@@ -656,12 +659,12 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 	}
 
 	smcr_hs_op_start(&op, smc, l);
-	rc = smcr_hs_bufs(smc, sc);
-	if (rc) {
-		rc = smcr_hs_decline(smc, SMC_CLC_DECL_MEM);
+	code = smcr_hs_bufs(smc, sc, false);
+	if (code) {
+		rc = smcr_hs_decline(smc, code);
 		goto fail;
 	}
-	if (smcr_link_connect(l, &peer) || smcr_hs_register(l, sc)) {
+	if (smcr_link_connect(l, &peer) || smcr_lgr_bufs_register(sc)) {
 		rc = smcr_hs_decline(smc, SMC_CLC_DECL_ERR_RDYLNK);
 		goto fail;
 	}
@@ -711,7 +714,7 @@ static int smcr_hs_listen_first(struct smc_sock *nsmc, struct smcr_conn *sc,
 	struct smcr_link *l = sc->link;
 	unsigned int delay;
 
-	if (smcr_link_connect(l, peer) || smcr_hs_register(l, sc)) {
+	if (smcr_link_connect(l, peer) || smcr_lgr_bufs_register(sc)) {
 		atomic_inc(&smcr_hs_failed);
 		return smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_RDYLNK) ?: 1;
 	}
@@ -836,14 +839,9 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	}
 	if (first)
 		smcr_hs_op_start(&op, nsmc, sc->link);
-	rc = smcr_hs_bufs(nsmc, sc);
-	if (rc) {
-		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_MEM);
-		goto fail;
-	}
-	/* As the client's: a failing link, not memory. */
-	if (!first && smcr_hs_register(sc->link, sc)) {
-		rc = smcr_hs_decline(nsmc, SMC_CLC_DECL_ERR_REGBUF);
+	code = smcr_hs_bufs(nsmc, sc, !first);
+	if (code) {
+		rc = smcr_hs_decline(nsmc, code);
 		goto fail;
 	}
 	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, &v2, ac);
@@ -862,7 +860,8 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		rc = -EPROTO;
 		goto fail;
 	}
-	if (!smcr_hs_confirm_is_proposer(&key, proposal_mac, v2.on, ac)) {
+	if (!smcr_hs_confirm_is_proposer(&key, proposal_mac, v2.on,
+					 first ? NULL : sc->link, ac)) {
 		/*
 		 * Only a lying client gets here: nothing of its Confirm is
 		 * used (no link is pointed at it), and the stream stays TCP.

@@ -301,6 +301,51 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 	return rc;
 }
 
+int smcr_ib_find_alt(const char *pnetid, const struct net *net,
+		     const struct smcr_dev *not_dev, u8 not_port,
+		     struct smcr_path *path)
+{
+	char port_pnetid[SMC_MAX_PNETID_LEN + 1];
+	struct smcr_dev *dev;
+	int rc = -ENODEV;
+	u8 p, i;
+
+	memset(path, 0, sizeof(*path));
+	if (!pnetid[0])
+		return -ENODEV;
+	mutex_lock(&smcr_ib_mutex);
+	list_for_each_entry(dev, &smcr_devs, list) {
+		if (!rdma_dev_access_netns(dev->ibdev, net))
+			continue;
+		for (p = 0; p < dev->nports && rc; p++) {
+			const struct smcr_port *sp = &dev->ports[p];
+
+			if ((dev == not_dev && p + 1 == not_port) ||
+			    smc_pnetid_by_ibdev(dev->name, p + 1, port_pnetid) ||
+			    strcmp(pnetid, port_pnetid))
+				continue;
+			spin_lock_bh(&dev->lock);
+			/* Only a GID of net's own netdevs (hole 7, as above). */
+			for (i = 0; sp->active && i < sp->ngids && rc; i++) {
+				if (sp->gids[i].net_cookie != net->net_cookie)
+					continue;
+				path->gid = sp->gids[i];
+				path->port = p + 1;
+				rc = 0;
+			}
+			spin_unlock_bh(&dev->lock);
+		}
+		if (!rc) {
+			kref_get(&dev->ref);
+			path->dev = dev;
+			strscpy(path->pnetid, pnetid, sizeof(path->pnetid));
+			break;
+		}
+	}
+	mutex_unlock(&smcr_ib_mutex);
+	return rc;
+}
+
 void smcr_path_put(struct smcr_path *path)
 {
 	if (path->dev)

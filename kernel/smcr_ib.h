@@ -36,6 +36,7 @@
 
 #include "smc_pnet.h"
 
+struct net;
 struct net_device;
 struct seq_file;
 
@@ -91,6 +92,16 @@ struct smcr_path {
  * reference (smcr_path_put), or -ENODEV. Process context.
  */
 int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path);
+/*
+ * A second path for a link group (issue 20): an active port with PNET ID
+ * pnetid other than port not_port of not_dev, and its first RoCEv2 IPv4
+ * GID on a netdev of net. The PNET ID is what says two ports reach the
+ * same network; a group made without one (matched by the GID's netdev)
+ * gets no second path. 0 with path->dev referenced, or -ENODEV.
+ */
+int smcr_ib_find_alt(const char *pnetid, const struct net *net,
+		     const struct smcr_dev *not_dev, u8 not_port,
+		     struct smcr_path *path);
 void smcr_path_put(struct smcr_path *path);
 /* Whether port (1-based) of dev is ACTIVE in the latest snapshot. */
 bool smcr_ib_port_active(struct smcr_dev *dev, u8 port);

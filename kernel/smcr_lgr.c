@@ -50,7 +50,7 @@
  */
 #define SMCR_POOL_BYTES	(64ULL * 1024 * 1024)
 
-static DEFINE_MUTEX(smcr_lgr_lock);
+DEFINE_MUTEX(smcr_lgr_lock);
 static LIST_HEAD(smcr_lgrs);
 /*
  * Server first contacts: one group per key, made by one handshake at a
@@ -84,7 +84,7 @@ static DECLARE_WAIT_QUEUE_HEAD(smcr_lgr_first_wq);
 #define SMCR_LGR_FIRST_WAIT	(SMC_CLC_WAIT_TIME * 3 / 4)
 static u32 smcr_lgr_next_id;
 /* Bumped under smcr_lgr_lock when a group is listed or unlisted. */
-static unsigned int smcr_lgr_seqno;
+unsigned int smcr_lgr_seqno;
 /* The free works; flushed at module exit. */
 static struct workqueue_struct *smcr_lgr_wq;
 
@@ -92,7 +92,6 @@ atomic_t smc_obj_smcr_lgrs, smc_obj_smcr_bufs;
 
 static void smcr_lgr_free_work(struct work_struct *work);
 static void smcr_lgr_down_work(struct work_struct *work);
-static void smcr_lgr_cdc_rx(void *arg, const u8 *msg);
 
 static bool smcr_lgr_key_eq(const struct smcr_lgr_key *a,
 			    const struct smcr_lgr_key *b)
@@ -121,8 +120,8 @@ again:
 }
 
 /*
- * The slot of lgr's active link with the fewest connections (the first
- * of equals), or -1 when no link is active. smcr_lgr_lock held.
+ * The slot of lgr's active, confirmed link with the fewest connections
+ * (the first of equals), or -1 when there is none. smcr_lgr_lock held.
  */
 static int smcr_lgr_pick_link(const struct smcr_lgr *lgr)
 {
@@ -130,7 +129,7 @@ static int smcr_lgr_pick_link(const struct smcr_lgr *lgr)
 	int i, best = -1;
 
 	smcr_lgr_for_each_link(lgr, l, i)
-		if (smcr_link_active(l) &&
+		if (smcr_link_active(l) && lgr->link_ready[i] &&
 		    (best < 0 || lgr->link_conns[i] < lgr->link_conns[best]))
 			best = i;
 	return best;
@@ -142,6 +141,7 @@ static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc, int slot)
 	lgr->conns_num++;
 	lgr->link_conns[slot]++;
 	sc->link = lgr->links[slot];
+	sc->slot = slot;
 	/* A linger in progress ends here; the free work rechecks anyway. */
 	cancel_delayed_work(&lgr->free_work);
 	write_lock_bh(&lgr->conns_lock);
@@ -166,9 +166,12 @@ static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key,
 		return NULL;
 	lgr->key = *key;
 	lgr->max_conns = READ_ONCE(smc_net(net)->sysctl_smcr_max_conns_per_lgr);
-	lgr->max_links = 1;	/* what we have until a second link (issue 20) */
+	lgr->max_links = READ_ONCE(smc_net(net)->sysctl_smcr_max_links_per_lgr);
 	INIT_LIST_HEAD(&lgr->first);
 	INIT_LIST_HEAD(&lgr->pool);
+	INIT_LIST_HEAD(&lgr->bufs);
+	init_rwsem(&lgr->bufs_sem);
+	smcr_lgr_llc_init(lgr);
 	INIT_LIST_HEAD(&lgr->conns);
 	rwlock_init(&lgr->conns_lock);
 	INIT_WORK(&lgr->down_work, smcr_lgr_down_work);
@@ -190,9 +193,11 @@ static int smcr_lgr_make_link(struct smcr_lgr *lgr, struct smcr_path *path,
 	l->v2 = lgr->key.version >= SMC_CLC_V2;	/* before anything is sent */
 	l->llc_max_links = lgr->max_links;
 	lgr->links[0] = l;
+	strscpy(lgr->pnetid, path->pnetid, sizeof(lgr->pnetid));
 	/* Nothing arrives before the QP is connected, after this. */
 	l->cdc_arg = lgr;
 	l->cdc_rx = smcr_lgr_cdc_rx;
+	l->llc_rx = smcr_lgr_llc_rx;
 	smcr_link_set_down_work(l, &lgr->down_work);
 	return 0;
 }
@@ -331,8 +336,9 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 }
 
 int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
-		     u32 peer_qpn)
+		     u32 peer_qpn, const u8 *peer_gid)
 {
+	struct smcr_lgr_key k = *key;
 	struct smcr_lgr *lgr;
 	struct smcr_link *l;
 	int i;
@@ -342,12 +348,16 @@ int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		/*
 		 * Not "usable": the server may have had our CONFIRM_LINK
 		 * answer before our own handshake marked the group. The
-		 * server chose the link: its Accept names that link's QP.
+		 * server chose the link: its Accept names that link's QP and
+		 * GID. The key's peer GID is the first link's, which a
+		 * second link's Accept does not carry: the link must match.
 		 */
-		if (lgr->dead || !smcr_lgr_key_eq(&lgr->key, key))
+		memcpy(k.peer_gid.raw, lgr->key.peer_gid.raw, sizeof(k.peer_gid.raw));
+		if (lgr->dead || !smcr_lgr_key_eq(&lgr->key, &k))
 			continue;
 		smcr_lgr_for_each_link(lgr, l, i) {
-			if (smcr_link_active(l) && l->peer.qpn == peer_qpn) {
+			if (smcr_link_active(l) && l->peer.qpn == peer_qpn &&
+			    !memcmp(l->peer.gid.raw, peer_gid, sizeof(l->peer.gid.raw))) {
 				smcr_lgr_add(lgr, sc, i);
 				mutex_unlock(&smcr_lgr_lock);
 				return 0;
@@ -365,15 +375,21 @@ void smcr_lgr_first_done(struct smcr_conn *sc, bool ok)
 
 	mutex_lock(&smcr_lgr_lock);
 	if (ok && !lgr->dead)
-		lgr->usable = true;
+		lgr->usable = lgr->link_ready[0] = true;
 	else
 		lgr->dead = true;
+	ok = lgr->usable;
 	/* In the same section: a waiter finds the group usable, or no claim. */
 	if (server)
 		smcr_lgr_unclaim(lgr);
 	mutex_unlock(&smcr_lgr_lock);
 	if (server)
 		wake_up_all(&smcr_lgr_first_wq);
+	/* A client's answer to an early ADD_LINK waits for this. */
+	wake_up(&lgr->llc_wait);
+	/* The server adds the links (RFC 7609), after the first. */
+	if (server && ok)
+		smcr_lgr_llc_add(lgr);
 }
 
 void smcr_lgr_first_wake(void)
@@ -403,43 +419,123 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
 	mutex_unlock(&smcr_lgr_lock);
 }
 
-struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
-				  enum smcr_buf_type type)
+void smcr_lgr_bufs_hold(struct smcr_conn *sc)
 {
-	struct smcr_lgr *lgr = sc->lgr;
+	down_read(&sc->lgr->bufs_sem);
+}
+
+void smcr_lgr_bufs_release(struct smcr_conn *sc)
+{
+	up_read(&sc->lgr->bufs_sem);
+}
+
+/*
+ * Whether b is registered on every confirmed link of lgr: only such an
+ * RMB goes to the pool and comes out of it. smcr_lgr_lock held.
+ */
+static bool smcr_lgr_buf_ok(const struct smcr_lgr *lgr, struct smcr_buf *b)
+{
+	struct smcr_link *l;
+	int i;
+
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (lgr->link_ready[i] && !smcr_buf_registered(l, b))
+			return false;
+	return true;
+}
+
+/* A pooled RMB for sc, if one fits. smcr_lgr_lock held. */
+static struct smcr_buf *smcr_lgr_pool_take(struct smcr_lgr *lgr, u32 size,
+					   enum smcr_buf_type type, u64 memcg_id)
+{
 	struct smcr_buf *b;
 
-	u64 memcg_id = smc_mem_id(&sc->smc->conn);
-
-	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(b, &lgr->pool, pool) {
 		/*
 		 * Only to the memcg its pages are charged to (smc_mem.h), and
 		 * only of the kind net.smc.smcr_buf_type asks for now: the
 		 * group's namespace may have changed it since b was made.
 		 */
-		if (b->size == size &&
-		    smcr_buf_registered(smcr_lgr_buf_link(lgr), b) &&
+		if (b->size == size && smcr_lgr_buf_ok(lgr, b) &&
 		    b->memcg_id == memcg_id && smcr_buf_is_type(b, type)) {
 			list_del_init(&b->pool);
 			lgr->pool_num--;
 			lgr->pool_bytes -= b->size;
 			smcr_buf_rekey(b);
-			mutex_unlock(&smcr_lgr_lock);
 			return b;
 		}
 	}
-	mutex_unlock(&smcr_lgr_lock);
-	b = smcr_buf_alloc(smcr_lgr_buf_link(lgr), size, true, type);
-	if (!IS_ERR(b)) {
-		b->memcg_id = memcg_id;
-		atomic_inc(&smc_obj_smcr_bufs);
+	return NULL;
+}
+
+struct smcr_buf *smcr_lgr_buf_get(struct smcr_conn *sc, u32 size, bool remote,
+				  enum smcr_buf_type type)
+{
+	u64 memcg_id = smc_mem_id(&sc->smc->conn);
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	struct smcr_buf *b;
+	int i, rc;
+
+	if (remote) {
+		mutex_lock(&smcr_lgr_lock);
+		b = smcr_lgr_pool_take(lgr, size, type, memcg_id);
+		mutex_unlock(&smcr_lgr_lock);
+		if (b)
+			return b;
 	}
+	/*
+	 * Made on sc's link, then mapped on the other active ones: with
+	 * bufs_sem held no link becomes active meanwhile (a failed one
+	 * carries nothing any more), and a link added later maps the
+	 * buffer itself (it is on lgr->bufs by then).
+	 */
+	b = smcr_buf_alloc(sc->link, size, remote, type);
+	if (IS_ERR(b))
+		return b;
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (l == sc->link || !smcr_link_active(l))
+			continue;
+		rc = smcr_buf_add_link(l, b);
+		if (rc) {
+			smcr_buf_free(b);
+			return ERR_PTR(rc);
+		}
+	}
+	b->memcg_id = memcg_id;
+	atomic_inc(&smc_obj_smcr_bufs);
+	mutex_lock(&smcr_lgr_lock);
+	list_add_tail(&b->grp, &lgr->bufs);
+	mutex_unlock(&smcr_lgr_lock);
 	return b;
 }
 
+int smcr_lgr_bufs_register(struct smcr_conn *sc)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	int i, rc;
+
+	/*
+	 * Every link that can take a REG_MR: the peer may use the RMB on
+	 * each once told its rkey there (an ADD_LINK CONTINUATION).
+	 */
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (l != sc->link && !smcr_link_active(l))
+			continue;
+		rc = smcr_buf_register(l, sc->rmb) ?: smcr_buf_register(l, sc->sndbuf);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* b leaves lgr for good. bufs_sem held (read), or nobody else has lgr. */
 static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
 {
+	mutex_lock(&smcr_lgr_lock);
+	list_del_init(&b->grp);
+	mutex_unlock(&smcr_lgr_lock);
 	smcr_buf_free(b);
 	atomic_dec(&smc_obj_smcr_bufs);
 }
@@ -464,16 +560,17 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	/*
 	 * No WRITE or CDC of ours starts any more (the caller holds the
 	 * conn's locks); one the link still has posted keeps the send buffer
-	 * until it completes or is flushed (smcr_buf_free).
+	 * until it completes or is flushed (smcr_buf_free). No link is
+	 * added while the buffers go (bufs_sem).
 	 */
+	down_read(&lgr->bufs_sem);
 	if (sc->sndbuf)
 		smcr_lgr_buf_free(lgr, sc->sndbuf);
 	sc->sndbuf = NULL;
 	sc->rmb = NULL;
 
 	mutex_lock(&smcr_lgr_lock);
-	if (rmb && smcr_buf_registered(smcr_lgr_buf_link(lgr), rmb) &&
-	    !lgr->dead &&
+	if (rmb && smcr_lgr_buf_ok(lgr, rmb) && !lgr->dead &&
 	    lgr->pool_num < SMCR_POOL_MAX &&
 	    lgr->pool_bytes + rmb->size <= SMCR_POOL_BYTES) {
 		list_add(&rmb->pool, &lgr->pool);
@@ -490,6 +587,7 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	 */
 	if (rmb)
 		smcr_lgr_buf_free(lgr, rmb);
+	up_read(&lgr->bufs_sem);
 	mutex_lock(&smcr_lgr_lock);
 	smcr_lgr_for_each_link(lgr, l, i)
 		if (l == sc->link)
@@ -509,10 +607,11 @@ static void smcr_lgr_destroy(struct smcr_lgr *lgr)
 	struct smcr_link *l;
 	int i;
 
-	/* After this no link queues down_work. */
+	/* After this no link queues down_work, and no LLC flow runs. */
 	smcr_lgr_for_each_link(lgr, l, i)
 		smcr_link_set_down_work(l, NULL);
 	cancel_work_sync(&lgr->down_work);
+	smcr_lgr_llc_close(lgr);
 	list_for_each_entry_safe(b, tmp, &lgr->pool, pool) {
 		list_del(&b->pool);
 		smcr_lgr_buf_free(lgr, b);
@@ -575,8 +674,9 @@ static void smcr_lgr_free_work(struct work_struct *work)
 
 /*
  * A link failed (its CQ, the peer's DELETE_LINK, its port, its device,
- * the keepalive): with no failover yet, nobody joins the group any more
- * and every connection in it is reset. One at a time, holding the
+ * the keepalive): with no failover yet, its connections are reset, and
+ * when it was the group's last working link, nobody joins the group any
+ * more and every connection in it is reset. One at a time, holding the
  * socket, since the reset may sleep and the list may change meanwhile.
  */
 static void smcr_lgr_down_work(struct work_struct *work)
@@ -585,15 +685,32 @@ static void smcr_lgr_down_work(struct work_struct *work)
 	struct smc_sock *next;
 	struct smcr_conn *sc;
 	struct smcr_link *l;
+	bool all = true;
 	int i;
 
 	mutex_lock(&smcr_lgr_lock);
-	lgr->dead = true;
-	lgr->usable = false;
-	/* Off the list: its free work runs (or module exit has it). */
-	if (!lgr->conns_num && !list_empty(&lgr->list))
-		mod_delayed_work(smcr_lgr_wq, &lgr->free_work, 0);
+	/*
+	 * A link that failed takes no new connection. While another
+	 * confirmed link works, the group lives on with it and only the
+	 * connections of the failed one are reset (no failover yet: issue
+	 * 20); the failed link keeps its slot until the group goes.
+	 */
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (!smcr_link_active(l))
+			lgr->link_ready[i] = false;
+		else if (lgr->link_ready[i])
+			all = false;
+	}
+	if (all) {
+		lgr->dead = true;
+		lgr->usable = false;
+		/* Off the list: its free work runs (or module exit has it). */
+		if (!lgr->conns_num && !list_empty(&lgr->list))
+			mod_delayed_work(smcr_lgr_wq, &lgr->free_work, 0);
+	}
 	mutex_unlock(&smcr_lgr_lock);
+	/* An LLC flow of the group stops waiting for the peer. */
+	wake_up(&lgr->llc_wait);
 	/*
 	 * Every WR still posted flushed first (bounded), so the resets below
 	 * free send buffers that nothing reads; one still named by a WR after
@@ -606,7 +723,7 @@ static void smcr_lgr_down_work(struct work_struct *work)
 		next = NULL;
 		read_lock_bh(&lgr->conns_lock);
 		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
-			if (!sc->down_told) {
+			if (!sc->down_told && (all || !smcr_link_active(sc->link))) {
 				sc->down_told = true;
 				next = sc->smc;
 				sock_hold(&next->sk);
@@ -628,7 +745,7 @@ static void smcr_lgr_down_work(struct work_struct *work)
  * Repeated or stale sequence numbers (a resend after a failover, which
  * we do not do yet, or a confused peer) are dropped.
  */
-static void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
+void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
 {
 	struct smcr_lgr *lgr = arg;
 	struct smc_cdc_msg m;
@@ -681,8 +798,26 @@ static unsigned int smcr_lgr_links_num(const struct smcr_lgr *lgr)
 }
 
 /*
- * One line per group. The link fields are its first link's (the line
- * predates a second one; the tests parse it by name).
+ * A line per link of lgr, after the group's: its slot, number, device,
+ * QPs, state, whether new connections may use it, and their count.
+ * smcr_lgr_lock held.
+ */
+static void smcr_lgr_show_links(struct seq_file *m, const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *l;
+	int i;
+
+	smcr_lgr_for_each_link(lgr, l, i)
+		seq_printf(m, "link %d lgr %u num %u dev %s port %u qpn %u peer_qpn %u state %d ready %d conns %u gid %pI6 peer_gid %pI6\n",
+			   i, lgr->id, l->link_num, l->dev->name, l->port, l->local.qpn,
+			   l->peer.qpn, READ_ONCE(l->state), lgr->link_ready[i],
+			   lgr->link_conns[i], l->local.gid.raw, l->peer.gid.raw);
+}
+
+/*
+ * One line per group, then one per link (smcr_lgr_show_links()). The
+ * group line's link fields are its first link's (the line predates a
+ * second one; the tests parse it by name).
  */
 void smcr_lgr_show(struct seq_file *m)
 {
@@ -692,7 +827,7 @@ void smcr_lgr_show(struct seq_file *m)
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		l = lgr->links[0];
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u links_added %u add_failed %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, smcr_lgr_links_num(lgr),
@@ -704,7 +839,9 @@ void smcr_lgr_show(struct seq_file *m)
 			   l->send_slots, l->recv_slots, l->qp_cap.max_send_wr,
 			   l->qp_cap.max_recv_wr, lgr->pool_bytes, l->write_max,
 			   READ_ONCE(l->writes), READ_ONCE(l->write_largest),
-			   lgr->max_conns, lgr->max_links, lgr->v2_peer.release);
+			   lgr->max_conns, lgr->max_links, lgr->v2_peer.release,
+			   lgr->links_added, lgr->add_failed);
+		smcr_lgr_show_links(m, lgr);
 	}
 	mutex_unlock(&smcr_lgr_lock);
 	seq_printf(m, "lgrs %d bufs %d bufs_freed_posted %d bufs_deferred %d\n",
@@ -780,9 +917,9 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 		return -ENOENT;
 	/*
 	 * A page, not a connection's: whichever kind the allocator has, on
-	 * the link the group's buffers are on.
+	 * the group's first link (the tests' connections are on it).
 	 */
-	l = smcr_lgr_buf_link(found);
+	l = found->links[0];
 	b = smcr_buf_alloc(l, PAGE_SIZE, false, SMCR_MIXED_BUFS);
 	rc = PTR_ERR_OR_ZERO(b);
 	if (!rc) {

@@ -9,18 +9,27 @@
  * id, peer GID, VLAN, role, namespace). The first connection makes it
  * and its first link (CLC first contact); later ones join, each on the
  * link with the fewest connections, and only bring their own buffers.
- * Today a group has one link: room for SMCR_LGR_LINKS is there for the
- * second link of issue 20, not made yet. When its last connection
- * leaves, a group lingers lgr_linger seconds (the module parameter
- * SMC-D groups use too), then its links end with DELETE_LINK. A group
- * whose link failed is "dead" (no failover yet): nobody joins it, every
- * connection in it is reset (smc_close_peer_gone()) and it is freed
- * once empty.
+ * Once the first link is confirmed, the server adds a second one when
+ * both ends have a second port with the first one's PNET ID (ADD_LINK,
+ * smcr_lgr_llc.c); every buffer of the group is mapped and registered on
+ * every link. When its last connection leaves, a group lingers
+ * lgr_linger seconds (the module parameter SMC-D groups use too), then
+ * its links end with DELETE_LINK. A link that fails takes no new
+ * connections and its own are reset (smc_close_peer_gone(); no failover
+ * yet); a group whose last working link failed is "dead": nobody joins
+ * it, every connection in it is reset and it is freed once empty.
  *
  * Connections are found by their alert token (ours, unique in the group)
  * when a CDC arrives. Locking:
  *   smcr_lgr_lock (mutex, smcr_lgr.c): the list of groups, each group's
  *     flags, connection count and RMB pool. Process context only.
+ *   lgr->bufs_sem (rw_semaphore): the group's buffers against a new
+ *     link. A connection holds it for reading while it makes, registers
+ *     or frees its buffers (each on every link the group has), so that
+ *     an ADD_LINK, which holds it for writing from the new link's slot
+ *     being set until the link is confirmed or gone, maps and registers
+ *     every buffer there is, and no buffer is made or freed meanwhile.
+ *     Taken before smcr_lgr_lock, never under it.
  *   lgr->conns_lock (rwlock, bh): the group's connection list. The CDC
  *     handler (softirq) holds it for reading while it hands a message to
  *     the connection, so a connection that left the list (write lock)
@@ -37,6 +46,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -71,6 +81,8 @@ struct smcr_lgr_key {
 
 /* The most links a group has: SMC v2.1's largest max_links. */
 #define SMCR_LGR_LINKS		SMC_V21_LINKS_MAX
+/* The group's LLC messages waiting for its flow (smcr_lgr_llc.c). */
+#define SMCR_LGR_LLC_Q		8
 
 struct smcr_lgr {
 	struct list_head	list;		/* smcr_lgrs, under smcr_lgr_lock */
@@ -82,17 +94,24 @@ struct smcr_lgr {
 	 * The links, by slot. links[0] is made with the group (first
 	 * contact), before the group is listed, and stays until the group
 	 * is freed; it is on key's device and port. The other slots are for
-	 * a second link (ADD_LINK, issue 20; none is made yet). A slot is
-	 * set under smcr_lgr_lock and cleared only by the group's own works
-	 * (down, free), so those and a connection in the group (for its
-	 * sc->link) read it without the lock. link_conns[i]: the
-	 * connections on links[i], under smcr_lgr_lock.
+	 * the links ADD_LINK adds (smcr_lgr_llc.c). A slot is set under
+	 * smcr_lgr_lock and cleared only by the group's own works (down,
+	 * free, the LLC work), so those and a connection in the group (for
+	 * its sc->link) read it without the lock. link_conns[i]: the
+	 * connections on links[i]; link_ready[i]: links[i] is confirmed and
+	 * new connections may use it; both under smcr_lgr_lock.
 	 */
 	struct smcr_link	*links[SMCR_LGR_LINKS];
 	u32			link_conns[SMCR_LGR_LINKS];
+	bool			link_ready[SMCR_LGR_LINKS];
+	/*
+	 * The first path's PNET ID ("" when it was matched by its GID's
+	 * netdev): a second link needs a port with the same one.
+	 */
+	char			pnetid[SMC_MAX_PNETID_LEN + 1];
 	/* Under smcr_lgr_lock: */
 	bool			usable;		/* link confirmed: others may join */
-	bool			dead;		/* link failed: nobody joins */
+	bool			dead;		/* no link works: nobody joins */
 	u32			conns_num;
 	/*
 	 * Server: conns_num at which the group takes no more connections
@@ -101,14 +120,23 @@ struct smcr_lgr {
 	 */
 	u32			max_conns;
 	/*
-	 * Links the group may have: SMC v2.1's agreed value, else 1 (we
-	 * make no second link yet). SMC v2.1 also sets max_conns from the
-	 * handshake, at first contact (smcr_lgr_set_v2_peer()).
+	 * Links the group may have: SMC v2.1's agreed value, else the
+	 * namespace's net.smc.smcr_max_links_per_lgr when the group was
+	 * made. SMC v2.1 also sets max_conns from the handshake, at first
+	 * contact (smcr_lgr_set_v2_peer()).
 	 */
 	u32			max_links;
 	struct list_head	pool;		/* free registered RMBs */
 	u32			pool_num;
 	u64			pool_bytes;	/* their sizes, summed */
+	/*
+	 * Every buffer of the group (struct smcr_buf's grp): the
+	 * connections' RMBs and send buffers and the pooled RMBs. Changed
+	 * under bufs_sem (read) and smcr_lgr_lock; stable under bufs_sem
+	 * (write).
+	 */
+	struct rw_semaphore	bufs_sem;
+	struct list_head	bufs;
 	/* The connections, for CDC dispatch by token. */
 	rwlock_t		conns_lock;
 	struct list_head	conns;
@@ -121,6 +149,24 @@ struct smcr_lgr {
 	bool			v2_direct;
 	struct work_struct	down_work;	/* the link failed */
 	struct delayed_work	free_work;	/* idle or dead: free */
+	/*
+	 * The group's LLC flows (smcr_lgr_llc.c), one at a time in
+	 * llc_work: the server's ADD_LINK, the client's answer to one. The
+	 * links hand the group's messages (ADD_LINK, ADD_LINK_CONT) to
+	 * llc_q, under llc_lock, and wake llc_wait; llc_closed (same lock):
+	 * the group is going, llc_work is not queued again.
+	 */
+	struct work_struct	llc_work;
+	spinlock_t		llc_lock;
+	wait_queue_head_t	llc_wait;
+	struct {
+		struct smc_llc_msg	m;
+		struct smcr_link	*l;	/* it came over */
+	}			llc_q[SMCR_LGR_LLC_Q];
+	unsigned int		llc_head, llc_tail;
+	bool			llc_closed;
+	/* Links added and ADD_LINK flows that failed (debugfs smcr_lgr). */
+	u32			links_added, add_failed;
 };
 
 /*
@@ -145,34 +191,29 @@ static inline struct smcr_link *smcr_lgr_next_link(const struct smcr_lgr *lgr,
 #define smcr_lgr_for_each_link(lgr, l, i)				\
 	for ((i) = 0; ((l) = smcr_lgr_next_link(lgr, &(i))); (i)++)
 
-/*
- * The link a group's buffers are mapped and registered on: the first.
- * Every connection is on it too, for now: a second link needs its own
- * mapping and MR of each buffer first (issue 20, smc-r.md, "next
- * steps").
- */
-static inline struct smcr_link *smcr_lgr_buf_link(const struct smcr_lgr *lgr)
-{
-	return lgr->links[0];
-}
-
 /* The SMC-R state of one connection. */
 struct smcr_conn {
 	struct list_head	lgr_entry;	/* lgr->conns, under conns_lock */
 	struct smcr_lgr		*lgr;
 	/*
-	 * The link our WRITEs and CDCs go over, one of lgr->links[]: set
+	 * The link our WRITEs and CDCs go over, lgr->links[slot]: set
 	 * when sc joins the group (smcr_lgr_lock), the same until it
 	 * leaves (a failover will move it: issue 20).
 	 */
 	struct smcr_link	*link;
+	u8			slot;
 	struct smc_sock		*smc;		/* owns us */
 	u32			token;		/* ours; the peer's CDCs carry it */
 	u32			peer_token;	/* the peer's; our CDCs carry it */
 	struct smcr_buf		*rmb;		/* ours, registered */
 	struct smcr_buf		*sndbuf;	/* RDMA WRITE source */
-	u32			peer_rkey;
-	u64			peer_addr;
+	/*
+	 * The peer's RMB on each of our links (by slot): the one on sc's
+	 * link from its Accept or Confirm, another from the ADD_LINK
+	 * CONTINUATION of the link that slot holds (0: not known).
+	 */
+	u32			peer_rkey[SMCR_LGR_LINKS];
+	u64			peer_addr[SMCR_LGR_LINKS];
 	u32			peer_size;
 	/* Our RMB as our Accept or Confirm announced it (debugfs smcr_conns). */
 	u32			rmb_rkey;
@@ -216,11 +257,12 @@ struct smcr_conn {
 int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		  struct smcr_path *path, bool *first);
 /*
- * Client, not first contact: join the group of key whose link goes to
- * the peer's QP peer_qpn. -ENOENT if there is none we can use.
+ * Client, not first contact: join the group of key (whatever its peer
+ * GID) on its link that goes to the peer's QP peer_qpn at peer_gid.
+ * -ENOENT if there is none we can use.
  */
 int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
-		     u32 peer_qpn);
+		     u32 peer_qpn, const u8 *peer_gid);
 /* The new group's link is confirmed (ok) or failed; ends the claim (server). */
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
 /* A handshake's socket is being closed: its wait for a claim ends. */
@@ -238,11 +280,25 @@ void smcr_lgr_set_v2_peer(struct smcr_lgr *lgr, const struct smc_clc_fce *fce,
  */
 void smcr_lgr_leave(struct smcr_conn *sc);
 /*
- * An RMB of size bytes for sc, of the kind type asks for
- * (net.smc.smcr_buf_type): from the group's pool or a new one.
+ * sc's buffers against a new link (bufs_sem, read): from before the
+ * first smcr_lgr_buf_get() until its buffers are registered, and around
+ * smcr_lgr_leave()'s freeing (which takes it itself).
  */
-struct smcr_buf *smcr_lgr_rmb_get(struct smcr_conn *sc, u32 size,
+void smcr_lgr_bufs_hold(struct smcr_conn *sc);
+void smcr_lgr_bufs_release(struct smcr_conn *sc);
+/*
+ * A buffer of size bytes for sc, of the kind type asks for
+ * (net.smc.smcr_buf_type), mapped on every link of the group: an RMB
+ * (remote) from the group's pool or a new one, or a send buffer.
+ * smcr_lgr_bufs_hold() held.
+ */
+struct smcr_buf *smcr_lgr_buf_get(struct smcr_conn *sc, u32 size, bool remote,
 				  enum smcr_buf_type type);
+/*
+ * REG_MR of sc's buffers on every active link of the group (a no-op
+ * where done). smcr_lgr_bufs_hold() held. 0 or -errno.
+ */
+int smcr_lgr_bufs_register(struct smcr_conn *sc);
 
 /* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
 void smcr_lgr_show(struct seq_file *m);
@@ -275,6 +331,19 @@ bool smcr_conn_is_v2(struct smc_sock *smc);
 /* The connection layer's hooks, called by smcr_lgr.c. */
 void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m);
 void smcr_conn_link_down(struct smc_sock *smc);
+
+/* smcr_lgr_llc.c, for smcr_lgr.c: the group's LLC flows. */
+void smcr_lgr_llc_init(struct smcr_lgr *lgr);
+/* A link's group-level LLC message (struct smcr_link's llc_rx). */
+void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m);
+/* The server's first link is confirmed: add a second if the group may. */
+void smcr_lgr_llc_add(struct smcr_lgr *lgr);
+/* The group is going: no flow starts, a running one ended. */
+void smcr_lgr_llc_close(struct smcr_lgr *lgr);
+/* The CDC handler for the group's links (smcr_lgr.c). */
+void smcr_lgr_cdc_rx(void *arg, const u8 *msg);
+extern struct mutex smcr_lgr_lock;
+extern unsigned int smcr_lgr_seqno;
 
 int smcr_lgr_init(void);
 /* No connection may be left; frees every group now. */

@@ -160,6 +160,7 @@ struct smcr_buf_map {
  */
 struct smcr_buf {
 	struct list_head	pool;		/* the owner's (a group's RMB pool) */
+	struct list_head	grp;		/* the owner's (a group's buffers) */
 	void			*cpu;
 	u32			size;		/* power of two, at least a page */
 	bool			remote;		/* an RMB: has an MR */
@@ -312,6 +313,13 @@ struct smcr_link {
 	 */
 	void			(*cdc_rx)(void *arg, const u8 *msg);
 	void			*cdc_arg;
+	/*
+	 * The owner's, with cdc_arg: an LLC message for the link group
+	 * (ADD_LINK, ADD_LINK_CONTINUATION), from rx_work. NULL: the link
+	 * rejects ADD_LINK itself and ignores the rest.
+	 */
+	void			(*llc_rx)(void *arg, struct smcr_link *l,
+					  const struct smc_llc_msg *m);
 
 	/* Received LLC messages, handled in process context by rx_work. */
 	u8			rx_ring[SMCR_RX_RING][SMCR_MSG_SIZE];

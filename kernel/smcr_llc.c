@@ -12,8 +12,8 @@
  *   - rx_work takes the LLC messages that the receive completion put on
  *     the link's ring and acts on them: the peer's CONFIRM_LINK and
  *     TEST_LINK requests are answered, its responses handed to whoever
- *     waits for them, DELETE_LINK ends the link, ADD_LINK is rejected
- *     (one link per group);
+ *     waits for them, DELETE_LINK ends the link, ADD_LINK and its
+ *     CONTINUATIONs go to the link's owner (llc_rx);
  *   - our own CONFIRM_LINK and TEST_LINK requests, each with a bounded
  *     wait for the answer, which the owner may cut short;
  *   - the keepalive, a TEST_LINK on a link that heard nothing for an
@@ -134,14 +134,19 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		wake_up(&l->wait);
 		return;
 	case SMC_LLC_ADD_LINK:
+	case SMC_LLC_ADD_LINK_CONT:
+		/* The group's business: its flow answers (smcr_lgr_llc.c). */
+		if (l->llc_rx) {
+			l->llc_rx(l->cdc_arg, l, m);
+			return;
+		}
 		/*
-		 * One link per group: a peer's request for a second link
-		 * (Linux's server asks for one on the same port after first
-		 * contact) is rejected, "no alternate path", as Linux's
-		 * client does when it has no other device. A v2 header has
-		 * no room for the reason; the flag says it all.
+		 * A link with no group: a peer's request for a second link
+		 * is rejected, "no alternate path", as Linux's client does
+		 * when it has no other device. A v2 header has no room for
+		 * the reason; the flag says it all.
 		 */
-		if (m->response) {
+		if (m->response || m->type != SMC_LLC_ADD_LINK) {
 			l->rx_bad++;
 			return;
 		}

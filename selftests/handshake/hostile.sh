@@ -89,6 +89,12 @@ fin=$(cat /proc/sys/net/ipv4/tcp_fin_timeout)
 echo 5 >/proc/sys/net/ipv4/tcp_fin_timeout
 SMC_HOSTILE_SEED=$seed "$here/hostile" "$@"
 rc=$?
+# A failure's other half is often the kernel's (a link that failed says
+# why): the end of its log goes with it.
+if [ $rc != 0 ]; then
+	echo "# the kernel's last words:"
+	dmesg | tail -n 40 | sed 's/^/#   /'
+fi
 echo "$fin" >/proc/sys/net/ipv4/tcp_fin_timeout
 [ $mode = smcr ] && echo "$testlink" >/proc/sys/net/smc/smcr_testlink_time
 [ $mode = v6 ] && v6_addrs del

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * af_smc: a link group's own LLC flows (smcr_lgr.h): a second link.
+ *
+ * The server adds links (RFC 7609, "adding links to a link group"). Once
+ * its group's first link is confirmed (smcr_lgr_llc_add()), it looks for
+ * a second path, a port of its own with the first one's PNET ID
+ * (smcr_ib_find_alt()), and runs in the group's llc_work:
+ *   1. a new link (its QP in INIT) in a free slot, and every buffer of
+ *      the group mapped on it;
+ *   2. ADD_LINK request over the first link, naming the new QP;
+ *   3. the client's ADD_LINK response (or its reject): the new QP to RTS
+ *      with the client's, every buffer registered on it;
+ *   4. ADD_LINK_CONTINUATIONs, ours first, then one each way in turn,
+ *      until both have sent, for every RMB of a connection, its rkey on
+ *      the first link (which names it) and its rkey and address on the
+ *      new one;
+ *   5. CONFIRM_LINK over the new link, answered there; from then on new
+ *      connections may use it (the one with fewer connections).
+ * The client answers an ADD_LINK request in its own llc_work: a port of
+ * its own with its first path's PNET ID (else a reject, "no alternate
+ * path", and the group stays as it is), the new QP to RTS with the
+ * server's, the buffers mapped and registered, its ADD_LINK response,
+ * the CONTINUATIONs in turn, and the server's CONFIRM_LINK, which the new
+ * link answers itself (smcr_llc.c).
+ *
+ * A flow holds the group's bufs_sem for writing from the new link's slot
+ * being set until the link is confirmed or gone: no connection makes or
+ * frees a buffer meanwhile, so every buffer is mapped, registered and
+ * announced on the new link exactly once. Each answer has a bound
+ * (SMCR_LGR_LLC_WAIT) and the whole flow another (SMCR_LGR_ADD_MAX). A
+ * flow that fails leaves the group as it was: the new link goes to the
+ * error state (so it sends no DELETE_LINK, which would end the peer's
+ * whole group: see smcr_llc.c), its mappings are dropped, its slot
+ * cleared and it is destroyed; the peer's flow runs out of time and does
+ * the same. The first link is not touched.
+ *
+ * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
+ * (one side with one port), SMC-Rv2 groups (their ADD_LINK carries the
+ * rkeys in a v2 extension instead), CONFIRM_RKEY for RMBs made after the
+ * link was added, and a link that fails leaving the group alive.
+ */
+#include <linux/etherdevice.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "smc.h"
+#include "smcr_lgr.h"
+
+/* One answer of the peer: a round trip through its llc_work. */
+#define SMCR_LGR_LLC_WAIT	(4 * HZ * SMC_WAIT_SCALE)
+/* A whole ADD_LINK, its 128 CONTINUATION rounds at most included. */
+#define SMCR_LGR_ADD_MAX	(30 * HZ * SMC_WAIT_SCALE)
+/* The most rkeys one side announces: a group's most connections. */
+#define SMCR_LGR_RKEYS_MAX	255
+
+/* An RMB as the ADD_LINK_CONTINUATIONs carry it. */
+struct smcr_lgr_rt {
+	u32	rkey;		/* on the first link: names the RMB */
+	u32	rkey_new;	/* on the new link */
+	u64	addr_new;
+};
+
+static void smcr_lgr_llc_work(struct work_struct *work);
+
+void smcr_lgr_llc_init(struct smcr_lgr *lgr)
+{
+	INIT_WORK(&lgr->llc_work, smcr_lgr_llc_work);
+	spin_lock_init(&lgr->llc_lock);
+	init_waitqueue_head(&lgr->llc_wait);
+}
+
+void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m)
+{
+	struct smcr_lgr *lgr = arg;
+	bool full;
+
+	spin_lock_bh(&lgr->llc_lock);
+	full = lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
+	if (!full) {
+		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].m = *m;
+		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].l = l;
+		lgr->llc_head++;
+		/* The client's flow starts with the server's request. */
+		if (!lgr->llc_closed && lgr->key.role == SMC_LGR_CLIENT &&
+		    m->type == SMC_LLC_ADD_LINK && !m->response)
+			queue_work(system_long_wq, &lgr->llc_work);
+	}
+	spin_unlock_bh(&lgr->llc_lock);
+	if (full)
+		l->rx_bad++;	/* more than any flow of ours has in flight */
+	wake_up(&lgr->llc_wait);
+}
+
+void smcr_lgr_llc_add(struct smcr_lgr *lgr)
+{
+	spin_lock_bh(&lgr->llc_lock);
+	if (!lgr->llc_closed)
+		queue_work(system_long_wq, &lgr->llc_work);
+	spin_unlock_bh(&lgr->llc_lock);
+}
+
+void smcr_lgr_llc_close(struct smcr_lgr *lgr)
+{
+	spin_lock_bh(&lgr->llc_lock);
+	lgr->llc_closed = true;
+	spin_unlock_bh(&lgr->llc_lock);
+	/* A running flow's wait ends; it undoes its link and returns. */
+	wake_up(&lgr->llc_wait);
+	cancel_work_sync(&lgr->llc_work);
+}
+
+/* Whether a flow should stop waiting: the group or link l is going. */
+static bool smcr_lgr_llc_gone(struct smcr_lgr *lgr, struct smcr_link *l)
+{
+	return READ_ONCE(lgr->dead) || READ_ONCE(lgr->llc_closed) ||
+	       !smcr_link_active(l);
+}
+
+/*
+ * The oldest queued message of type that came over l (any response flag
+ * for ADD_LINK_CONT, which has none); those queued before it are the
+ * peer's out of turn and dropped. false: none queued.
+ */
+static bool smcr_lgr_llc_pop(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
+			     bool response, struct smc_llc_msg *out)
+{
+	bool found = false;
+
+	spin_lock_bh(&lgr->llc_lock);
+	while (!found && lgr->llc_tail != lgr->llc_head) {
+		const struct smc_llc_msg *m = &lgr->llc_q[lgr->llc_tail % SMCR_LGR_LLC_Q].m;
+
+		found = lgr->llc_q[lgr->llc_tail % SMCR_LGR_LLC_Q].l == l &&
+			m->type == type &&
+			(type == SMC_LLC_ADD_LINK_CONT || m->response == response);
+		if (found)
+			*out = *m;
+		lgr->llc_tail++;
+	}
+	spin_unlock_bh(&lgr->llc_lock);
+	return found;
+}
+
+/* Whatever the peer sent before a flow of ours starts is stale for it. */
+static void smcr_lgr_llc_flush(struct smcr_lgr *lgr)
+{
+	spin_lock_bh(&lgr->llc_lock);
+	lgr->llc_tail = lgr->llc_head;
+	spin_unlock_bh(&lgr->llc_lock);
+}
+
+static bool smcr_lgr_llc_queued(struct smcr_lgr *lgr)
+{
+	bool queued;
+
+	spin_lock_bh(&lgr->llc_lock);
+	queued = lgr->llc_tail != lgr->llc_head;
+	spin_unlock_bh(&lgr->llc_lock);
+	return queued;
+}
+
+/*
+ * The peer's next message of type over l, within SMCR_LGR_LLC_WAIT and
+ * the flow's deadline. 0, -ETIMEDOUT, or -ENOLINK when the group or l
+ * went down.
+ */
+static int smcr_lgr_llc_next(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
+			     bool response, unsigned long deadline,
+			     struct smc_llc_msg *out)
+{
+	unsigned long end = jiffies + SMCR_LGR_LLC_WAIT;
+	long left;
+
+	if (time_before(deadline, end))
+		end = deadline;
+	for (;;) {
+		if (smcr_lgr_llc_pop(lgr, l, type, response, out))
+			return 0;
+		if (smcr_lgr_llc_gone(lgr, l))
+			return -ENOLINK;
+		left = (long)(end - jiffies);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		wait_event_timeout(lgr->llc_wait, smcr_lgr_llc_queued(lgr) ||
+				   smcr_lgr_llc_gone(lgr, l), left);
+	}
+}
+
+/*
+ * Whether lgr takes another link: an SMC-Rv1 group in use, with room
+ * for one (max_links, a free slot); its first confirmed link in *l1.
+ * The link stays while the flow runs: only the group's own works clear
+ * a slot, and the free work closes the flows first.
+ */
+static bool smcr_lgr_llc_wants(struct smcr_lgr *lgr, struct smcr_link **l1)
+{
+	struct smcr_link *l;
+	unsigned int n = 0;
+	bool ok;
+	int i;
+
+	*l1 = NULL;
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i) {
+		n++;
+		if (!*l1 && lgr->link_ready[i] && smcr_link_active(l))
+			*l1 = l;
+	}
+	ok = *l1 && lgr->usable && !lgr->dead && lgr->key.version == SMC_CLC_V1 &&
+	     n < min_t(u32, lgr->max_links, SMCR_LGR_LINKS);
+	mutex_unlock(&smcr_lgr_lock);
+	return ok;
+}
+
+/*
+ * A reference to the namespace of lgr's connections (their sockets keep
+ * it while they are in the group), or NULL when it has none: a group
+ * nobody uses gets no new link.
+ */
+static struct net *smcr_lgr_llc_net(struct smcr_lgr *lgr)
+{
+	struct smcr_conn *sc;
+	struct net *net = NULL;
+
+	read_lock_bh(&lgr->conns_lock);
+	sc = list_first_entry_or_null(&lgr->conns, struct smcr_conn, lgr_entry);
+	if (sc)
+		net = maybe_get_net(sock_net(&sc->smc->sk));
+	read_unlock_bh(&lgr->conns_lock);
+	return net;
+}
+
+/*
+ * A new link for lgr on our second path, wired to the group as its
+ * first one (smcr_lgr_make_link()) except for the down work, which it
+ * gets once confirmed. Not in a slot yet.
+ */
+static struct smcr_link *smcr_lgr_llc_link(struct smcr_lgr *lgr, struct smcr_link *l1)
+{
+	struct smcr_path alt;
+	struct smcr_link *l;
+	struct net *net;
+
+	net = smcr_lgr_llc_net(lgr);
+	if (!net)
+		return ERR_PTR(-ENOLINK);
+	if (smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, &alt)) {
+		put_net(net);
+		return ERR_PTR(-ENODEV);
+	}
+	l = smcr_link_create(&alt, net);
+	smcr_path_put(&alt);
+	put_net(net);
+	if (IS_ERR(l))
+		return l;
+	l->v2 = l1->v2;
+	l->llc_max_links = l1->llc_max_links;
+	l->llc_max_conns = l1->llc_max_conns;
+	l->cdc_arg = lgr;
+	l->cdc_rx = smcr_lgr_cdc_rx;
+	l->llc_rx = smcr_lgr_llc_rx;
+	return l;
+}
+
+/*
+ * l into a free slot of lgr (*slot, -1 while none), and every buffer of
+ * the group mapped on it. bufs_sem held (write). 0, or -errno with what
+ * was done left for smcr_lgr_llc_undo().
+ */
+static int smcr_lgr_llc_publish(struct smcr_lgr *lgr, struct smcr_link *l, int *slot)
+{
+	struct smcr_buf *b;
+	int i, rc;
+
+	*slot = -1;
+	mutex_lock(&smcr_lgr_lock);
+	for (i = 0; i < SMCR_LGR_LINKS && *slot < 0 && !lgr->dead; i++)
+		if (!lgr->links[i])
+			*slot = i;
+	if (*slot >= 0) {
+		lgr->links[*slot] = l;
+		smcr_lgr_seqno++;
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	if (*slot < 0)
+		return -ENOSPC;
+	/* Stable: nobody makes or frees a buffer without bufs_sem. */
+	list_for_each_entry(b, &lgr->bufs, grp) {
+		rc = smcr_buf_add_link(l, b);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* REG_MR of every buffer of lgr on l (ACTIVE). bufs_sem held (write). */
+static int smcr_lgr_llc_register(struct smcr_lgr *lgr, struct smcr_link *l)
+{
+	struct smcr_buf *b;
+	int rc;
+
+	list_for_each_entry(b, &lgr->bufs, grp) {
+		rc = smcr_buf_register(l, b);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * A flow failed: l (in slot, or -1) out of lgr and gone, without a
+ * DELETE_LINK (the first line of this file says why). bufs_sem held
+ * (write), released here before the link's teardown.
+ */
+static void smcr_lgr_llc_undo(struct smcr_lgr *lgr, struct smcr_link *l, int slot)
+{
+	struct smcr_buf *b;
+
+	spin_lock_bh(&l->lock);
+	smcr_link_broken(l, NULL);
+	spin_unlock_bh(&l->lock);
+	wake_up(&l->wait);
+	list_for_each_entry(b, &lgr->bufs, grp)
+		smcr_buf_drop_link(l, b);
+	mutex_lock(&smcr_lgr_lock);
+	if (slot >= 0)
+		lgr->links[slot] = NULL;
+	lgr->add_failed++;
+	smcr_lgr_seqno++;
+	mutex_unlock(&smcr_lgr_lock);
+	up_write(&lgr->bufs_sem);
+	smcr_link_destroy(l);
+}
+
+/* The link is confirmed: new connections may use it. bufs_sem released. */
+static void smcr_lgr_llc_ready(struct smcr_lgr *lgr, struct smcr_link *l1,
+			       struct smcr_link *l, int slot)
+{
+	smcr_link_set_keepalive(l, READ_ONCE(l1->keepalive));
+	mutex_lock(&smcr_lgr_lock);
+	lgr->link_ready[slot] = true;
+	lgr->links_added++;
+	smcr_lgr_seqno++;
+	mutex_unlock(&smcr_lgr_lock);
+	/* From here a failure of it ends the group, as one of its first. */
+	smcr_link_set_down_work(l, &lgr->down_work);
+	up_write(&lgr->bufs_sem);
+}
+
+static void smcr_lgr_llc_fill_add(const struct smcr_link *l, bool response,
+				  struct smc_llc_msg *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = SMC_LLC_ADD_LINK;
+	m->response = response;
+	memcpy(m->add_link.sender_mac, l->local.mac, ETH_ALEN);
+	memcpy(m->add_link.sender_gid, l->local.gid.raw, SMC_LLC_GID_LEN);
+	m->add_link.sender_qpn = l->local.qpn;
+	m->add_link.link_num = l->link_num;
+	m->add_link.qp_mtu = l->local.mtu;
+	m->add_link.initial_psn = l->local.psn;
+}
+
+/* The peer's new QP as its ADD_LINK names it (smcr_link_connect() checks). */
+static void smcr_lgr_llc_peer(const struct smc_llc_add_link *a,
+			      struct smcr_qp_info *peer)
+{
+	memset(peer, 0, sizeof(*peer));
+	peer->qpn = a->sender_qpn;
+	peer->psn = a->initial_psn;
+	peer->mtu = a->qp_mtu;
+	memcpy(peer->gid.raw, a->sender_gid, sizeof(peer->gid.raw));
+	memcpy(peer->mac, a->sender_mac, ETH_ALEN);
+}
+
+/*
+ * Our connections' RMBs on l1 and l: at most SMCR_LGR_RKEYS_MAX into rt,
+ * their number returned. A connection whose RMB is not made yet has none
+ * (it announces its rkeys on both links itself: not yet, see the top).
+ */
+static unsigned int smcr_lgr_llc_rts(struct smcr_lgr *lgr, struct smcr_link *l1,
+				     struct smcr_link *l, struct smcr_lgr_rt *rt)
+{
+	struct smcr_conn *sc;
+	unsigned int n = 0;
+
+	read_lock_bh(&lgr->conns_lock);
+	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+		if (!sc->rmb || n == SMCR_LGR_RKEYS_MAX)
+			continue;
+		rt[n].rkey = smcr_buf_rkey(l1, sc->rmb);
+		rt[n].rkey_new = smcr_buf_rkey(l, sc->rmb);
+		rt[n].addr_new = smcr_buf_addr(l, sc->rmb);
+		n++;
+	}
+	read_unlock_bh(&lgr->conns_lock);
+	return n;
+}
+
+/* Our next ADD_LINK_CONTINUATION: the rkeys of rt from *sent on. */
+static int smcr_lgr_llc_send_cont(struct smcr_link *l1, struct smcr_link *l,
+				  const struct smcr_lgr_rt *rt, unsigned int n,
+				  unsigned int *sent)
+{
+	struct smc_llc_msg m = { .type = SMC_LLC_ADD_LINK_CONT };
+	unsigned int k = min_t(unsigned int, n - *sent, SMC_LLC_ADD_CONT_RKEYS), i;
+
+	m.add_link_cont.link_num = l->link_num;
+	m.add_link_cont.num_rkeys = n - *sent;	/* still to come, these included */
+	for (i = 0; i < k; i++) {
+		m.add_link_cont.rt[i].rkey = rt[*sent + i].rkey;
+		m.add_link_cont.rt[i].rkey_new = rt[*sent + i].rkey_new;
+		m.add_link_cont.rt[i].vaddr_new = rt[*sent + i].addr_new;
+	}
+	*sent += k;
+	return smcr_llc_send(l1, &m);
+}
+
+/*
+ * The peer's RMBs on the new link (slot): each entry names an RMB by its
+ * rkey on l1 (slot1), which a connection of ours on l1 has from the CLC.
+ * An rkey no connection has is the peer's business (a connection that
+ * ended meanwhile) and ignored.
+ */
+static void smcr_lgr_llc_take(struct smcr_lgr *lgr, int slot1, int slot,
+			      const struct smc_llc_add_link_cont *c, unsigned int k)
+{
+	struct smcr_conn *sc;
+	unsigned int i;
+
+	read_lock_bh(&lgr->conns_lock);
+	for (i = 0; i < k; i++) {
+		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+			if (sc->slot != slot1 || sc->peer_rkey[slot1] != c->rt[i].rkey)
+				continue;
+			/* Read only by a failover onto slot; none runs yet. */
+			WRITE_ONCE(sc->peer_rkey[slot], c->rt[i].rkey_new);
+			WRITE_ONCE(sc->peer_addr[slot], c->rt[i].vaddr_new);
+			break;
+		}
+	}
+	read_unlock_bh(&lgr->conns_lock);
+}
+
+/*
+ * Step 4: the CONTINUATIONs, the server's first, then one each way in
+ * turn until neither side has rkeys left (both ends count the same
+ * rounds: each sends one per round, with none left a count of 0). A peer
+ * that goes on announcing more than a group has is cut off.
+ */
+static int smcr_lgr_llc_rkeys(struct smcr_lgr *lgr, struct smcr_link *l1, int slot1,
+			      struct smcr_link *l, int slot, bool server,
+			      unsigned long deadline)
+{
+	unsigned int n, sent = 0, rounds = 0, left = 0, k;
+	struct smcr_lgr_rt *rt;
+	struct smc_llc_msg m;
+	int rc = 0;
+
+	rt = kmalloc_array(SMCR_LGR_RKEYS_MAX, sizeof(*rt), GFP_KERNEL);
+	if (!rt)
+		return -ENOMEM;
+	n = smcr_lgr_llc_rts(lgr, l1, l, rt);
+	do {
+		if (++rounds > SMCR_LGR_RKEYS_MAX / SMC_LLC_ADD_CONT_RKEYS + 2) {
+			rc = -EPROTO;
+			break;
+		}
+		if (server) {
+			rc = smcr_lgr_llc_send_cont(l1, l, rt, n, &sent);
+			if (rc)
+				break;
+		}
+		rc = smcr_lgr_llc_next(lgr, l1, SMC_LLC_ADD_LINK_CONT, false,
+				       deadline, &m);
+		if (rc)
+			break;
+		if (m.add_link_cont.link_num != l->link_num) {
+			rc = -EPROTO;
+			break;
+		}
+		k = min_t(unsigned int, m.add_link_cont.num_rkeys, SMC_LLC_ADD_CONT_RKEYS);
+		smcr_lgr_llc_take(lgr, slot1, slot, &m.add_link_cont, k);
+		left = m.add_link_cont.num_rkeys - k;
+		if (!server) {
+			rc = smcr_lgr_llc_send_cont(l1, l, rt, n, &sent);
+			if (rc)
+				break;
+		}
+	} while (sent < n || left);
+	kfree(rt);
+	return rc;
+}
+
+/* The slot of l in lgr (the flow's first link: in its slot throughout). */
+static int smcr_lgr_llc_slot(struct smcr_lgr *lgr, struct smcr_link *l)
+{
+	int i;
+
+	for (i = 0; i < SMCR_LGR_LINKS; i++)
+		if (lgr->links[i] == l)
+			return i;
+	return -1;
+}
+
+/* The server's flow: steps 1-5 at the top. */
+static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
+{
+	unsigned long deadline = jiffies + SMCR_LGR_ADD_MAX;
+	struct smcr_link *l1, *l;
+	struct smcr_qp_info peer;
+	struct smc_llc_msg m;
+	int slot, rc;
+
+	if (!smcr_lgr_llc_wants(lgr, &l1))
+		return;
+	l = smcr_lgr_llc_link(lgr, l1);
+	if (IS_ERR(l))
+		return;		/* no second path: one link, as before */
+	/* A link number of its own (the client takes it from ADD_LINK). */
+	l->link_num = l1->link_num % 255 + 1;
+	down_write(&lgr->bufs_sem);
+	smcr_lgr_llc_flush(lgr);
+	if (smcr_lgr_llc_publish(lgr, l, &slot))
+		goto fail;
+	smcr_lgr_llc_fill_add(l, false, &m);
+	rc = smcr_llc_send(l1, &m) ?:
+	     smcr_lgr_llc_next(lgr, l1, SMC_LLC_ADD_LINK, true, deadline, &m);
+	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num)
+		goto fail;
+	smcr_lgr_llc_peer(&m.add_link, &peer);
+	rc = smcr_link_connect(l, &peer) ?: smcr_lgr_llc_register(lgr, l) ?:
+	     smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot, true,
+				deadline) ?:
+	     smcr_llc_confirm_link(l);
+	if (rc)
+		goto fail;
+	smcr_lgr_llc_ready(lgr, l1, l, slot);
+	return;
+fail:
+	smcr_lgr_llc_undo(lgr, l, slot);
+}
+
+static void smcr_lgr_llc_reject(struct smcr_link *l1, const struct smc_llc_msg *req)
+{
+	struct smc_llc_msg m = *req;
+
+	m.response = true;
+	m.add_link.rejected = true;
+	/* A v2 header has no room for the reason; the flag says it all. */
+	m.add_link.reject_reason = l1->v2 ? 0 : SMC_LLC_REJ_RSN_NO_ALT_PATH;
+	smcr_llc_send(l1, &m);
+}
+
+/* The oldest queued ADD_LINK request, over whichever link it came. */
+static bool smcr_lgr_llc_pop_req(struct smcr_lgr *lgr, struct smc_llc_msg *req,
+				 struct smcr_link **over)
+{
+	bool found = false;
+
+	spin_lock_bh(&lgr->llc_lock);
+	while (!found && lgr->llc_tail != lgr->llc_head) {
+		unsigned int i = lgr->llc_tail++ % SMCR_LGR_LLC_Q;
+
+		found = lgr->llc_q[i].m.type == SMC_LLC_ADD_LINK &&
+			!lgr->llc_q[i].m.response;
+		if (found) {
+			*req = lgr->llc_q[i].m;
+			*over = lgr->llc_q[i].l;
+		}
+	}
+	spin_unlock_bh(&lgr->llc_lock);
+	return found;
+}
+
+/* The client's flow: its side of steps 1-5. */
+static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
+{
+	unsigned long deadline = jiffies + SMCR_LGR_ADD_MAX;
+	struct smcr_link *l1, *over, *l;
+	struct smc_llc_msg req, m;
+	struct smcr_qp_info peer;
+	int slot, rc;
+
+	if (!smcr_lgr_llc_pop_req(lgr, &req, &over))
+		return;
+	/*
+	 * The server asks once its first link is confirmed, which may be
+	 * before our handshake marked the group usable (its CONFIRM_LINK
+	 * was answered by the link itself): a moment's wait.
+	 */
+	wait_event_timeout(lgr->llc_wait, READ_ONCE(lgr->usable) || READ_ONCE(lgr->dead) ||
+			   READ_ONCE(lgr->llc_closed), SMCR_LGR_LLC_WAIT);
+	if (!smcr_lgr_llc_wants(lgr, &l1) || l1 != over || !req.add_link.link_num ||
+	    req.add_link.link_num == l1->link_num) {
+		smcr_lgr_llc_reject(over, &req);
+		return;
+	}
+	l = smcr_lgr_llc_link(lgr, l1);
+	if (IS_ERR(l)) {
+		smcr_lgr_llc_reject(over, &req);
+		return;
+	}
+	l->link_num = req.add_link.link_num;
+	down_write(&lgr->bufs_sem);
+	smcr_lgr_llc_peer(&req.add_link, &peer);
+	if (smcr_lgr_llc_publish(lgr, l, &slot) || smcr_link_connect(l, &peer) ||
+	    smcr_lgr_llc_register(lgr, l)) {
+		smcr_lgr_llc_reject(l1, &req);
+		goto fail;
+	}
+	smcr_lgr_llc_fill_add(l, true, &m);
+	rc = smcr_llc_send(l1, &m) ?:
+	     smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot, false,
+				deadline) ?:
+	     smcr_llc_await_confirm(l);
+	if (rc)
+		goto fail;
+	smcr_lgr_llc_ready(lgr, l1, l, slot);
+	return;
+fail:
+	smcr_lgr_llc_undo(lgr, l, slot);
+}
+
+static void smcr_lgr_llc_work(struct work_struct *work)
+{
+	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, llc_work);
+
+	if (lgr->key.role == SMC_LGR_SERVER)
+		smcr_lgr_llc_server(lgr);
+	else
+		smcr_lgr_llc_client(lgr);
+}

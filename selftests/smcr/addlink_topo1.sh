@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/addlink_topo1.sh: a link group with a second link (ADD_LINK, issue
+# 20; kernel/smcr_lgr_llc.c), in topology 1 with two veth pairs
+# (topo_veth_rxe2): the client's end smcv1/rxev1 and smcw1/rxew1 with
+# PNET ID SMCNETC, the server's end smcv2/rxev2 and smcw2/rxew2 with
+# SMCNETS, so that each end has two ports on the same network. Then
+#   - without PNET IDs a group gets no second link (the first path was
+#     matched by its GID's netdev: nothing says another port reaches the
+#     peer);
+#   - with them (one case from here on: its server and held connections
+#     end with it), the first connection (held open) makes both groups and
+#     the server adds a second link: each group lists two links, both
+#     ready, one on each of its end's devices, links_added 1 (debugfs
+#     smcr_lgr), and the netlink link dump (smcr linkgroup link-show)
+#     shows both, the groups' type SYM;
+#   - a 1 MiB echo then goes to the link with fewer connections, the new
+#     one: byte-exact, its packets on the new link's pair of devices and
+#     (nearly) none on the first's; with a second connection held on the
+#     new link, the next echo goes to the first link's pair;
+#   - no buffer was freed while a posted WR named it, none is left
+#     deferred, and af_smc unloads with both links' groups gone.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
+
+smc_own_module_all "a second link is af_smc's own"
+command -v rdma >/dev/null || smc_missing_all "no rdma command"
+T=$SMC_SELFTESTS/tools
+L=/sys/kernel/debug/af_smc/smcr_lgr
+PNET=/smc/bin/smc_pnet
+SMCR=/smc/bin/smcr
+A=$TOPO_VETH_IP4_2
+port=4463 port_n=4463
+
+stop_all() {
+	for f in "$TMPDIR"/*.pid; do
+		[ -e "$f" ] || continue
+		kill "$(cat "$f")" 2>/dev/null
+		tap_wait_for 5 sh -c "! kill -0 \$(cat '$f') 2>/dev/null"
+		rm -f "$f"
+	done
+	return 0
+}
+cleanup() {
+	stop_all
+	$PNET -f 2>/dev/null
+	topo_smcr_cleanup
+}
+tap_at_exit cleanup
+
+# server NAME PORT: an echo server on PORT until stop_all. It serves one
+# connection at a time: each held connection gets a server of its own.
+server() {
+	rm -f "$TMPDIR/$1.ready"
+	$T/smc-echo -s -k 0 -f smc -a $A -p "$2" -r "$TMPDIR/$1.ready" -t 600 \
+		>"$TMPDIR/$1.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/$1.pid"
+	tap_wait_for 30 test -e "$TMPDIR/$1.ready" || tap_fail "no echo server on $A port $2"
+}
+
+# hold NAME: a connection held open (smc-fbprobe, with a server of its
+# own) until stop_all.
+hold() {
+	port_n=$((port_n + 1))
+	server "s$1" $port_n || return 1
+	: >"$TMPDIR/$1.out"
+	$T/smc-fbprobe $A $port_n "$(tap_scaled 300)" >"$TMPDIR/$1.out" 2>&1 &
+	echo $! >"$TMPDIR/$1.pid"
+	tap_wait_for 30 grep -q mode "$TMPDIR/$1.out" ||
+		{ tap_fail "no held connection $1: $(cat "$TMPDIR/$1.out")"; return 1; }
+	# SMC_DIAG_MODE_SMCR is 0.
+	grep -q "^mode 0 " "$TMPDIR/$1.out" || tap_fail "held connection $1 is not SMC-R: $(cat "$TMPDIR/$1.out")"
+	return 0
+}
+
+# ready_links: the number of "link" lines of debugfs smcr_lgr with ready 1.
+ready_links() {
+	grep -c '^link .* ready 1 ' $L
+}
+
+# link_dev ROLE SLOT: the device of link SLOT of the group of ROLE.
+link_dev() {
+	id=$(sed -n "s/^lgr \([0-9]*\) role $1 .*/\1/p" $L | head -n 1)
+	sed -n "s/^link $2 lgr $id .* dev \([^ ]*\) .*/\1/p" $L
+}
+
+# pair_of DEV: the letter of DEV's pair (rxev1 -> v).
+pair_of() {
+	echo "$1" | cut -c4
+}
+
+pair_pkts() {
+	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
+}
+
+# echo_over PAIR OTHER: a byte-exact 1 MiB echo whose packets cross the
+# devices of PAIR (v or w), and nearly none OTHER's (keepalives may).
+echo_over() {
+	p=$(pair_pkts "$1") o=$(pair_pkts "$2")
+	out=$($T/smc-echo -c -f smc -a $A -p $port -n 1048576 -w 20 -t 300 2>&1) ||
+		{ tap_fail "1 MiB echo: $out"; return 1; }
+	echo "$out"
+	p=$(($(pair_pkts "$1") - p)) o=$(($(pair_pkts "$2") - o))
+	tap_diag "1 MiB echo: pair $1 +$p, pair $2 +$o packets"
+	echo "$out" | grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' ||
+		tap_fail "the echo is not SMC-R: $(echo "$out" | grep '^mode' || echo 'no mode line')"
+	[ $p -ge 2048 ] || tap_fail "pair $1 did not carry the echo"
+	[ $o -le 40 ] || tap_fail "pair $2 moved $o packets during an echo over pair $1"
+	return 0
+}
+
+no_pnet() {
+	hold h0 || return 1
+	# The server would have asked at once: give it the time of a flow.
+	sleep "$(tap_scaled 2)"
+	cat $L
+	[ "$(grep -c '^link ' $L)" = 2 ] || tap_fail "not one link per group: $(grep '^link ' $L)"
+	grep -q '^lgr .* links 1 .* links_added 0 add_failed 0$' $L ||
+		tap_fail "a group tried a second link without PNET IDs"
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	return 0
+}
+
+pnet() {
+	for x in v1:SMCNETC w1:SMCNETC v2:SMCNETS w2:SMCNETS; do
+		d=${x%%:*} id=${x#*:}
+		$PNET -a "$id" -I "smc$d" || tap_fail "pnet $id on smc$d"
+		$PNET -a "$id" -D "rxe$d" -P 1 || tap_fail "pnet $id on rxe$d port 1"
+	done
+	$PNET -s
+}
+
+two_links() {
+	hold h1 || return 1
+	tap_wait_for 30 sh -c "[ \$(grep -c '^link .* ready 1 ' $L) = 4 ]" ||
+		tap_fail "not two ready links per group: $(cat $L)"
+	cat $L
+	for role in client server; do
+		grep -q "^lgr .* role $role .* links 2 .* links_added 1 add_failed 0\$" $L ||
+			tap_fail "the $role group did not add a link"
+		d0=$(link_dev $role 0) d1=$(link_dev $role 1)
+		tap_diag "$role: link 0 on $d0, link 1 on $d1"
+		[ -n "$d0" ] && [ -n "$d1" ] && [ "$(pair_of "$d0")" != "$(pair_of "$d1")" ] ||
+			tap_fail "the $role group's links are not on its two devices: '$d0' '$d1'"
+	done
+	# Each end's links pair up: the client's second link with the server's.
+	[ "$(pair_of "$(link_dev client 1)")" = "$(pair_of "$(link_dev server 1)")" ] ||
+		tap_fail "the second links are on different pairs"
+	$SMCR -dd linkgroup link-show >"$TMPDIR/ls" 2>&1 || tap_fail "smcr -dd linkgroup link-show: $(cat "$TMPDIR/ls")"
+	cat "$TMPDIR/ls"
+	for d in rxev1 rxew1 rxev2 rxew2; do
+		grep -q "$d" "$TMPDIR/ls" || tap_fail "link-show does not list a link on $d"
+	done
+	# SMC_NLA_LGR_R_TYPE: symmetric (two links on each end).
+	[ "$(grep -cE '^[0-9a-f]+ +(SERV|CLNT) +SYM ' "$TMPDIR/ls")" = 4 ] ||
+		tap_fail "link-show does not call both groups SYM"
+
+	# New connections: to the link with fewer connections.
+	server echo $port || return 1
+	new=$(pair_of "$(link_dev client 1)") first=$(pair_of "$(link_dev client 0)")
+	# h1 is on the first link: the echo goes to the second.
+	echo_over "$new" "$first"
+	# h2 goes to the second (fewer connections), then the first is the one.
+	hold h2 || return 1
+	grep "^link " $L
+	[ "$(grep -c '^link 1 .* ready 1 conns 1 ' $L)" = 2 ] ||
+		tap_fail "the second held connection is not on the second links"
+	echo_over "$first" "$new"
+	stop_all
+	return 0
+}
+
+clean() {
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	tail -n 1 $L
+	tail -n 1 $L | grep -q ' bufs_freed_posted 0 bufs_deferred 0$' ||
+		tap_fail "smcr_lgr says: $(tail -n 1 $L)"
+	return 0
+}
+
+tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
+	topo_smcr_setup2 lgr_linger=0
+tap_case "without PNET IDs: one link per group" 120 no_pnet
+tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 pnet
+tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
+tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
+tap_done
