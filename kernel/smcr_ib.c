@@ -256,6 +256,15 @@ static const struct smcr_gid *smcr_port_gid(const struct smcr_port *p,
 	return on_ndev;
 }
 
+/* path (its port and GID set) is on dev (referenced), with pnetid. */
+static void smcr_path_take(struct smcr_path *path, struct smcr_dev *dev,
+			   const char *pnetid)
+{
+	kref_get(&dev->ref);
+	path->dev = dev;
+	strscpy(path->pnetid, pnetid, sizeof(path->pnetid));
+}
+
 int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 {
 	char nd_pnetid[SMC_MAX_PNETID_LEN + 1], port_pnetid[SMC_MAX_PNETID_LEN + 1];
@@ -290,10 +299,7 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 			spin_unlock_bh(&dev->lock);
 		}
 		if (!rc) {
-			kref_get(&dev->ref);
-			path->dev = dev;
-			if (nd_has)
-				strscpy(path->pnetid, nd_pnetid, sizeof(path->pnetid));
+			smcr_path_take(path, dev, nd_has ? nd_pnetid : "");
 			break;
 		}
 	}
@@ -336,9 +342,7 @@ int smcr_ib_find_alt(const char *pnetid, const struct net *net,
 			spin_unlock_bh(&dev->lock);
 		}
 		if (!rc) {
-			kref_get(&dev->ref);
-			path->dev = dev;
-			strscpy(path->pnetid, pnetid, sizeof(path->pnetid));
+			smcr_path_take(path, dev, pnetid);
 			break;
 		}
 	}

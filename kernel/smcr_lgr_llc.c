@@ -504,6 +504,25 @@ static int smcr_lgr_llc_slot(struct smcr_lgr *lgr, struct smcr_link *l)
 	return -1;
 }
 
+/*
+ * The end of a flow whose steps so far gave rc: steps 4 and 5 (the
+ * CONTINUATIONs, then the server's CONFIRM_LINK over the new link, or the
+ * client's wait for it to have been answered there), and the link ready,
+ * or undone.
+ */
+static void smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
+				struct smcr_link *l, int slot, bool server,
+				unsigned long deadline, int rc)
+{
+	rc = rc ?: smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
+				      server, deadline) ?:
+	     (server ? smcr_llc_confirm_link(l) : smcr_llc_await_confirm(l));
+	if (rc)
+		smcr_lgr_llc_undo(lgr, l, slot);
+	else
+		smcr_lgr_llc_ready(lgr, l1, l, slot);
+}
+
 /* The server's flow: steps 1-5 at the top. */
 static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
 {
@@ -530,13 +549,8 @@ static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num)
 		goto fail;
 	smcr_lgr_llc_peer(&m.add_link, &peer);
-	rc = smcr_link_connect(l, &peer) ?: smcr_lgr_llc_register(lgr, l) ?:
-	     smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot, true,
-				deadline) ?:
-	     smcr_llc_confirm_link(l);
-	if (rc)
-		goto fail;
-	smcr_lgr_llc_ready(lgr, l1, l, slot);
+	smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
+			    smcr_link_connect(l, &peer) ?: smcr_lgr_llc_register(lgr, l));
 	return;
 fail:
 	smcr_lgr_llc_undo(lgr, l, slot);
@@ -581,7 +595,7 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	struct smcr_link *l1, *over, *l;
 	struct smc_llc_msg req, m;
 	struct smcr_qp_info peer;
-	int slot, rc;
+	int slot;
 
 	if (!smcr_lgr_llc_pop_req(lgr, &req, &over))
 		return;
@@ -608,19 +622,11 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	if (smcr_lgr_llc_publish(lgr, l, &slot) || smcr_link_connect(l, &peer) ||
 	    smcr_lgr_llc_register(lgr, l)) {
 		smcr_lgr_llc_reject(l1, &req);
-		goto fail;
+		smcr_lgr_llc_undo(lgr, l, slot);
+		return;
 	}
 	smcr_lgr_llc_fill_add(l, true, &m);
-	rc = smcr_llc_send(l1, &m) ?:
-	     smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot, false,
-				deadline) ?:
-	     smcr_llc_await_confirm(l);
-	if (rc)
-		goto fail;
-	smcr_lgr_llc_ready(lgr, l1, l, slot);
-	return;
-fail:
-	smcr_lgr_llc_undo(lgr, l, slot);
+	smcr_lgr_llc_finish(lgr, l1, l, slot, false, deadline, smcr_llc_send(l1, &m));
 }
 
 static void smcr_lgr_llc_work(struct work_struct *work)

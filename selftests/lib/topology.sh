@@ -83,6 +83,9 @@
 #   topo_smcr_cleanup     its undoing, for tap_at_exit: the topology gone,
 #                         af_smc loaded as the harness had it
 #   topo_rxe_pkts DEV     sent_pkts + rcvd_pkts of rxe device DEV, port 1
+#   topo_rxe_pkts_on VM DEV  the same on VM (topo_on)
+#   topo_pair_pkts v|w    the same summed over rxeX1 and rxeX2, the two ends
+#                         of one of topo_veth_rxe2's pairs
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -473,8 +476,16 @@ topo_smcr_setup2() {
 }
 
 topo_rxe_pkts() {
-	cat /sys/class/infiniband/"$1"/ports/1/hw_counters/sent_pkts \
-		/sys/class/infiniband/"$1"/ports/1/hw_counters/rcvd_pkts | awk '{ s += $1 } END { print s + 0 }'
+	topo_rxe_pkts_on 0 "$1"
+}
+
+topo_pair_pkts() {
+	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
+}
+
+topo_rxe_pkts_on() {
+	topo_on "$1" "cat /sys/class/infiniband/$2/ports/1/hw_counters/sent_pkts /sys/class/infiniband/$2/ports/1/hw_counters/rcvd_pkts" |
+		awk '{ s += $1 } END { print s + 0 }'
 }
 
 topo_smcr_cleanup() {

@@ -19,6 +19,11 @@
 #     one: byte-exact, its packets on the new link's pair of devices and
 #     (nearly) none on the first's; with a second connection held on the
 #     new link, the next echo goes to the first link's pair;
+#   - the second links' pair taken down (its near end) under two held
+#     connections, one on each link: the second links leave use (ready
+#     0), the connection on them is reset (smcss), the one on the first
+#     links stays ACTIVE, the groups stay usable, and an echo still goes
+#     (over the first pair); then the pair comes back;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +37,7 @@ T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
 PNET=/smc/bin/smc_pnet
 SMCR=/smc/bin/smcr
+B=/smc/bin
 A=$TOPO_VETH_IP4_2
 port=4463 port_n=4463
 
@@ -92,18 +98,14 @@ pair_of() {
 	echo "$1" | cut -c4
 }
 
-pair_pkts() {
-	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
-}
-
 # echo_over PAIR OTHER: a byte-exact 1 MiB echo whose packets cross the
 # devices of PAIR (v or w), and nearly none OTHER's (keepalives may).
 echo_over() {
-	p=$(pair_pkts "$1") o=$(pair_pkts "$2")
+	p=$(topo_pair_pkts "$1") o=$(topo_pair_pkts "$2")
 	out=$($T/smc-echo -c -f smc -a $A -p $port -n 1048576 -w 20 -t 300 2>&1) ||
 		{ tap_fail "1 MiB echo: $out"; return 1; }
 	echo "$out"
-	p=$(($(pair_pkts "$1") - p)) o=$(($(pair_pkts "$2") - o))
+	p=$(($(topo_pair_pkts "$1") - p)) o=$(($(topo_pair_pkts "$2") - o))
 	tap_diag "1 MiB echo: pair $1 +$p, pair $2 +$o packets"
 	echo "$out" | grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' ||
 		tap_fail "the echo is not SMC-R: $(echo "$out" | grep '^mode' || echo 'no mode line')"
@@ -134,10 +136,15 @@ pnet() {
 	$PNET -s
 }
 
-two_links() {
+# first_held: a held connection h1, and the groups' two links ready.
+first_held() {
 	hold h1 || return 1
-	tap_wait_for 30 sh -c "[ \$(grep -c '^link .* ready 1 ' $L) = 4 ]" ||
-		tap_fail "not two ready links per group: $(cat $L)"
+	tap_wait_for 30 links_ready 4 ||
+		{ tap_fail "not two ready links per group: $(cat $L)"; return 1; }
+}
+
+two_links() {
+	first_held || return 1
 	cat $L
 	for role in client server; do
 		grep -q "^lgr .* role $role .* links 2 .* links_added 1 add_failed 0\$" $L ||
@@ -174,6 +181,55 @@ two_links() {
 	return 0
 }
 
+# state_to PORT: the state smcss -a gives the client socket to $A:PORT.
+state_to() {
+	$B/smcss -a | awk -v f="$A:$1" '$5 == f { print $1 }' | head -n 1
+}
+
+# links_ready N: N "link" lines of debugfs smcr_lgr are ready.
+links_ready() {
+	[ "$(grep -c '^link .* ready 1 ' $L)" = "$1" ]
+}
+
+# not_active PORT: the client socket to $A:PORT is not ACTIVE (any more).
+not_active() {
+	[ "$(state_to "$1")" != ACTIVE ]
+}
+
+# A link fails under its connection (its pair's near end down): only that
+# connection is reset, the group lives on with the other link.
+one_down() {
+	first_held || return 1
+	hold h2 || return 1
+	new=$(pair_of "$(link_dev client 1)") first=$(pair_of "$(link_dev client 0)")
+	[ "$(grep -c '^link 1 .* ready 1 conns 1 ' $L)" = 2 ] ||
+		tap_fail "h2 is not on the second links: $(grep '^link ' $L)"
+	tap_assert "smc${new}1 down" ip link set "smc${new}1" down
+	tap_wait_for 30 links_ready 2 ||
+		tap_fail "the second links are still ready: $(grep '^link ' $L)"
+	cat $L
+	for role in client server; do
+		grep -q "^lgr .* role $role .* state usable .* links 2 " $L ||
+			tap_fail "the $role group did not live on"
+	done
+	# h1 on the first link lives on, h2 on the failed one was reset.
+	tap_wait_for 30 not_active 4465 || tap_fail "h2 (on the failed link) is still ACTIVE"
+	$B/smcss -a
+	s1=$(state_to 4464) s2=$(state_to 4465)
+	tap_diag "h1 (first link): $s1, h2 (failed link): $s2"
+	[ "$s1" = ACTIVE ] || tap_fail "h1 on the first link is $s1"
+	[ "$s2" != ACTIVE ] || tap_fail "h2 on the failed link is $s2"
+	server echo $port || return 1
+	echo_over "$first" "$new"
+	tap_assert "smc${new}1 up" ip link set "smc${new}1" up
+	tap_assert "the rules and routes back" topo_veth_rules on
+	tap_wait_for 30 sh -c "rdma link show rxe${new}1/1 | grep -q 'state ACTIVE'" ||
+		tap_fail "rxe${new}1 is not ACTIVE again"
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	return 0
+}
+
 clean() {
 	stop_all
 	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
@@ -188,5 +244,6 @@ tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/
 tap_case "without PNET IDs: one link per group" 120 no_pnet
 tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 pnet
 tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
+tap_case "a second link fails (its pair down): its connection is reset, the first link's lives on, echoes go on" 240 one_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done

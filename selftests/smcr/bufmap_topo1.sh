@@ -44,11 +44,6 @@ lk() {
 	return $rc
 }
 
-# pair_pkts v|w: the packets rxeX1 and rxeX2 sent and received.
-pair_pkts() {
-	echo $(($(topo_rxe_pkts "rxe${1}1") + $(topo_rxe_pkts "rxe${1}2")))
-}
-
 # info ID: QPN PSN MTU GID MAC of link ID's "created ID QPN PSN MTU GID
 # MAC RKEY ADDR" answer, for its peer's connect.
 info() {
@@ -104,9 +99,9 @@ second_link() {
 	# shellcheck disable=SC2046 # "shared 2 0 RKEY ADDR"
 	set -- $(cat "$TMPDIR/shared")
 	r=$(lk "check 0 65536 21") && tap_fail "RMB 0 has the pattern before the WRITE"
-	v=$(pair_pkts v) w=$(pair_pkts w)
+	v=$(topo_pair_pkts v) w=$(topo_pair_pkts w)
 	write_check 3 "$4" "$5" 21
-	v=$(($(pair_pkts v) - v)) w=$(($(pair_pkts w) - w))
+	v=$(($(topo_pair_pkts v) - v)) w=$(($(topo_pair_pkts w) - w))
 	tap_diag "64 KiB over link 3: rxew1+rxew2 +$w, rxev1+rxev2 +$v packets"
 	[ $w -ge 64 ] || tap_fail "rxew1/rxew2 did not carry the WRITE"
 	[ $v -le 4 ] || tap_fail "rxev1/rxev2 moved during a WRITE over the second pair"

@@ -158,12 +158,6 @@ setup_rxe() {
 	return 0
 }
 
-# rxe VM DEV: sent_pkts + rcvd_pkts of DEV port 1 on VM.
-rxe() {
-	topo_on "$1" "cat /sys/class/infiniband/$2/ports/1/hw_counters/sent_pkts /sys/class/infiniband/$2/ports/1/hw_counters/rcvd_pkts" |
-		awk '{ s += $1 } END { print s + 0 }'
-}
-
 serve() {
 	topo_stop_2vm /tmp/net2srv.pid
 	topo_on 1 "rm -f /tmp/net2ready; $T/smc-echo -s -k 0 -f smc -a 10.44.0.2 -p $port -r /tmp/net2ready -t 300 >/tmp/net2srv.log 2>&1 </dev/null & echo \$! >/tmp/net2srv.pid" &&
@@ -172,12 +166,12 @@ serve() {
 
 smcr_eth2() {
 	tap_assert "echo server on VM 1 at 10.44.0.2" serve
-	a0=$(rxe 0 rxe1) a1=$(rxe 1 rxe1) b0=$(rxe 0 rxe0) b1=$(rxe 1 rxe0)
+	a0=$(topo_rxe_pkts_on 0 rxe1) a1=$(topo_rxe_pkts_on 1 rxe1) b0=$(topo_rxe_pkts_on 0 rxe0) b1=$(topo_rxe_pkts_on 1 rxe0)
 	out=$($T/smc-echo -c -f smc -a 10.44.0.2 -p $port -n 1048576 -w 20 -t 300 2>&1) ||
 		tap_fail "1 MiB echo to 10.44.0.2: $out"
 	echo "$out"
-	da0=$(($(rxe 0 rxe1) - a0)) da1=$(($(rxe 1 rxe1) - a1))
-	db0=$(($(rxe 0 rxe0) - b0)) db1=$(($(rxe 1 rxe0) - b1))
+	da0=$(($(topo_rxe_pkts_on 0 rxe1) - a0)) da1=$(($(topo_rxe_pkts_on 1 rxe1) - a1))
+	db0=$(($(topo_rxe_pkts_on 0 rxe0) - b0)) db1=$(($(topo_rxe_pkts_on 1 rxe0) - b1))
 	tap_diag "1 MiB each way: rxe1 +$da0 (VM 0) +$da1 (VM 1), rxe0 +$db0 (VM 0) +$db1 (VM 1) packets"
 	echo "$out" | grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' ||
 		tap_fail "the client is not SMC-R by sock_diag: $(echo "$out" | grep '^mode' || echo 'no mode line')"

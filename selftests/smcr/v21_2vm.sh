@@ -18,7 +18,9 @@
 #     and 1, both sides saying 20;
 #   - the client offers 1 link per group, the server 2: both groups say 1;
 #   - without a UEID the connection is SMC-Rv1: no release negotiated
-#     (release 0 in debugfs), the server's group capped by its own sysctl.
+#     (release 0 in debugfs), the server's group capped by its own sysctls
+#     (32 connections, 1 link: smcr_max_links_per_lgr decides whether a
+#     v1 group gets a second link).
 # On the module before SMC v2.1 the second case put all 20 connections
 # in one group of the server (its own 255) and every release was 0.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -153,7 +155,7 @@ links1() {
 v1() {
 	no_groups
 	sysctls 0 255 2
-	sysctls 1 32 2
+	sysctls 1 32 1
 	for vm in 0 1; do topo_on $vm "smcr ueid flush" || tap_fail "ueid flush on VM $vm"; done
 	open_conns 4494 1
 	for vm in 0 1; do
@@ -161,8 +163,9 @@ v1() {
 		topo_on $vm "cat $L" | grep -q '^lgr .* version 1 .* release 0' ||
 			tap_fail "VM $vm: no SMC-Rv1 group with release 0"
 	done
+	# Both of its limits: the links one decides whether it adds a link.
 	topo_on 1 "cat $L" | grep -q '^lgr .* max_conns 32 max_links 1 ' ||
-		tap_fail "VM 1: the server's group is not capped by its own 32 (one link)"
+		tap_fail "VM 1: the server's group is not capped by its own 32 connections and 1 link"
 	stop_conns
 	for vm in 0 1; do topo_on $vm "smcr ueid add $EID"; done
 }
