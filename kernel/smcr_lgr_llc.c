@@ -54,13 +54,6 @@
 /* The most rkeys one side announces: a group's most connections. */
 #define SMCR_LGR_RKEYS_MAX	255
 
-/* An RMB as the ADD_LINK_CONTINUATIONs carry it. */
-struct smcr_lgr_rt {
-	u32	rkey;		/* on the first link: names the RMB */
-	u32	rkey_new;	/* on the new link */
-	u64	addr_new;
-};
-
 static void smcr_lgr_llc_work(struct work_struct *work);
 
 void smcr_lgr_llc_init(struct smcr_lgr *lgr)
@@ -118,25 +111,29 @@ static bool smcr_lgr_llc_gone(struct smcr_lgr *lgr, struct smcr_link *l)
 }
 
 /*
- * The oldest queued message of type that came over l (any response flag
- * for ADD_LINK_CONT, which has none); those queued before it are the
- * peer's out of turn and dropped. false: none queued.
+ * The oldest queued message of type that came over l (NULL: over any
+ * link, which *over then names), with any response flag for
+ * ADD_LINK_CONT, which has none; those queued before it are the peer's
+ * out of turn and dropped. false: none queued.
  */
 static bool smcr_lgr_llc_pop(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
-			     bool response, struct smc_llc_msg *out)
+			     bool response, struct smc_llc_msg *out,
+			     struct smcr_link **over)
 {
 	bool found = false;
 
 	spin_lock_bh(&lgr->llc_lock);
 	while (!found && lgr->llc_tail != lgr->llc_head) {
-		const struct smc_llc_msg *m = &lgr->llc_q[lgr->llc_tail % SMCR_LGR_LLC_Q].m;
+		unsigned int i = lgr->llc_tail++ % SMCR_LGR_LLC_Q;
+		const struct smc_llc_msg *m = &lgr->llc_q[i].m;
 
-		found = lgr->llc_q[lgr->llc_tail % SMCR_LGR_LLC_Q].l == l &&
-			m->type == type &&
+		found = (!l || lgr->llc_q[i].l == l) && m->type == type &&
 			(type == SMC_LLC_ADD_LINK_CONT || m->response == response);
-		if (found)
+		if (found) {
 			*out = *m;
-		lgr->llc_tail++;
+			if (over)
+				*over = lgr->llc_q[i].l;
+		}
 	}
 	spin_unlock_bh(&lgr->llc_lock);
 	return found;
@@ -175,7 +172,7 @@ static int smcr_lgr_llc_next(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 	if (time_before(deadline, end))
 		end = deadline;
 	for (;;) {
-		if (smcr_lgr_llc_pop(lgr, l, type, response, out))
+		if (smcr_lgr_llc_pop(lgr, l, type, response, out, NULL))
 			return 0;
 		if (smcr_lgr_llc_gone(lgr, l))
 			return -ENOLINK;
@@ -343,7 +340,7 @@ static void smcr_lgr_llc_ready(struct smcr_lgr *lgr, struct smcr_link *l1,
 	lgr->links_added++;
 	smcr_lgr_seqno++;
 	mutex_unlock(&smcr_lgr_lock);
-	/* From here a failure of it ends the group, as one of its first. */
+	/* From here its failure reaches the group's down work, as the first's. */
 	smcr_link_set_down_work(l, &lgr->down_work);
 	up_write(&lgr->bufs_sem);
 }
@@ -380,7 +377,7 @@ static void smcr_lgr_llc_peer(const struct smc_llc_add_link *a,
  * (it announces its rkeys on both links itself: not yet, see the top).
  */
 static unsigned int smcr_lgr_llc_rts(struct smcr_lgr *lgr, struct smcr_link *l1,
-				     struct smcr_link *l, struct smcr_lgr_rt *rt)
+				     struct smcr_link *l, struct smc_llc_add_cont_rt *rt)
 {
 	struct smcr_conn *sc;
 	unsigned int n = 0;
@@ -391,7 +388,7 @@ static unsigned int smcr_lgr_llc_rts(struct smcr_lgr *lgr, struct smcr_link *l1,
 			continue;
 		rt[n].rkey = smcr_buf_rkey(l1, sc->rmb);
 		rt[n].rkey_new = smcr_buf_rkey(l, sc->rmb);
-		rt[n].addr_new = smcr_buf_addr(l, sc->rmb);
+		rt[n].vaddr_new = smcr_buf_addr(l, sc->rmb);
 		n++;
 	}
 	read_unlock_bh(&lgr->conns_lock);
@@ -400,7 +397,7 @@ static unsigned int smcr_lgr_llc_rts(struct smcr_lgr *lgr, struct smcr_link *l1,
 
 /* Our next ADD_LINK_CONTINUATION: the rkeys of rt from *sent on. */
 static int smcr_lgr_llc_send_cont(struct smcr_link *l1, struct smcr_link *l,
-				  const struct smcr_lgr_rt *rt, unsigned int n,
+				  const struct smc_llc_add_cont_rt *rt, unsigned int n,
 				  unsigned int *sent)
 {
 	struct smc_llc_msg m = { .type = SMC_LLC_ADD_LINK_CONT };
@@ -408,11 +405,8 @@ static int smcr_lgr_llc_send_cont(struct smcr_link *l1, struct smcr_link *l,
 
 	m.add_link_cont.link_num = l->link_num;
 	m.add_link_cont.num_rkeys = n - *sent;	/* still to come, these included */
-	for (i = 0; i < k; i++) {
-		m.add_link_cont.rt[i].rkey = rt[*sent + i].rkey;
-		m.add_link_cont.rt[i].rkey_new = rt[*sent + i].rkey_new;
-		m.add_link_cont.rt[i].vaddr_new = rt[*sent + i].addr_new;
-	}
+	for (i = 0; i < k; i++)
+		m.add_link_cont.rt[i] = rt[*sent + i];
 	*sent += k;
 	return smcr_llc_send(l1, &m);
 }
@@ -454,7 +448,7 @@ static int smcr_lgr_llc_rkeys(struct smcr_lgr *lgr, struct smcr_link *l1, int sl
 			      unsigned long deadline)
 {
 	unsigned int n, sent = 0, rounds = 0, left = 0, k;
-	struct smcr_lgr_rt *rt;
+	struct smc_llc_add_cont_rt *rt;
 	struct smc_llc_msg m;
 	int rc = 0;
 
@@ -567,27 +561,6 @@ static void smcr_lgr_llc_reject(struct smcr_link *l1, const struct smc_llc_msg *
 	smcr_llc_send(l1, &m);
 }
 
-/* The oldest queued ADD_LINK request, over whichever link it came. */
-static bool smcr_lgr_llc_pop_req(struct smcr_lgr *lgr, struct smc_llc_msg *req,
-				 struct smcr_link **over)
-{
-	bool found = false;
-
-	spin_lock_bh(&lgr->llc_lock);
-	while (!found && lgr->llc_tail != lgr->llc_head) {
-		unsigned int i = lgr->llc_tail++ % SMCR_LGR_LLC_Q;
-
-		found = lgr->llc_q[i].m.type == SMC_LLC_ADD_LINK &&
-			!lgr->llc_q[i].m.response;
-		if (found) {
-			*req = lgr->llc_q[i].m;
-			*over = lgr->llc_q[i].l;
-		}
-	}
-	spin_unlock_bh(&lgr->llc_lock);
-	return found;
-}
-
 /* The client's flow: its side of steps 1-5. */
 static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 {
@@ -597,7 +570,8 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	struct smcr_qp_info peer;
 	int slot;
 
-	if (!smcr_lgr_llc_pop_req(lgr, &req, &over))
+	/* The oldest ADD_LINK request, over whichever link it came. */
+	if (!smcr_lgr_llc_pop(lgr, NULL, SMC_LLC_ADD_LINK, false, &req, &over))
 		return;
 	/*
 	 * The server asks once its first link is confirmed, which may be
