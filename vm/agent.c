@@ -7,7 +7,7 @@
  *
  *   smc-vm-agent serve              (started by the guest init of every VM)
  *   smc-vm-exec [-w SECONDS] VM COMMAND...
- *   smc-vm-host kill VM | boot VM   (VM 0 only: a request to vm/run)
+ *   smc-vm-host kill VM | boot VM | claim ENTRY   (VM 0 only: a request to vm/run)
  *
  * The client joins COMMAND's words with spaces, like ssh does, and the server
  * runs them with "sh -c". The command's stdout and stderr come back on the
@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,24 +304,43 @@ lost:
 /*
  * smc-vm-host: a request to vm/run on the host, for what only the host can
  * do: "kill VM" (SIGKILL of that VM's QEMU, so the VM sends nothing more,
- * not even a FIN) and "boot VM" (start it again, same settings). VM 0's
- * fourth serial port is a pipe to vm/run (Documentation/vm-harness.md);
- * vm/run answers one line, "ok ..." once done, anything else on refusal.
- * The port is raw: no echo of the answer back to the host, no CR added.
+ * not even a FIN), "boot VM" (start it again, same settings) and "claim
+ * ENTRY" (one of two VMs that share a suite's entries asks whether it runs
+ * this one: "ok claimed" to the first that asks, "taken" to the other).
+ * VM 0's fourth serial port is a pipe to vm/run
+ * (Documentation/vm-harness.md); vm/run answers one line, "ok ..." once
+ * done, anything else on refusal. The port is raw: no echo of the answer
+ * back to the host, no CR added.
  */
 #define HOST_TTY "/dev/ttyS3"
 #define HOST_WAIT_MS (60 * 1000)
 
+/* What a claimed entry's name may hold: vm/run makes a directory of it. */
+#define ENTRY_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/@,+"
+#define ENTRY_MAX 160
+
+static bool host_request_ok(int argc, char **argv)
+{
+	if (argc != 3)
+		return false;
+	if (strcmp(argv[1], "claim") == 0)
+		return strspn(argv[2], ENTRY_CHARS) == strlen(argv[2]) &&
+		       strlen(argv[2]) > 0 && strlen(argv[2]) <= ENTRY_MAX &&
+		       !strstr(argv[2], "..");
+	return (strcmp(argv[1], "kill") == 0 || strcmp(argv[1], "boot") == 0) &&
+	       strspn(argv[2], "0123456789") == strlen(argv[2]) &&
+	       strlen(argv[2]) > 0 && strlen(argv[2]) <= 3;
+}
+
 static int host_request(int argc, char **argv)
 {
-	char req[64], reply[256];
+	char req[ENTRY_MAX + 16], reply[256];
 	struct termios t;
 	size_t got = 0;
 	int fd;
 
-	if (argc != 3 || (strcmp(argv[1], "kill") && strcmp(argv[1], "boot")) ||
-	    strspn(argv[2], "0123456789") != strlen(argv[2]) || strlen(argv[2]) > 3) {
-		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM\n");
+	if (!host_request_ok(argc, argv)) {
+		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM | claim ENTRY\n");
 		return 2;
 	}
 	fd = open(HOST_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -380,6 +400,6 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "serve") == 0)
 		return serve();
 	fprintf(stderr, "usage: smc-vm-agent serve | smc-vm-exec [-w SECONDS] VM COMMAND...\n"
-			"       smc-vm-host kill VM | boot VM\n");
+			"       smc-vm-host kill VM | boot VM | claim ENTRY\n");
 	return 2;
 }
