@@ -31,6 +31,7 @@
 
 #include "smc_pnet.h"
 #include "smcr_ib.h"
+#include "smcr_lgr.h"
 #include "smcr_link.h"
 
 static DEFINE_MUTEX(smcr_ib_mutex);
@@ -94,6 +95,7 @@ static void smcr_port_read(struct ib_device *ibdev, u32 port,
 static void smcr_dev_refresh(struct smcr_dev *dev)
 {
 	struct smcr_port *snap;
+	bool up = false;
 	u8 p;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
@@ -102,12 +104,16 @@ static void smcr_dev_refresh(struct smcr_dev *dev)
 	for (p = 0; p < dev->nports; p++) {
 		smcr_port_read(dev->ibdev, p + 1, snap);
 		spin_lock_bh(&dev->lock);
+		up |= snap->active && !dev->ports[p].active;
 		dev->ports[p] = *snap;
 		spin_unlock_bh(&dev->lock);
 		if (!snap->active)
 			smcr_link_port_down(dev, p + 1);
 	}
 	kfree(snap);
+	/* A group whose second link failed may have a path again. */
+	if (up)
+		smcr_lgr_port_up();
 }
 
 bool smcr_ib_port_active(struct smcr_dev *dev, u8 port)

@@ -170,6 +170,7 @@ static struct smcr_lgr *smcr_lgr_alloc(const struct smcr_lgr_key *key,
 	INIT_LIST_HEAD(&lgr->first);
 	INIT_LIST_HEAD(&lgr->pool);
 	INIT_LIST_HEAD(&lgr->bufs);
+	INIT_LIST_HEAD(&lgr->retired);
 	init_rwsem(&lgr->bufs_sem);
 	smcr_lgr_llc_init(lgr);
 	INIT_LIST_HEAD(&lgr->conns);
@@ -589,9 +590,13 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 		smcr_lgr_buf_free(lgr, rmb);
 	up_read(&lgr->bufs_sem);
 	mutex_lock(&smcr_lgr_lock);
-	smcr_lgr_for_each_link(lgr, l, i)
-		if (l == sc->link)
-			lgr->link_conns[i]--;
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (l != sc->link)
+			continue;
+		/* The last connection of a failed link: its slot can go. */
+		if (!--lgr->link_conns[i] && !lgr->link_ready[i])
+			smcr_lgr_llc_kick(lgr);
+	}
 	if (!--lgr->conns_num)
 		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
 				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
@@ -604,7 +609,7 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 static void smcr_lgr_destroy(struct smcr_lgr *lgr)
 {
 	struct smcr_buf *b, *tmp;
-	struct smcr_link *l;
+	struct smcr_link *l, *lt;
 	int i;
 
 	/* After this no link queues down_work, and no LLC flow runs. */
@@ -612,6 +617,10 @@ static void smcr_lgr_destroy(struct smcr_lgr *lgr)
 		smcr_link_set_down_work(l, NULL);
 	cancel_work_sync(&lgr->down_work);
 	smcr_lgr_llc_close(lgr);
+	list_for_each_entry_safe(l, lt, &lgr->retired, retired) {
+		list_del(&l->retired);
+		smcr_link_destroy(l);
+	}
 	list_for_each_entry_safe(b, tmp, &lgr->pool, pool) {
 		list_del(&b->pool);
 		smcr_lgr_buf_free(lgr, b);
@@ -625,6 +634,24 @@ static void smcr_lgr_destroy(struct smcr_lgr *lgr)
 			smcr_link_destroy(lgr->links[i]);
 	atomic_dec(&smc_obj_smcr_lgrs);
 	kfree(lgr);
+}
+
+/* Whether l's teardown must wait for its port to be back (free work). */
+static bool smcr_lgr_port_wait(const struct smcr_link *l)
+{
+	return READ_ONCE(l->port_down) && READ_ONCE(l->state) != SMCR_LINK_GONE &&
+	       !smcr_ib_port_active(l->dev, l->port);
+}
+
+void smcr_lgr_port_up(void)
+{
+	struct smcr_lgr *lgr;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list)
+		if (lgr->usable && !lgr->dead)
+			smcr_lgr_llc_add(lgr);
+	mutex_unlock(&smcr_lgr_lock);
 }
 
 static void smcr_lgr_free_work(struct work_struct *work)
@@ -650,9 +677,14 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	 * gone already.
 	 */
 	smcr_lgr_for_each_link(lgr, l, i) {
-		if (READ_ONCE(l->port_down) &&
-		    READ_ONCE(l->state) != SMCR_LINK_GONE &&
-		    !smcr_ib_port_active(l->dev, l->port)) {
+		if (smcr_lgr_port_wait(l)) {
+			mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
+			mutex_unlock(&smcr_lgr_lock);
+			return;
+		}
+	}
+	list_for_each_entry(l, &lgr->retired, retired) {
+		if (smcr_lgr_port_wait(l)) {
 			mod_delayed_work(smcr_lgr_wq, &lgr->free_work, HZ);
 			mutex_unlock(&smcr_lgr_lock);
 			return;
@@ -711,6 +743,9 @@ static void smcr_lgr_down_work(struct work_struct *work)
 	mutex_unlock(&smcr_lgr_lock);
 	/* An LLC flow of the group stops waiting for the peer. */
 	wake_up(&lgr->llc_wait);
+	/* A failed link with no connection gives up its slot at once. */
+	if (!all)
+		smcr_lgr_llc_kick(lgr);
 	/*
 	 * Every WR still posted flushed first (bounded), so the resets below
 	 * free send buffers that nothing reads; one still named by a WR after

@@ -151,12 +151,22 @@ struct smcr_lgr {
 	struct delayed_work	free_work;	/* idle or dead: free */
 	/*
 	 * The group's LLC flows (smcr_lgr_llc.c), one at a time in
-	 * llc_work: the server's ADD_LINK, the client's answer to one. The
-	 * links hand the group's messages (ADD_LINK, ADD_LINK_CONT) to
-	 * llc_q, under llc_lock, and wake llc_wait; llc_closed (same lock):
-	 * the group is going, llc_work is not queued again.
+	 * llc_work: a failed link's slot freed, the server's ADD_LINK, the
+	 * client's answer to one. The links hand the group's messages
+	 * (ADD_LINK, ADD_LINK_CONT) to llc_q, under llc_lock, and wake
+	 * llc_wait; llc_closed (same lock): the group is going, llc_work is
+	 * not queued again. add_tries: the server's ADD_LINKs since the last
+	 * port came up (a few are retried: the client's port may come up a
+	 * moment after ours); llc_work only.
 	 */
-	struct work_struct	llc_work;
+	struct delayed_work	llc_work;
+	unsigned int		add_tries;
+	/*
+	 * Failed links out of their slot (their connections gone), on
+	 * their retired list entry: destroyed with the group, once their
+	 * port is back (see smcr_lgr_free_work()). Under smcr_lgr_lock.
+	 */
+	struct list_head	retired;
 	spinlock_t		llc_lock;
 	wait_queue_head_t	llc_wait;
 	struct {
@@ -340,6 +350,10 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 void smcr_lgr_llc_add(struct smcr_lgr *lgr);
 /* The group is going: no flow starts, a running one ended. */
 void smcr_lgr_llc_close(struct smcr_lgr *lgr);
+/* A link of lgr failed, or its last connection left a failed link. */
+void smcr_lgr_llc_kick(struct smcr_lgr *lgr);
+/* smcr_ib.c: a port came up; groups that could use it try again. */
+void smcr_lgr_port_up(void);
 /* The CDC handler for the group's links (smcr_lgr.c). */
 void smcr_lgr_cdc_rx(void *arg, const u8 *msg);
 extern struct mutex smcr_lgr_lock;

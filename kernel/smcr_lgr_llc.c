@@ -35,10 +35,14 @@
  * cleared and it is destroyed; the peer's flow runs out of time and does
  * the same. The first link is not touched.
  *
+ * The same work frees the slot of a failed second link once its
+ * connections have left (smcr_lgr_llc_prune()), and runs again when a
+ * port comes up (smcr_lgr_port_up()): the server then adds a link again.
+ *
  * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
  * (one side with one port), SMC-Rv2 groups (their ADD_LINK carries the
  * rkeys in a v2 extension instead), CONFIRM_RKEY for RMBs made after the
- * link was added, and a link that fails leaving the group alive.
+ * link was added, and failover.
  */
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
@@ -51,6 +55,13 @@
 #define SMCR_LGR_LLC_WAIT	(4 * HZ * SMC_WAIT_SCALE)
 /* A whole ADD_LINK, its 128 CONTINUATION rounds at most included. */
 #define SMCR_LGR_ADD_MAX	(30 * HZ * SMC_WAIT_SCALE)
+/*
+ * A server's ADD_LINK that failed is tried again this long after, this
+ * many times in all, until a port comes up again: the client's port may
+ * come up a moment after ours (its reject says it has no second path).
+ */
+#define SMCR_LGR_ADD_RETRY	(2 * HZ)
+#define SMCR_LGR_ADD_TRIES	3
 /* The most rkeys one side announces: a group's most connections. */
 #define SMCR_LGR_RKEYS_MAX	255
 
@@ -58,7 +69,7 @@ static void smcr_lgr_llc_work(struct work_struct *work);
 
 void smcr_lgr_llc_init(struct smcr_lgr *lgr)
 {
-	INIT_WORK(&lgr->llc_work, smcr_lgr_llc_work);
+	INIT_DELAYED_WORK(&lgr->llc_work, smcr_lgr_llc_work);
 	spin_lock_init(&lgr->llc_lock);
 	init_waitqueue_head(&lgr->llc_wait);
 }
@@ -77,7 +88,7 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 		/* The client's flow starts with the server's request. */
 		if (!lgr->llc_closed && lgr->key.role == SMC_LGR_CLIENT &&
 		    m->type == SMC_LLC_ADD_LINK && !m->response)
-			queue_work(system_long_wq, &lgr->llc_work);
+			mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
 	}
 	spin_unlock_bh(&lgr->llc_lock);
 	if (full)
@@ -85,12 +96,20 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 	wake_up(&lgr->llc_wait);
 }
 
-void smcr_lgr_llc_add(struct smcr_lgr *lgr)
+void smcr_lgr_llc_kick(struct smcr_lgr *lgr)
 {
 	spin_lock_bh(&lgr->llc_lock);
 	if (!lgr->llc_closed)
-		queue_work(system_long_wq, &lgr->llc_work);
+		mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
 	spin_unlock_bh(&lgr->llc_lock);
+}
+
+void smcr_lgr_llc_add(struct smcr_lgr *lgr)
+{
+	spin_lock_bh(&lgr->llc_lock);
+	lgr->add_tries = 0;
+	spin_unlock_bh(&lgr->llc_lock);
+	smcr_lgr_llc_kick(lgr);
 }
 
 void smcr_lgr_llc_close(struct smcr_lgr *lgr)
@@ -100,7 +119,7 @@ void smcr_lgr_llc_close(struct smcr_lgr *lgr)
 	spin_unlock_bh(&lgr->llc_lock);
 	/* A running flow's wait ends; it undoes its link and returns. */
 	wake_up(&lgr->llc_wait);
-	cancel_work_sync(&lgr->llc_work);
+	cancel_delayed_work_sync(&lgr->llc_work);
 }
 
 /* Whether a flow should stop waiting: the group or link l is going. */
@@ -499,14 +518,66 @@ static int smcr_lgr_llc_slot(struct smcr_lgr *lgr, struct smcr_link *l)
 }
 
 /*
+ * A failed link gives up its slot once its connections have left (they
+ * were reset; each leaves when its socket is closed): its mappings are
+ * dropped and it waits on the retired list for the group's end, which
+ * destroys it once its port is back (a QP destroyed while rxe still
+ * holds packets for it on a netdev that is down makes rxe WARN, see
+ * smcr_lgr_free_work()). The slot is then free for a new link. The
+ * first slot stays: the group's key, its counters and the tests' links
+ * are its link's (smcr_lgr.h).
+ */
+/* Whether links[i] failed and has no connection left. smcr_lgr_lock held. */
+static bool smcr_lgr_llc_spent(const struct smcr_lgr *lgr, int i)
+{
+	const struct smcr_link *l = lgr->links[i];
+
+	return l && !lgr->link_ready[i] && !smcr_link_active(l) && !lgr->link_conns[i];
+}
+
+static void smcr_lgr_llc_prune(struct smcr_lgr *lgr)
+{
+	struct smcr_link *gone[SMCR_LGR_LINKS], *l;
+	struct smcr_buf *b;
+	int i, n = 0;
+
+	mutex_lock(&smcr_lgr_lock);
+	for (i = 1; i < SMCR_LGR_LINKS; i++)
+		n += smcr_lgr_llc_spent(lgr, i);
+	mutex_unlock(&smcr_lgr_lock);
+	if (!n)
+		return;		/* the usual case: no handshake waits for this */
+	n = 0;
+	down_write(&lgr->bufs_sem);
+	mutex_lock(&smcr_lgr_lock);
+	for (i = 1; i < SMCR_LGR_LINKS; i++) {
+		l = lgr->links[i];
+		if (!smcr_lgr_llc_spent(lgr, i))
+			continue;
+		/* Off the slot: nobody joins or looks it up any more. */
+		lgr->links[i] = NULL;
+		list_add_tail(&l->retired, &lgr->retired);
+		gone[n++] = l;
+		smcr_lgr_seqno++;
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	for (i = 0; i < n; i++) {
+		smcr_link_set_down_work(gone[i], NULL);
+		list_for_each_entry(b, &lgr->bufs, grp)
+			smcr_buf_drop_link(gone[i], b);
+	}
+	up_write(&lgr->bufs_sem);
+}
+
+/*
  * The end of a flow whose steps so far gave rc: steps 4 and 5 (the
  * CONTINUATIONs, then the server's CONFIRM_LINK over the new link, or the
  * client's wait for it to have been answered there), and the link ready,
  * or undone.
  */
-static void smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
-				struct smcr_link *l, int slot, bool server,
-				unsigned long deadline, int rc)
+static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
+			       struct smcr_link *l, int slot, bool server,
+			       unsigned long deadline, int rc)
 {
 	rc = rc ?: smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
 				      server, deadline) ?:
@@ -515,10 +586,14 @@ static void smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
 		smcr_lgr_llc_undo(lgr, l, slot);
 	else
 		smcr_lgr_llc_ready(lgr, l1, l, slot);
+	return rc;
 }
 
-/* The server's flow: steps 1-5 at the top. */
-static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
+/*
+ * The server's flow: steps 1-5 at the top. 0, or -EAGAIN when an
+ * ADD_LINK went out and did not end with a new link.
+ */
+static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 {
 	unsigned long deadline = jiffies + SMCR_LGR_ADD_MAX;
 	struct smcr_link *l1, *l;
@@ -527,10 +602,10 @@ static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	int slot, rc;
 
 	if (!smcr_lgr_llc_wants(lgr, &l1))
-		return;
+		return 0;
 	l = smcr_lgr_llc_link(lgr, l1);
 	if (IS_ERR(l))
-		return;		/* no second path: one link, as before */
+		return 0;	/* no second path: one link, as before */
 	/* A link number of its own (the client takes it from ADD_LINK). */
 	l->link_num = l1->link_num % 255 + 1;
 	down_write(&lgr->bufs_sem);
@@ -543,11 +618,12 @@ static void smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num)
 		goto fail;
 	smcr_lgr_llc_peer(&m.add_link, &peer);
-	smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
-			    smcr_link_connect(l, &peer) ?: smcr_lgr_llc_register(lgr, l));
-	return;
+	return smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
+				   smcr_link_connect(l, &peer) ?:
+				   smcr_lgr_llc_register(lgr, l)) ? -EAGAIN : 0;
 fail:
 	smcr_lgr_llc_undo(lgr, l, slot);
+	return -EAGAIN;
 }
 
 static void smcr_lgr_llc_reject(struct smcr_link *l1, const struct smc_llc_msg *req)
@@ -605,10 +681,18 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 
 static void smcr_lgr_llc_work(struct work_struct *work)
 {
-	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, llc_work);
+	struct smcr_lgr *lgr = container_of(to_delayed_work(work), struct smcr_lgr,
+					    llc_work);
 
-	if (lgr->key.role == SMC_LGR_SERVER)
-		smcr_lgr_llc_server(lgr);
-	else
+	smcr_lgr_llc_prune(lgr);
+	if (lgr->key.role != SMC_LGR_SERVER) {
 		smcr_lgr_llc_client(lgr);
+		return;
+	}
+	if (!smcr_lgr_llc_server(lgr))
+		return;
+	spin_lock_bh(&lgr->llc_lock);
+	if (!lgr->llc_closed && ++lgr->add_tries < SMCR_LGR_ADD_TRIES)
+		queue_delayed_work(system_long_wq, &lgr->llc_work, SMCR_LGR_ADD_RETRY);
+	spin_unlock_bh(&lgr->llc_lock);
 }

@@ -217,6 +217,7 @@ enum smcr_link_state {
 
 struct smcr_link {
 	struct list_head	dev_list;	/* dev->links, under dev->links_mutex */
+	struct list_head	retired;	/* the owner's (a group's retired) */
 	struct smcr_dev		*dev;		/* referenced */
 	u8			port;
 	struct smcr_gid		gid;		/* the local GID */

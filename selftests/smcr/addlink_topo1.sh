@@ -23,7 +23,9 @@
 #     connections, one on each link: the second links leave use (ready
 #     0), the connection on them is reset (smcss), the one on the first
 #     links stays ACTIVE, the groups stay usable, and an echo still goes
-#     (over the first pair); then the pair comes back;
+#     (over the first pair); the reset connection closed, the failed
+#     links give up their slots, and when the pair comes back the server
+#     adds a second link again (links_added 2), which the next echo uses;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -196,6 +198,11 @@ not_active() {
 	[ "$(state_to "$1")" != ACTIVE ]
 }
 
+# no_link SLOT: debugfs smcr_lgr lists no link in SLOT.
+no_link() {
+	! grep -q "^link $1 " $L
+}
+
 # A link fails under its connection (its pair's near end down): only that
 # connection is reset, the group lives on with the other link.
 one_down() {
@@ -221,10 +228,21 @@ one_down() {
 	[ "$s2" != ACTIVE ] || tap_fail "h2 on the failed link is $s2"
 	server echo $port || return 1
 	echo_over "$first" "$new"
+	# h2 closed: the failed links have no connection and give up their slots.
+	kill "$(cat "$TMPDIR/h2.pid")" 2>/dev/null
+	tap_wait_for 30 no_link 1 || tap_fail "the failed links kept their slots: $(grep '^link ' $L)"
 	tap_assert "smc${new}1 up" ip link set "smc${new}1" up
 	tap_assert "the rules and routes back" topo_veth_rules on
 	tap_wait_for 30 sh -c "rdma link show rxe${new}1/1 | grep -q 'state ACTIVE'" ||
 		tap_fail "rxe${new}1 is not ACTIVE again"
+	# The port is back: the server adds a link again.
+	tap_wait_for 30 links_ready 4 || tap_fail "no second link again: $(cat $L)"
+	cat $L
+	for role in client server; do
+		grep -q "^lgr .* role $role .* links 2 .* links_added 2 " $L ||
+			tap_fail "the $role group did not add its second link again"
+	done
+	echo_over "$new" "$first"
 	stop_all
 	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
 	return 0
@@ -244,6 +262,6 @@ tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/
 tap_case "without PNET IDs: one link per group" 120 no_pnet
 tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 pnet
 tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
-tap_case "a second link fails (its pair down): its connection is reset, the first link's lives on, echoes go on" 240 one_down
+tap_case "a second link fails (its pair down): its connection is reset, the first link's lives on; the pair back: a link again" 300 one_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done
