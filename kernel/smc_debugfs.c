@@ -75,8 +75,9 @@ static int smc_dbg_smcr_conns_open(struct inode *inode, struct file *file)
 }
 
 /*
- * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write(); the
- * write() returns its error (tests only).
+ * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write();
+ * "delete client|server LINKNUM": smcr_lgr_dbg_delete(). The write()
+ * returns their error (tests only).
  */
 static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 					const char __user *ubuf, size_t len,
@@ -92,6 +93,12 @@ static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 	if (copy_from_user(cmd, ubuf, len))
 		return -EFAULT;
 	cmd[len] = 0;
+	if (sscanf(cmd, "delete %7s %u", role, &n) == 2) {
+		if ((strcmp(role, "client") && strcmp(role, "server")) || !n || n > 255)
+			return -EINVAL;
+		rc = smcr_lgr_dbg_delete(!strcmp(role, "server"), n);
+		return rc ?: len;
+	}
 	if (sscanf(cmd, "write %7s %u %x %llx %u", role, &token, &rkey, &addr,
 		   &n) != 5 || (strcmp(role, "client") && strcmp(role, "server")))
 		return -EINVAL;

@@ -971,6 +971,37 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	return rc;
 }
 
+/*
+ * Test plumbing: the first usable group in role (the tests have one)
+ * ends its link number num on both ends (smcr_lgr_llc_delete()), held as
+ * smcr_lgr_dbg_write() holds it.
+ */
+int smcr_lgr_dbg_delete(bool server, u8 num)
+{
+	struct smcr_lgr *lgr, *found = NULL;
+	int rc;
+
+	mutex_lock(&smcr_lgr_lock);
+	list_for_each_entry(lgr, &smcr_lgrs, list) {
+		if (!lgr->dead && lgr->usable && (lgr->key.role == SMC_LGR_SERVER) == server) {
+			found = lgr;
+			found->conns_num++;
+			break;
+		}
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	if (!found)
+		return -ENOENT;
+	rc = smcr_lgr_llc_delete(found, num);
+	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
+	mutex_lock(&smcr_lgr_lock);
+	if (!--found->conns_num)
+		mod_delayed_work(smcr_lgr_wq, &found->free_work,
+				 found->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	mutex_unlock(&smcr_lgr_lock);
+	return rc;
+}
+
 int smcr_lgr_for_each(unsigned long *pos,
 		      int (*fn)(const struct smcr_lgr *lgr, void *arg), void *arg)
 {

@@ -81,6 +81,8 @@ struct smcr_lgr_key {
 
 /* The most links a group has: SMC v2.1's largest max_links. */
 #define SMCR_LGR_LINKS		SMC_V21_LINKS_MAX
+/* A link's number on the wire is one byte. */
+#define SMCR_LGR_LINK_NUMS	256
 /* The group's LLC messages waiting for its flow (smcr_lgr_llc.c). */
 #define SMCR_LGR_LLC_Q		8
 
@@ -175,6 +177,13 @@ struct smcr_lgr {
 	}			llc_q[SMCR_LGR_LLC_Q];
 	unsigned int		llc_head, llc_tail;
 	bool			llc_closed;
+	/*
+	 * The link numbers of the peer's DELETE_LINKs for single links,
+	 * under llc_lock until llc_work takes them; the last number the
+	 * server gave a new link (llc_work only).
+	 */
+	DECLARE_BITMAP(llc_del, SMCR_LGR_LINK_NUMS);
+	u8			link_num_last;
 	/* Links added and ADD_LINK flows that failed (debugfs smcr_lgr). */
 	u32			links_added, add_failed;
 };
@@ -316,6 +325,8 @@ void smcr_lgr_show(struct seq_file *m);
 void smcr_lgr_conns_show(struct seq_file *m);
 /* Test plumbing (debugfs smcr_conns): an RDMA WRITE to rkey at addr. */
 int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len);
+/* Test plumbing (debugfs smcr_conns): the oldest group in role drops link num. */
+int smcr_lgr_dbg_delete(bool server, u8 num);
 /*
  * For SMC_GEN_NETLINK's dumps (smcr_gnl.c): visit the listed groups in
  * creation order, from the *pos-th on, under smcr_lgr_lock, so a visited
@@ -352,6 +363,8 @@ void smcr_lgr_llc_add(struct smcr_lgr *lgr);
 void smcr_lgr_llc_close(struct smcr_lgr *lgr);
 /* A link of lgr failed, or its last connection left a failed link. */
 void smcr_lgr_llc_kick(struct smcr_lgr *lgr);
+/* Test plumbing: lgr (held) ends its link number num on both ends. */
+int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num);
 /* smcr_ib.c: a port came up; groups that could use it try again. */
 void smcr_lgr_port_up(void);
 /* The CDC handler for the group's links (smcr_lgr.c). */

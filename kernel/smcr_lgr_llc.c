@@ -29,11 +29,15 @@
  * frees a buffer meanwhile, so every buffer is mapped, registered and
  * announced on the new link exactly once. Each answer has a bound
  * (SMCR_LGR_LLC_WAIT) and the whole flow another (SMCR_LGR_ADD_MAX). A
- * flow that fails leaves the group as it was: the new link goes to the
- * error state (so it sends no DELETE_LINK, which would end the peer's
- * whole group: see smcr_llc.c), its mappings are dropped, its slot
- * cleared and it is destroyed; the peer's flow runs out of time and does
- * the same. The first link is not touched.
+ * flow that fails leaves the group as it was: once the peer may have the
+ * link (it answered our ADD_LINK, or we answered its), a DELETE_LINK for
+ * that link alone goes over the first link, so a peer that got further
+ * than we did (its CONFIRM_LINK answered, the answer lost) drops it too;
+ * the new link goes to the error state (so its teardown sends no
+ * DELETE_LINK over it), its mappings are dropped, its slot cleared and it
+ * is destroyed. A peer still in its flow runs out of time and does the
+ * same. The first link is not touched. The peer's DELETE_LINK for one
+ * link takes that link down here (smcr_lgr_llc_deletes()).
  *
  * The same work frees the slot of a failed second link once its
  * connections have left (smcr_lgr_llc_prune()), and runs again when a
@@ -80,6 +84,18 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 	bool full;
 
 	spin_lock_bh(&lgr->llc_lock);
+	if (m->type == SMC_LLC_DELETE_LINK) {
+		/*
+		 * For another link of the group (smcr_llc.c): noted apart
+		 * from the queue, which a flow drops at its start, and taken
+		 * down first thing in llc_work (smcr_lgr_llc_deletes()).
+		 */
+		__set_bit(m->delete_link.link_num, lgr->llc_del);
+		if (!lgr->llc_closed)
+			mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
+		spin_unlock_bh(&lgr->llc_lock);
+		return;
+	}
 	full = lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
 	if (!full) {
 		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].m = *m;
@@ -326,8 +342,9 @@ static int smcr_lgr_llc_register(struct smcr_lgr *lgr, struct smcr_link *l)
 
 /*
  * A flow failed: l (in slot, or -1) out of lgr and gone, without a
- * DELETE_LINK (the first line of this file says why). bufs_sem held
- * (write), released here before the link's teardown.
+ * DELETE_LINK over l itself (the peer hears of it over the first link,
+ * smcr_lgr_llc_finish()). bufs_sem held (write), released here before
+ * the link's teardown.
  */
 static void smcr_lgr_llc_undo(struct smcr_lgr *lgr, struct smcr_link *l, int slot)
 {
@@ -570,6 +587,80 @@ static void smcr_lgr_llc_prune(struct smcr_lgr *lgr)
 }
 
 /*
+ * A number for the server's new link, 1-255: the next after the last one
+ * given, none of the group's links has it. A late DELETE_LINK for a link
+ * of an earlier flow so names no link of a later one. llc_work only.
+ */
+static u8 smcr_lgr_llc_num(struct smcr_lgr *lgr)
+{
+	struct smcr_link *x;
+	int i, tries;
+	u8 num = lgr->link_num_last;
+
+	for (tries = 0; tries < 255; tries++) {
+		bool used = false;
+
+		num = num % 255 + 1;
+		mutex_lock(&smcr_lgr_lock);
+		smcr_lgr_for_each_link(lgr, x, i)
+			used |= x->link_num == num;
+		mutex_unlock(&smcr_lgr_lock);
+		if (!used)
+			break;
+	}
+	lgr->link_num_last = num;
+	return num;
+}
+
+/* DELETE_LINK over l1 for the group's link number num alone. */
+static int smcr_lgr_llc_send_delete(struct smcr_link *l1, u8 num)
+{
+	struct smc_llc_msg m = {
+		.type = SMC_LLC_DELETE_LINK,
+		.delete_link = {
+			.link_num = num,
+			.reason = SMC_LLC_DEL_LOST_PATH,
+		},
+	};
+
+	return smcr_llc_send(l1, &m);
+}
+
+/*
+ * The peer's DELETE_LINKs for single links (smcr_lgr_llc_rx()): each
+ * named link of the group fails, as if its QP had, and its down work
+ * ends its connections. A number no link has (a flow's link already
+ * undone) is nothing to do. llc_work only.
+ */
+static void smcr_lgr_llc_deletes(struct smcr_lgr *lgr)
+{
+	DECLARE_BITMAP(del, SMCR_LGR_LINK_NUMS);
+	struct smcr_link *x;
+	unsigned int num;
+	int i;
+
+	spin_lock_bh(&lgr->llc_lock);
+	bitmap_copy(del, lgr->llc_del, SMCR_LGR_LINK_NUMS);
+	bitmap_zero(lgr->llc_del, SMCR_LGR_LINK_NUMS);
+	spin_unlock_bh(&lgr->llc_lock);
+	for_each_set_bit(num, del, SMCR_LGR_LINK_NUMS) {
+		mutex_lock(&smcr_lgr_lock);
+		smcr_lgr_for_each_link(lgr, x, i) {
+			if (x->link_num != num)
+				continue;
+			spin_lock_bh(&x->lock);
+			if (x->state == SMCR_LINK_ACTIVE) {
+				x->peer_deleted = true;
+				smcr_link_broken(x, "the peer deleted the link");
+			}
+			spin_unlock_bh(&x->lock);
+			wake_up(&x->wait);
+		}
+		mutex_unlock(&smcr_lgr_lock);
+	}
+}
+
+/*
  * The end of a flow whose steps so far gave rc: steps 4 and 5 (the
  * CONTINUATIONs, then the server's CONFIRM_LINK over the new link, or the
  * client's wait for it to have been answered there), and the link ready,
@@ -582,11 +673,43 @@ static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
 	rc = rc ?: smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
 				      server, deadline) ?:
 	     (server ? smcr_llc_confirm_link(l) : smcr_llc_await_confirm(l));
-	if (rc)
-		smcr_lgr_llc_undo(lgr, l, slot);
-	else
+	if (!rc) {
 		smcr_lgr_llc_ready(lgr, l1, l, slot);
+		return 0;
+	}
+	/*
+	 * The peer may have got further than we did: a client whose answer
+	 * to our CONFIRM_LINK was lost, a server whose CONFIRM_LINK we
+	 * answered but never saw the end of. Its side of the link goes too,
+	 * over the first link; a peer that has already given it up finds
+	 * no link of that number and ignores it.
+	 */
+	smcr_lgr_llc_send_delete(l1, l->link_num);
+	smcr_lgr_llc_undo(lgr, l, slot);
 	return rc;
+}
+
+/*
+ * Test plumbing (debugfs smcr_conns "delete"): lgr ends its link number
+ * num on both ends, the peer's with the DELETE_LINK a failed flow sends,
+ * its own as that DELETE_LINK does on the peer (smcr_lgr_llc_deletes()).
+ * The caller holds the group (its connection count).
+ */
+int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num)
+{
+	int rc;
+
+	if (!num)
+		return -EINVAL;
+	rc = smcr_lgr_llc_send_delete(lgr->links[0], num);
+	if (rc)
+		return rc;
+	spin_lock_bh(&lgr->llc_lock);
+	__set_bit(num, lgr->llc_del);
+	if (!lgr->llc_closed)
+		mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
+	spin_unlock_bh(&lgr->llc_lock);
+	return 0;
 }
 
 /*
@@ -607,7 +730,7 @@ static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	if (IS_ERR(l))
 		return 0;	/* no second path: one link, as before */
 	/* A link number of its own (the client takes it from ADD_LINK). */
-	l->link_num = l1->link_num % 255 + 1;
+	l->link_num = smcr_lgr_llc_num(lgr);
 	down_write(&lgr->bufs_sem);
 	smcr_lgr_llc_flush(lgr);
 	if (smcr_lgr_llc_publish(lgr, l, &slot))
@@ -684,6 +807,7 @@ static void smcr_lgr_llc_work(struct work_struct *work)
 	struct smcr_lgr *lgr = container_of(to_delayed_work(work), struct smcr_lgr,
 					    llc_work);
 
+	smcr_lgr_llc_deletes(lgr);
 	smcr_lgr_llc_prune(lgr);
 	if (lgr->key.role != SMC_LGR_SERVER) {
 		smcr_lgr_llc_client(lgr);

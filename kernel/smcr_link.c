@@ -320,11 +320,12 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		}
 	} else if ((msg[0] == SMC_LLC_DELETE_LINK ||
 		    msg[0] == (0x20 | SMC_LLC_DELETE_LINK)) &&
-		   l->state == SMCR_LINK_ACTIVE) {
+		   l->state == SMCR_LINK_ACTIVE && smcr_llc_ends_link(l, msg)) {
 		/*
 		 * Taken here, not only in rx_work: from now on nothing is
 		 * sent to a peer whose QP may already be gone (our own
 		 * destroy would otherwise send DELETE_LINK back and wait).
+		 * One that names another link of the group goes to rx_work.
 		 */
 		l->peer_deleted = true;
 		smcr_link_broken(l, NULL);

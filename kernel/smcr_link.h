@@ -469,6 +469,13 @@ void smcr_keepalive_work(struct work_struct *work);
  * no lock held.
  */
 void smcr_llc_delete_link(struct smcr_link *l);
+/*
+ * Whether the DELETE_LINK msg (SMCR_MSG_SIZE bytes) received on l ends l:
+ * the whole group's, one naming l, or one we cannot read. One naming
+ * another link of l's group does not (smcr_lgr_llc.c takes that link
+ * down). Any context.
+ */
+bool smcr_llc_ends_link(const struct smcr_link *l, const u8 *msg);
 
 /*
  * smcr_buf.c: connection buffers and their mappings on links.

@@ -71,6 +71,21 @@ static void smcr_llc_fill_confirm(struct smcr_link *l, struct smc_llc_msg *m,
 	m->confirm_link.no_rmbe_eyec = true;
 }
 
+static bool smcr_llc_ends_link_msg(const struct smcr_link *l,
+				   const struct smc_llc_delete_link *d)
+{
+	return d->all || !d->link_num || d->link_num == l->link_num;
+}
+
+bool smcr_llc_ends_link(const struct smcr_link *l, const u8 *msg)
+{
+	struct smc_llc_msg m;
+
+	if (smc_llc_decode(msg, SMCR_MSG_SIZE, &m) || m.type != SMC_LLC_DELETE_LINK)
+		return true;
+	return smcr_llc_ends_link_msg(l, &m.delete_link);
+}
+
 /* Whether a CONFIRM_LINK names the peer we connected to. */
 static bool smcr_llc_confirm_ok(const struct smcr_link *l,
 				const struct smc_llc_confirm_link *c)
@@ -123,8 +138,18 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		return;
 	case SMC_LLC_DELETE_LINK:
 		/*
-		 * One link per group: any DELETE_LINK ends it. The peer's
-		 * orderly one asks for no answer; its QP is going.
+		 * One for another link of the group: the group's flows take
+		 * that link down; a response to one of ours says nothing
+		 * more (the link is gone here already).
+		 */
+		if (!smcr_llc_ends_link_msg(l, &m->delete_link)) {
+			if (l->llc_rx && !m->response)
+				l->llc_rx(l->cdc_arg, l, m);
+			return;
+		}
+		/*
+		 * This link, or the whole group: it ends. The peer's orderly
+		 * one asks for no answer; its QP is going.
 		 */
 		spin_lock_bh(&l->lock);
 		if (l->state == SMCR_LINK_ACTIVE)

@@ -25,7 +25,12 @@
 #     links stays ACTIVE, the groups stay usable, and an echo still goes
 #     (over the first pair); the reset connection closed, the failed
 #     links give up their slots, and when the pair comes back the server
-#     adds a second link again (links_added 2), which the next echo uses;
+#     adds a second link again (one QP pair, both ends ready), which the
+#     next echo uses;
+#   - the server's DELETE_LINK for the second link alone (debugfs
+#     smcr_conns "delete", as a flow that failed on one end sends it):
+#     both ends drop that link, its connection is reset, the first
+#     link's stays ACTIVE on the same links, and an echo still goes;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -203,6 +208,14 @@ no_link() {
 	! grep -q "^link $1 " $L
 }
 
+# second_links_pair: exactly two links in slot 1, ready, each one's QP the
+# other's peer QP (the client's and the server's ends of one link).
+second_links_pair() {
+	grep '^link 1 .* ready 1 ' $L | awk '
+		{ for (i = 1; i < NF; i++) { if ($i == "qpn") q[NR] = $(i + 1); if ($i == "peer_qpn") p[NR] = $(i + 1) } }
+		END { exit !(NR == 2 && q[1] == p[2] && q[2] == p[1]) }'
+}
+
 # A link fails under its connection (its pair's near end down): only that
 # connection is reset, the group lives on with the other link.
 one_down() {
@@ -215,8 +228,10 @@ one_down() {
 	tap_wait_for 30 links_ready 2 ||
 		tap_fail "the second links are still ready: $(grep '^link ' $L)"
 	cat $L
+	# Usable; how many links each still lists depends on how soon its
+	# failed link's connection was closed (then the link gives up its slot).
 	for role in client server; do
-		grep -q "^lgr .* role $role .* state usable .* links 2 " $L ||
+		grep -q "^lgr .* role $role .* state usable " $L ||
 			tap_fail "the $role group did not live on"
 	done
 	# h1 on the first link lives on, h2 on the failed one was reset.
@@ -235,12 +250,16 @@ one_down() {
 	tap_assert "the rules and routes back" topo_veth_rules on
 	tap_wait_for 30 sh -c "rdma link show rxe${new}1/1 | grep -q 'state ACTIVE'" ||
 		tap_fail "rxe${new}1 is not ACTIVE again"
-	# The port is back: the server adds a link again.
+	# The port is back: the server adds a link again. A flow that failed
+	# on one end after the other had finished (the routes come back a
+	# moment after the port) is ended on both by its DELETE_LINK, so
+	# what counts is that the two ends' second links are one QP pair.
 	tap_wait_for 30 links_ready 4 || tap_fail "no second link again: $(cat $L)"
+	tap_wait_for 30 second_links_pair || tap_fail "the second links are not one QP pair: $(grep '^link ' $L)"
 	cat $L
 	for role in client server; do
-		grep -q "^lgr .* role $role .* links 2 .* links_added 2 " $L ||
-			tap_fail "the $role group did not add its second link again"
+		grep -q "^lgr .* role $role .* links 2 " $L ||
+			tap_fail "the $role group does not have two links again"
 	done
 	echo_over "$new" "$first"
 	stop_all
@@ -257,11 +276,49 @@ clean() {
 	return 0
 }
 
+# The peer's DELETE_LINK for one link (what a flow that failed on one end
+# sends, after the other end had finished it): both ends take that link
+# down, its connection is reset, the first link's connection and the
+# groups live on.
+delete_one() {
+	first_held || return 1
+	hold h2 || return 1
+	[ "$(grep -c '^link 1 .* ready 1 conns 1 ' $L)" = 2 ] ||
+		tap_fail "h2 is not on the second links: $(grep '^link ' $L)"
+	num=$(sed -n 's/^link 1 lgr [0-9]* num \([0-9]*\) .*/\1/p' $L | sort -u)
+	[ "$(echo "$num" | wc -l)" = 1 ] || tap_fail "the second links have different numbers: $num"
+	tap_diag "the server deletes link number $num"
+	echo "delete server $num" >/sys/kernel/debug/af_smc/smcr_conns ||
+		{ tap_fail "debugfs smcr_conns refused 'delete server $num'"; return 1; }
+	tap_wait_for 30 links_ready 2 ||
+		tap_fail "a second link is still ready: $(grep '^link ' $L)"
+	tap_wait_for 30 not_active 4465 || tap_fail "h2 (on the deleted link) is still ACTIVE"
+	$B/smcss -a
+	[ "$(state_to 4464)" = ACTIVE ] || tap_fail "h1 on the first link is $(state_to 4464)"
+	grep '^link ' $L
+	for role in client server; do
+		grep -q "^lgr .* role $role .* state usable " $L ||
+			tap_fail "the $role group did not live on"
+	done
+	# The first links were not touched: the same connection, ready.
+	[ "$(grep -c '^link 0 .* ready 1 conns 1 ' $L)" = 2 ] ||
+		tap_fail "the first links changed: $(grep '^link 0 ' $L)"
+	server echo $port || return 1
+	first=$(pair_of "$(link_dev client 0)")
+	other=v
+	[ "$first" != v ] || other=w
+	echo_over "$first" "$other"
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	return 0
+}
+
 tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
 	topo_smcr_setup2 lgr_linger=0
 tap_case "without PNET IDs: one link per group" 120 no_pnet
 tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 pnet
 tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
+tap_case "the server deletes the second link (DELETE_LINK for it alone): both ends drop it, its connection is reset, the first link's lives on" 240 delete_one
 tap_case "a second link fails (its pair down): its connection is reset, the first link's lives on; the pair back: a link again" 300 one_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done
