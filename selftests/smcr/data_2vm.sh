@@ -14,7 +14,9 @@
 #     each side, the same QP number throughout;
 #   - 200 connections open at once, each echoing 1000 verified bytes, all
 #     SMC-R, in one link group (one QP) on each side;
-#   - a byte-exact 256 MiB echo (acceptance of issue 5);
+#   - a byte-exact 256 MiB echo (acceptance of issue 5) between two VMs;
+#     64 MiB in topology 1, where both ends share one VM's CPUs: the same
+#     code path, a quarter of the 4 minutes it took there under TCG;
 #   - the client's eth0 down under a transfer: it ends with an error at
 #     once, and a new group is made once eth0 is up;
 #   - the client's rdma link del under live connections: they end with an
@@ -144,8 +146,12 @@ echoes() {
 	return 0
 }
 
-echo_256m() {
-	echo_n 268435456
+# BIG: the long echo's size (see the top).
+BIG=268435456
+[ "$topo" != topo1 ] || BIG=67108864
+
+echo_big() {
+	echo_n $BIG
 }
 
 same_group() {
@@ -246,7 +252,7 @@ teardown() {
 tap_case "setup: smcr=1, $([ "$topo" = topo1 ] && echo "topology 1 (rxev1, rxev2)" || echo "rxe0 on both VMs"), echo server" 180 setup
 tap_case "a connection is SMC-R on both ends" 60 mode_smcr
 tap_case "byte-exact echoes of 1 B to 4 MiB over RDMA" 300 echoes
-tap_case "a byte-exact echo of 256 MiB over RDMA" 1200 echo_256m
+tap_case "a byte-exact echo of $((BIG >> 20)) MiB over RDMA" 1200 echo_big
 tap_case "later connections reuse the link group (same QP)" 30 same_group
 tap_case "200 connections at once share one link group" 300 many
 tap_case "$CNET down under a transfer: error at once, then a new group" 120 port_down
