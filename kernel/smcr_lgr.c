@@ -541,6 +541,18 @@ static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
 	atomic_dec(&smc_obj_smcr_bufs);
 }
 
+/*
+ * One holder of lgr (a connection, or a test's hold) lets go; the last
+ * one starts the free work, at once for a dead group, else after the
+ * linger time. smcr_lgr_lock held; lgr may be gone once it is dropped.
+ */
+static void smcr_lgr_put(struct smcr_lgr *lgr)
+{
+	if (!--lgr->conns_num)
+		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
+				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+}
+
 void smcr_lgr_leave(struct smcr_conn *sc)
 {
 	struct smcr_lgr *lgr = sc->lgr;
@@ -597,9 +609,7 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 		if (!--lgr->link_conns[i] && !lgr->link_ready[i])
 			smcr_lgr_llc_kick(lgr);
 	}
-	if (!--lgr->conns_num)
-		mod_delayed_work(smcr_lgr_wq, &lgr->free_work,
-				 lgr->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	smcr_lgr_put(lgr);
 	mutex_unlock(&smcr_lgr_lock);
 	sc->lgr = NULL;
 	sc->link = NULL;
@@ -964,9 +974,7 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	}
 	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
 	mutex_lock(&smcr_lgr_lock);
-	if (!--found->conns_num)
-		mod_delayed_work(smcr_lgr_wq, &found->free_work,
-				 found->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	smcr_lgr_put(found);
 	mutex_unlock(&smcr_lgr_lock);
 	return rc;
 }
@@ -995,9 +1003,7 @@ int smcr_lgr_dbg_delete(bool server, u8 num)
 	rc = smcr_lgr_llc_delete(found, num);
 	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
 	mutex_lock(&smcr_lgr_lock);
-	if (!--found->conns_num)
-		mod_delayed_work(smcr_lgr_wq, &found->free_work,
-				 found->dead ? 0 : READ_ONCE(smc_lgr_linger) * HZ);
+	smcr_lgr_put(found);
 	mutex_unlock(&smcr_lgr_lock);
 	return rc;
 }
