@@ -78,24 +78,31 @@ void smcr_lgr_llc_init(struct smcr_lgr *lgr)
 	init_waitqueue_head(&lgr->llc_wait);
 }
 
+/*
+ * The group's link number num is to go: noted apart from the queue, which
+ * a flow drops at its start, and taken down first thing in llc_work
+ * (smcr_lgr_llc_deletes()). Any context.
+ */
+static void smcr_lgr_llc_note_delete(struct smcr_lgr *lgr, u8 num)
+{
+	spin_lock_bh(&lgr->llc_lock);
+	__set_bit(num, lgr->llc_del);
+	if (!lgr->llc_closed)
+		mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
+	spin_unlock_bh(&lgr->llc_lock);
+}
+
 void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m)
 {
 	struct smcr_lgr *lgr = arg;
 	bool full;
 
-	spin_lock_bh(&lgr->llc_lock);
 	if (m->type == SMC_LLC_DELETE_LINK) {
-		/*
-		 * For another link of the group (smcr_llc.c): noted apart
-		 * from the queue, which a flow drops at its start, and taken
-		 * down first thing in llc_work (smcr_lgr_llc_deletes()).
-		 */
-		__set_bit(m->delete_link.link_num, lgr->llc_del);
-		if (!lgr->llc_closed)
-			mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
-		spin_unlock_bh(&lgr->llc_lock);
+		/* For another link of the group (smcr_llc.c). */
+		smcr_lgr_llc_note_delete(lgr, m->delete_link.link_num);
 		return;
 	}
+	spin_lock_bh(&lgr->llc_lock);
 	full = lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
 	if (!full) {
 		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].m = *m;
@@ -702,14 +709,9 @@ int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num)
 	if (!num)
 		return -EINVAL;
 	rc = smcr_lgr_llc_send_delete(lgr->links[0], num);
-	if (rc)
-		return rc;
-	spin_lock_bh(&lgr->llc_lock);
-	__set_bit(num, lgr->llc_del);
-	if (!lgr->llc_closed)
-		mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
-	spin_unlock_bh(&lgr->llc_lock);
-	return 0;
+	if (!rc)
+		smcr_lgr_llc_note_delete(lgr, num);
+	return rc;
 }
 
 /*
