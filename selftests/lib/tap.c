@@ -287,6 +287,7 @@ static int run_case(unsigned int number, const struct registered *c)
 						  TAP_DEFAULT_TIMEOUT);
 	char reason[1024] = "";
 	int pipefd[2], status = 0, timed_out = 0, result;
+	int64_t began = now_ms(), took;
 	ssize_t n;
 	pid_t pid;
 
@@ -326,6 +327,11 @@ static int run_case(unsigned int number, const struct registered *c)
 		if (*p == '\n')
 			*p = ' ';
 
+	/* As tap.sh does: a slow case shows in any log. */
+	took = now_ms() - began;
+	if (took >= 2000)
+		printf("# case took %lld.%02lld s\n", (long long)(took / 1000),
+		       (long long)(took % 1000 / 10));
 	if (timed_out || (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)) {
 		printf("# timed out after %u s\n", seconds);
 		result = 1;

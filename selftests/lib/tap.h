@@ -12,8 +12,10 @@
  *	ok N description # SKIP reason
  *
  * A case passes when its function returns without a failed check. Failures
- * and other messages are diagnostics ("# ..." lines). tap_run() returns the
- * exit status: 0 when every case passed or was skipped, 1 otherwise.
+ * and other messages are diagnostics ("# ..." lines); a case that took 2 s
+ * or more says so before its result ("# case took 12.34 s"), as tap.sh's
+ * do. tap_run() returns the exit status: 0 when every case passed or was
+ * skipped, 1 otherwise.
  *
  * Why a process per case: a case that crashes, hangs or leaks descriptors or
  * child processes cannot disturb the next one, and the parent can always

@@ -18,7 +18,8 @@
 # tap_fail. Its output is collected and printed before the result line, every
 # line that is not already a "#" diagnostic prefixed with "# ", so stray
 # command output cannot break the TAP stream. Whatever the case leaves running
-# is killed when it ends.
+# is killed when it ends. A case that took 2 s or more says how long
+# ("# case took 12.34 s"), so a suite's slow parts show in any log.
 #
 # Inside a case:
 #	tap_diag MSG...              "# MSG"
@@ -205,10 +206,17 @@ _tap_case_exit() {
 	exit 1
 }
 
+# Seconds since boot in hundredths, from /proc/uptime (no fork).
+_tap_uptime_cs() {
+	read -r _tap_up _tap_idle </proc/uptime
+	echo "${_tap_up%.*}${_tap_up#*.}"
+}
+
 tap_case() {
 	_tap_desc=$1
 	_tap_limit=$(tap_scaled "$2")
 	shift 2
+	_tap_began=$(_tap_uptime_cs)
 	rm -f "$_tap_work/skip" "$_tap_work/timeout" "$_tap_work/failed"
 	(
 		_tap_in_case=1
@@ -227,6 +235,9 @@ tap_case() {
 	tap_kill_tree "$_tap_watchdog"
 	wait "$_tap_watchdog" 2>/dev/null
 	sed 's/^\([^#]\)/# \1/; s/^$/#/' "$_tap_work/out"
+	_tap_took=$(( $(_tap_uptime_cs) - _tap_began ))
+	[ $_tap_took -lt 200 ] ||
+		tap_diag "case took $((_tap_took / 100)).$(printf '%02d' $((_tap_took % 100))) s"
 	if [ -e "$_tap_work/timeout" ]; then
 		tap_diag "timed out after $_tap_limit s"
 		tap_not_ok "$_tap_desc"
