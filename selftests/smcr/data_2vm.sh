@@ -19,10 +19,10 @@
 #     code path, a quarter of the 4 minutes it took there under TCG. It
 #     runs with 1 MiB rings (net.smc.wmem/rmem on both ends, put back
 #     afterwards): with the default 64 KiB ones a writer waits for its
-#     reader's consumer update every 64 KiB, and between two TCG guests
-#     that round trip held the echo to about 1 MiB/s (275 s in CI);
-#     the echoes up to 4 MiB and the transfers broken below run with the
-#     default rings;
+#     reader's consumer update every 64 KiB; between two VMs, alone on
+#     the machine, 105 s with 64 KiB rings and 66 s with 1 MiB ones
+#     (2026-11-30). The echoes up to 4 MiB and the transfers broken below
+#     run with the default rings;
 #   - the client's eth0 down under a transfer: it ends with an error at
 #     once, and a new group is made once eth0 is up;
 #   - the client's rdma link del under live connections: they end with an
