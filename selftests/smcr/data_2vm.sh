@@ -156,18 +156,18 @@ echoes() {
 BIG=268435456
 [ "$topo" != topo1 ] || BIG=67108864
 
-# rings BYTES: net.smc.wmem and rmem on both ends, for the connections
-# made from now on.
+# rings WMEM RMEM: net.smc.wmem and rmem on both ends, for the
+# connections made from now on.
 rings() {
-	_r="echo $1 >/proc/sys/net/smc/wmem && echo $1 >/proc/sys/net/smc/rmem"
+	_r="echo $1 >/proc/sys/net/smc/wmem && echo $2 >/proc/sys/net/smc/rmem"
 	topo_on 0 "$_r" && topo_on 1 "$_r"
 }
 
 echo_big() {
-	old=$(cat /proc/sys/net/smc/rmem)
-	tap_assert "1 MiB rings on both ends" rings 1048576
+	wmem=$(cat /proc/sys/net/smc/wmem) rmem=$(cat /proc/sys/net/smc/rmem)
+	tap_assert "1 MiB rings on both ends" rings 1048576 1048576
 	echo_n $BIG
-	tap_expect "the rings of $old bytes again" rings "$old"
+	tap_expect "wmem $wmem and rmem $rmem again" rings "$wmem" "$rmem"
 	return 0
 }
 
