@@ -7,7 +7,8 @@
  *
  *   smc-vm-agent serve              (started by the guest init of every VM)
  *   smc-vm-exec [-w SECONDS] VM COMMAND...
- *   smc-vm-host kill VM | boot VM | claim ENTRY   (VM 0 only: a request to vm/run)
+ *   smc-vm-host kill VM | boot VM | claim ENTRY | claimed ENTRY
+ *                                   (VM 0 only: a request to vm/run)
  *
  * The client joins COMMAND's words with spaces, like ssh does, and the server
  * runs them with "sh -c". The command's stdout and stderr come back on the
@@ -304,9 +305,11 @@ lost:
 /*
  * smc-vm-host: a request to vm/run on the host, for what only the host can
  * do: "kill VM" (SIGKILL of that VM's QEMU, so the VM sends nothing more,
- * not even a FIN), "boot VM" (start it again, same settings) and "claim
+ * not even a FIN), "boot VM" (start it again, same settings), "claim
  * ENTRY" (one of two VMs that share a suite's entries asks whether it runs
- * this one: "ok claimed" to the first that asks, "taken" to the other).
+ * this one: "ok claimed" to the first that asks, "taken" to the other)
+ * and "claimed ENTRY" (whether some VM has claimed it: "ok claimed", or
+ * "free"; it claims nothing).
  * VM 0's fourth serial port is a pipe to vm/run
  * (Documentation/vm-harness.md); vm/run answers one line, "ok ..." once
  * done, anything else on refusal. The port is raw: no echo of the answer
@@ -323,7 +326,7 @@ static bool host_request_ok(int argc, char **argv)
 {
 	if (argc != 3)
 		return false;
-	if (strcmp(argv[1], "claim") == 0)
+	if (strcmp(argv[1], "claim") == 0 || strcmp(argv[1], "claimed") == 0)
 		return strspn(argv[2], ENTRY_CHARS) == strlen(argv[2]) &&
 		       strlen(argv[2]) > 0 && strlen(argv[2]) <= ENTRY_MAX &&
 		       !strstr(argv[2], "..");
@@ -340,7 +343,7 @@ static int host_request(int argc, char **argv)
 	int fd;
 
 	if (!host_request_ok(argc, argv)) {
-		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM | claim ENTRY\n");
+		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM | claim ENTRY | claimed ENTRY\n");
 		return 2;
 	}
 	fd = open(HOST_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -400,6 +403,6 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "serve") == 0)
 		return serve();
 	fprintf(stderr, "usage: smc-vm-agent serve | smc-vm-exec [-w SECONDS] VM COMMAND...\n"
-			"       smc-vm-host kill VM | boot VM | claim ENTRY\n");
+			"       smc-vm-host kill VM | boot VM | claim ENTRY | claimed ENTRY\n");
 	return 2;
 }
