@@ -135,10 +135,11 @@ topo_on() {
 	if [ "$1" = 0 ] || [ "${TOPO_ONE_VM:-}" = 1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
 }
 
-# topo_reload_2vm [ARG...]: af_smc ($module) loaded again with ARGs on
-# VM 0, then on VM 1; 1 as soon as one fails.
+# topo_reload_2vm [ARG...]: af_smc ($module) loaded again with the
+# harness's arguments (SMC_MODULE_ARGS) and ARGs on VM 0, then on VM 1; 1 as
+# soon as one fails.
 topo_reload_2vm() {
-	_topo_c="rmmod af_smc 2>/dev/null; insmod $module $*"
+	_topo_c="rmmod af_smc 2>/dev/null; insmod $module ${SMC_MODULE_ARGS:-} $*"
 	topo_on 0 "$_topo_c" && topo_on 1 "$_topo_c"
 }
 
@@ -150,11 +151,11 @@ topo_stop_2vm() {
 }
 
 # topo_reload_ours_2vm: af_smc ($module, from topo_require_ours_2vm) loaded
-# again without parameters on both VMs, as the harness loaded it; for a
+# again on both VMs as the harness loaded it (SMC_MODULE_ARGS); for a
 # test's cleanup, so a failure is a diagnostic.
 topo_reload_ours_2vm() {
 	for _vm in 0 1; do
-		topo_on $_vm "rmmod af_smc 2>/dev/null; insmod $module" ||
+		topo_on $_vm "rmmod af_smc 2>/dev/null; insmod $module ${SMC_MODULE_ARGS:-}" ||
 			tap_diag "could not reload af_smc on VM $_vm"
 	done
 }
