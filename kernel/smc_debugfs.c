@@ -19,6 +19,10 @@
  *               rkey and address as its Accept or Confirm announced them;
  *               "write ROLE TOKEN RKEY ADDR LEN" has that connection's
  *               group WRITE to any key (a stale one, in the tests)
+ *   ivshmem     ivshmem devices (smcd_ivshmem.c): per device its peer ID,
+ *               region size and interrupts per vector, then each peer's
+ *               header ("up" with its heartbeat, or "absent"); "ring PEER
+ *               VECTOR" rings that peer's doorbell from the first device
  *
  * debugfs being absent (or failing) is not an error for the module.
  */
@@ -33,6 +37,7 @@
 
 #include "smc.h"
 #include "smc_debugfs.h"
+#include "smcd_ivshmem.h"
 #include "smcr_hs.h"
 #include "smcr_ib.h"
 #include "smcr_lgr.h"
@@ -166,6 +171,44 @@ static const struct file_operations smc_dbg_match_fops = {
 	.write		= smc_dbg_match_write,
 };
 
+static int smc_dbg_ivshmem_show(struct seq_file *m, void *v)
+{
+	smcd_ivshmem_show(m);
+	return 0;
+}
+
+static int smc_dbg_ivshmem_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, smc_dbg_ivshmem_show, NULL);
+}
+
+/* "ring PEER VECTOR" */
+static ssize_t smc_dbg_ivshmem_write(struct file *file, const char __user *ubuf,
+				     size_t len, loff_t *ppos)
+{
+	unsigned int peer, vector;
+	char buf[32];
+	size_t n = min(len, sizeof(buf) - 1);
+	int rc;
+
+	if (copy_from_user(buf, ubuf, n))
+		return -EFAULT;
+	buf[n] = 0;
+	if (sscanf(buf, "ring %u %u", &peer, &vector) != 2)
+		return -EINVAL;
+	rc = smcd_ivshmem_ring(peer, vector);
+	return rc ? rc : len;
+}
+
+static const struct file_operations smc_dbg_ivshmem_fops = {
+	.owner		= THIS_MODULE,
+	.open		= smc_dbg_ivshmem_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= smc_dbg_ivshmem_write,
+};
+
 void smc_debugfs_init(void)
 {
 	smc_dbg_dir = debugfs_create_dir("af_smc", NULL);
@@ -178,6 +221,8 @@ void smc_debugfs_init(void)
 			    &smc_dbg_smcr_lgr_fops);
 	debugfs_create_file("smcr_conns", 0644, smc_dbg_dir, NULL,
 			    &smc_dbg_smcr_conns_fops);
+	debugfs_create_file("ivshmem", 0644, smc_dbg_dir, NULL,
+			    &smc_dbg_ivshmem_fops);
 	smcr_link_debugfs(smc_dbg_dir);
 	smc_objects_debugfs(smc_dbg_dir);
 }

@@ -17,6 +17,7 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_debugfs.h"
+#include "smcd_ivshmem.h"
 #include "smc_gnl.h"
 #include "smc_netns.h"
 #include "smcd_ism.h"
@@ -104,6 +105,9 @@ static int __init smc_init(void)
 	rc = smcd_loopback_init();
 	if (rc)
 		goto out_lgr;
+	rc = smcd_ivshmem_init();
+	if (rc)
+		goto out_loopback;
 	/* From here on TCP puts the SMC option into SYNs we ask it to. */
 	static_branch_inc(&tcp_have_smc);
 	if (SMC_WAIT_SCALE != 1)
@@ -111,6 +115,8 @@ static int __init smc_init(void)
 			SMC_WAIT_SCALE);
 	return 0;
 
+out_loopback:
+	smcd_loopback_exit();
 out_lgr:
 	smcd_lgr_exit();
 out_diag:
@@ -151,6 +157,7 @@ static void __exit smc_exit(void)
 	smc_diag_exit();
 	/* Link groups hold device references: they go first. */
 	smcd_lgr_exit();
+	smcd_ivshmem_exit();
 	smcd_loopback_exit();
 	/* No new sockets after this; sock_unregister waits out creators. */
 	smc_inet_exit();
