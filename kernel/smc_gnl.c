@@ -146,8 +146,9 @@ struct smc_gnl_dev_ctx {
 };
 
 /*
- * One ISM device. Ours are software devices (no PCI function), so the
- * PCI attributes are left out; the CHID is the device's. The loopback
+ * One ISM device. The loopback device has no PCI function, so its PCI
+ * attributes are left out; an ivshmem device has its function's vendor,
+ * device and address. The CHID is the device's. The loopback
  * device serves every namespace, so every namespace sees it, but USE_CNT
  * counts the requester's connections only: how busy the device is in
  * another namespace is none of its business.
@@ -168,6 +169,10 @@ static int smc_gnl_put_smcd_dev(struct smcd_ism_dev *dev, void *arg)
 	    nla_put_u32(skb, SMC_NLA_DEV_USE_CNT, use) ||
 	    nla_put_u8(skb, SMC_NLA_DEV_IS_CRIT, use > 0) ||
 	    nla_put_u16(skb, SMC_NLA_DEV_PCI_CHID, dev->chid) ||
+	    (dev->pdev &&
+	     (nla_put_u16(skb, SMC_NLA_DEV_PCI_VENDOR, dev->pdev->vendor) ||
+	      nla_put_u16(skb, SMC_NLA_DEV_PCI_DEVICE, dev->pdev->device) ||
+	      nla_put_string(skb, SMC_NLA_DEV_PCI_ID, pci_name(dev->pdev)))) ||
 	    smc_gnl_put_port(skb, SMC_NLA_DEV_PORT, dev->name, 0, false, false,
 			     0)) {
 		genlmsg_cancel(skb, hdr);

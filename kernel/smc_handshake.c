@@ -309,28 +309,33 @@ static int smc_connect_decline(struct smc_sock *smc, u32 code, u8 version)
 }
 
 /*
- * The server accepted our SMC-Dv2 Proposal over ism (our reference):
- * check its Accept, make our DMB, attach the server's, and confirm.
- * 0 when decided (SMC, or TCP after our Decline), else -errno.
+ * The server accepted our SMC-Dv2 Proposal: check its Accept, make our
+ * DMB on the device of ours that reaches the server's GID, attach the
+ * server's DMB, and confirm. 0 when decided (SMC, or TCP after our
+ * Decline), else -errno.
  */
-static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
-			    const struct smc_v21 *offer, struct smc_clc_msg *msg)
+static int smc_connect_smcd(struct smc_sock *smc, const struct smc_v21 *offer,
+			    struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
 	/* Our Confirm's release when the Accept has no fce: our offer. */
 	struct smc_v21 v21 = { .release = offer->release };
+	struct smcd_ism_dev *ism = NULL;
 	u8 eid[SMC_CLC_EID_LEN];
 	u64 token;
 	u8 class;
 	u32 code;
 	int rc;
 
-	if (ac->hdr.version != SMC_CLC_V2 || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
-	    ac->d.chid != ism->chid || ac->d.gid != ism->gid) {
-		smcd_ism_put(ism);
+	/*
+	 * We offered every device we have; the server's GID and CHID must
+	 * be reachable from one of them (the loopback device: itself).
+	 */
+	if (ac->hdr.version == SMC_CLC_V2 && ac->hdr.typev1 == SMC_CLC_TYPE_D)
+		ism = smcd_ism_find(ac->d.gid, ac->d.chid);
+	if (!ism)
 		return smc_connect_decline(smc, SMC_CLC_DECL_MODEUNSUPP,
 					   ac->hdr.version);
-	}
 	if (smc_clc_first_contact(&ac->hdr)) {
 		code = smc_v21_check_accept(offer, false, &ac->fce, &v21);
 		if (code) {
@@ -373,11 +378,12 @@ static int smc_connect_smcd(struct smc_sock *smc, struct smcd_ism_dev *ism,
 /*
  * What a client's handshake keeps from its Proposal to the server's
  * answer, while it waits without a worker: the message (the Proposal,
- * then the answer), the ISM device and the RDMA port offered (references).
+ * then the answer), whether SMC-D was offered and the RDMA port offered
+ * (a reference).
  */
 struct smc_connect_ctx {
 	struct smc_clc_msg	msg;
-	struct smcd_ism_dev	*ism;
+	bool			smcd;
 	struct smcr_path	path;
 	bool			smcr, smcr_v2;
 	struct smc_v21		offer;		/* our Proposal's (smc_v21.h) */
@@ -390,7 +396,6 @@ static void smc_connect_ctx_free(struct smc_sock *smc)
 	if (!c)
 		return;
 	smc->hs_ctx = NULL;
-	smcd_ism_put(c->ism);
 	smcr_path_put(&c->path);
 	kfree(c);
 }
@@ -409,7 +414,8 @@ static int smc_connect_propose(struct smc_sock *smc, struct smc_connect_ctx *c)
 	u32 code;
 	int rc;
 
-	code = smc_offer_propose(smc, &c->msg.proposal, &c->ism);
+	code = smc_offer_propose(smc, &c->msg.proposal);
+	c->smcd = !code;
 	if (smcr_hs_enabled()) {
 		c->smcr = !smcr_hs_propose(smc, &c->msg.proposal, &c->path);
 		c->smcr_v2 = c->smcr && smcr_hs_proposed_v2(&c->msg.proposal);
@@ -434,32 +440,25 @@ static int smc_connect_propose(struct smc_sock *smc, struct smc_connect_ctx *c)
 static int smc_connect_answer(struct smc_sock *smc, struct smc_connect_ctx *c)
 {
 	struct smc_clc_msg *msg = &c->msg;
-	struct smcd_ism_dev *ism;
 	int rc;
 
 	rc = smc_clc_recv(smc, msg, smc_hs_time_left(smc));
 	if (rc)
 		return rc;
-	ism = c->ism;		/* ours to put or pass on from here */
-	c->ism = NULL;
 	switch (msg->hdr.type) {
 	case SMC_CLC_DECLINE:
-		smcd_ism_put(ism);
 		smc_hs_set_fallback(smc, SMC_CLC_DECL_PEERDECL,
 				    msg->decline.diagnosis);
 		break;
 	case SMC_CLC_ACCEPT:
 		/* Each transport checks the Accept against what it offered. */
-		if (c->smcr && (!ism || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R)) {
-			smcd_ism_put(ism);
+		if (c->smcr && (!c->smcd || msg->accept_confirm.hdr.typev1 == SMC_CLC_TYPE_R))
 			rc = smcr_hs_connect(smc, &c->path, msg, c->smcr_v2,
 					     &c->offer);
-		} else {
-			rc = smc_connect_smcd(smc, ism, &c->offer, msg);
-		}
+		else
+			rc = smc_connect_smcd(smc, &c->offer, msg);
 		break;
 	default:
-		smcd_ism_put(ism);
 		rc = -EPROTO;	/* nothing else answers a Proposal */
 	}
 	return rc;

@@ -3,11 +3,13 @@
  * af_smc: choosing what to propose and what to accept.
  *
  * Both answers follow from the devices this host can use for SMC: ISM
- * devices for SMC-D, RoCE ports for SMC-R. A client with an ISM device
- * (smcd_ism.h) proposes SMC-Dv2 over it; without one it has nothing to
- * propose and declines at once with "no SMC device", as Linux does. A
- * server accepts SMC-Dv2 over one of its ISM devices that the Proposal
- * lists, with the same system EID; otherwise it declines, naming what the
+ * devices for SMC-D, RoCE ports for SMC-R. A client with ISM devices
+ * (smcd_ism.h) proposes SMC-Dv2 over all of them (up to eight); without
+ * one it has nothing to propose and declines at once with "no SMC
+ * device", as Linux does. A server accepts SMC-Dv2 over one of its ISM
+ * devices that reaches a device the Proposal lists (the loopback device
+ * for a peer in this kernel, an ivshmem device for another VM on its
+ * region), with an EID in common; otherwise it declines, naming what the
  * peer asked for. SMC-R has no device layer yet.
  */
 #include <linux/kernel.h>
@@ -37,15 +39,12 @@ void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
 	memcpy(eid, text, n);
 }
 
-u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
-		      struct smcd_ism_dev **ismp)
+u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p)
 {
-	struct smcd_ism_dev *ism = smcd_ism_first();
-
-	*ismp = NULL;
-	if (!ism)
-		return SMC_CLC_DECL_NOSMCDEV;
 	memset(p, 0, sizeof(*p));
+	p->ism_gid_cnt = smcd_ism_list(p->ism_dev, SMC_CLC_MAX_ISM_GIDS);
+	if (!p->ism_gid_cnt)
+		return SMC_CLC_DECL_NOSMCDEV;
 	p->hdr.type = SMC_CLC_PROPOSAL;
 	p->hdr.version = SMC_CLC_V2;
 	p->hdr.typev1 = SMC_CLC_TYPE_N;		/* software ISM is v2 only */
@@ -58,13 +57,10 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
 	 * area holds only a v1 device and stays zero. Linux 6.1 reads an
 	 * absent IP area's prefix count from that area's last GID byte,
 	 * so anything else there makes it drop the Proposal unanswered.
+	 * (The list is filled above.)
 	 */
-	p->ism_gid_cnt = 1;
-	p->ism_dev[0].gid = ism->gid;
-	p->ism_dev[0].chid = ism->chid;
 	/* Our UEIDs, and the SEID while it is enabled. */
 	smc_eid_propose(sock_net(&smc->sk), p);
-	*ismp = ism;
 	return 0;
 }
 

@@ -13,12 +13,11 @@ struct smc_v21;
 struct smcd_ism_dev;
 
 /*
- * Fill *p with a Proposal for smc's connection: 0 and, in *ism, the
- * device offered (with a reference); else the SMC_CLC_DECL_* code to
- * decline with instead.
+ * Fill *p with an SMC-Dv2 Proposal for smc's connection over every ISM
+ * device of ours: 0; else the SMC_CLC_DECL_* code to decline with instead.
+ * The server's Accept names the device (smcd_ism_find()).
  */
-u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p,
-		      struct smcd_ism_dev **ism);
+u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p);
 
 /*
  * The answer to a peer's Proposal: 0, an ISM device of ours it listed

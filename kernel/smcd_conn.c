@@ -187,8 +187,28 @@ int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 	u32 len = 0;
 	void *mem;
 
-	if (size_class > SMCD_DMB_MAX_CLASS || !ism->ops->attach_dmb)
+	if (size_class > SMCD_DMB_MAX_CLASS)
 		return -EINVAL;
+	if (!ism->ops->attach_dmb) {
+		int rc;
+
+		/*
+		 * A device that cannot map the peer's DMB (ivshmem): every
+		 * byte goes by move_data, which checks the token, the owner
+		 * and the bounds on each move. A move of nothing makes the
+		 * same checks now, so that a token that is not our peer's
+		 * end of this TCP connection is refused in the handshake
+		 * (-ENOENT, -EACCES), as attach_dmb refuses it; a size the
+		 * peer misstated only makes its moves fail later.
+		 */
+		rc = ism->ops->move_data(ism, sc->peer_gid, token, &sc->tuple, 0,
+					 NULL, 0, false);
+		if (rc)
+			return rc;
+		sc->peer_token = token;
+		smc->conn.peer_size = (SMC_BUF_MIN_SIZE << size_class) - SMC_CDC_D_LEN;
+		return 0;
+	}
 	/*
 	 * The token is the peer's word: the device attaches only a DMB made
 	 * for the other end of our own TCP connection (-EACCES otherwise),

@@ -17,6 +17,7 @@
 #include <net/sock.h>
 
 #include "smcd_ism.h"
+#include "wire/smc_clc.h"
 
 static LIST_HEAD(smcd_ism_devices);
 static DEFINE_MUTEX(smcd_ism_lock);
@@ -54,8 +55,9 @@ struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
 
 	mutex_lock(&smcd_ism_lock);
 	list_for_each_entry(dev, &smcd_ism_devices, list) {
-		/* A software device reaches only itself. */
-		if (dev->chid == chid && dev->gid == gid) {
+		if (dev->chid != chid)
+			continue;
+		if (dev->ops->reaches ? dev->ops->reaches(dev, gid) : dev->gid == gid) {
 			refcount_inc(&dev->ref);
 			found = dev;
 			break;
@@ -65,17 +67,21 @@ struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
 	return found;
 }
 
-struct smcd_ism_dev *smcd_ism_first(void)
+int smcd_ism_list(struct smc_clc_ism_dev *out, int max)
 {
 	struct smcd_ism_dev *dev;
+	int n = 0;
 
 	mutex_lock(&smcd_ism_lock);
-	dev = list_first_entry_or_null(&smcd_ism_devices, struct smcd_ism_dev,
-				       list);
-	if (dev)
-		refcount_inc(&dev->ref);
+	list_for_each_entry(dev, &smcd_ism_devices, list) {
+		if (n == max)
+			break;
+		out[n].gid = dev->gid;
+		out[n].chid = dev->chid;
+		n++;
+	}
 	mutex_unlock(&smcd_ism_lock);
-	return dev;
+	return n;
 }
 
 bool smcd_ism_available(void)

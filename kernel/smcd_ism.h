@@ -10,7 +10,8 @@
  * A DMB is identified on its device by a 64-bit token, which the owner
  * hands to its peer in the CLC handshake. A device reaches peers by GID;
  * two devices can talk when their CHIDs match and the peer's GID is known
- * to the device (for the loopback device: only itself).
+ * to the device (for the loopback device: only itself; for an ivshmem
+ * device: the other VMs on its region, smcd_ivshmem.c).
  */
 #ifndef _SMCD_ISM_H
 #define _SMCD_ISM_H
@@ -20,6 +21,7 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 
+struct pci_dev;
 struct smcd_ism_dev;
 struct sock;
 
@@ -71,7 +73,7 @@ struct smcd_ism_ops {
 	 * Copy len bytes into the DMB token of peer_gid at offset, then, if
 	 * signal, run its owner's handler. from is the sender's connection.
 	 * -ENOENT if the DMB is gone, -EACCES if it belongs to a connection
-	 * whose peer is not from.
+	 * whose peer is not from. len 0 (data may be NULL): the checks only.
 	 */
 	int (*move_data)(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
 			 const struct smcd_dmb_tuple *from, u32 offset,
@@ -103,12 +105,18 @@ struct smcd_ism_ops {
 	 * its DMBs are never pooled.
 	 */
 	bool (*dmb_busy)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb);
+	/*
+	 * Whether the device can move data to gid now. NULL: only to
+	 * itself (gid is its own), as a software device in one kernel.
+	 */
+	bool (*reaches)(struct smcd_ism_dev *dev, u64 gid);
 };
 
 struct smcd_ism_dev {
 	struct list_head		list;	/* smcd_ism_devices */
 	const struct smcd_ism_ops	*ops;
 	const char			*name;
+	struct pci_dev			*pdev;	/* NULL: a software device */
 	u64				gid;
 	u16				chid;
 	refcount_t			ref;	/* held by each connection */
@@ -121,8 +129,12 @@ int smcd_ism_register(struct smcd_ism_dev *dev);
 void smcd_ism_unregister(struct smcd_ism_dev *dev);
 /* The device with this CHID that can reach gid, with a reference; or NULL. */
 struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid);
-/* Any device, with a reference (the one a client offers); or NULL. */
-struct smcd_ism_dev *smcd_ism_first(void);
+/*
+ * The GID and CHID of up to max devices, in registration order (what a
+ * client offers); how many.
+ */
+struct smc_clc_ism_dev;
+int smcd_ism_list(struct smc_clc_ism_dev *out, int max);
 void smcd_ism_put(struct smcd_ism_dev *dev);
 /* Whether any ISM device is registered (SMC-Dv2 is possible). */
 bool smcd_ism_available(void);

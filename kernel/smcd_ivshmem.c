@@ -1,32 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * af_smc: QEMU's ivshmem-doorbell device (PCI 1af4:1110), the future ISM
- * device between VMs. Step 1 of the plan in Documentation/smc-d.md ("Not
- * yet"): the PCI driver, the region cut into partitions, a heartbeat and
- * the doorbells. No ISM device is registered yet, so SMC-D does not use it.
+ * af_smc: QEMU's ivshmem-doorbell device (PCI 1af4:1110) as an ISM device
+ * between VMs (Documentation/smc-d.md, "Between VMs").
  *
  * The device: BAR0 holds its registers (IVPosition, this VM's peer ID from
  * the host's ivshmem server; Doorbell, which interrupts vector v of peer p
  * when written (p << 16) | v), BAR1 its MSI-X table, BAR2 the region every
  * VM on the server maps. The region is cut into ivshmem_peers partitions
- * of equal size, partition i for peer ID i; its first bytes are a header
- * only its owner writes (struct smcd_ivsh_header).
+ * of equal size, partition i for peer ID i. A partition starts with a
+ * header area (struct smcd_ivsh_header, IVSH_HDR_SIZE bytes) and holds its
+ * owner's DMBs after it, carved in 16 KiB units by an allocator whose
+ * state is ours alone (kernel memory).
  *
- * Trust: everything read from the region, or from another VM's header, is
- * a number to show, never an address, a length or an index used as such.
- * A peer ID from IVPosition is checked against ivshmem_peers before it
- * picks our partition.
+ * The header area is its owner's to write, except the signal bits, which
+ * a writer sets for the DMB it wrote into before it rings the owner's
+ * doorbell (vector 0); the owner takes them word by word with xchg() and
+ * runs the handlers of the DMBs it has. Each DMB has a slot there with its
+ * token, place and the owner's TCP connection (struct smcd_ivsh_slot): a
+ * writer reads the slot once, and copies only if the token is the one it
+ * was given, the DMB lies within the owner's partition and the owner's
+ * connection is the other end of its own (as the loopback device checks,
+ * smcd_dmb_tuple_is_peer(), less the user namespace, which is the other
+ * kernel's business).
+ *
+ * Trust: another VM can write anything anywhere in the region at any
+ * time. Everything read from it is read once into a local, checked, and
+ * never used as a kernel address; what it can do is write into DMBs of
+ * the region, which every VM on it can reach anyway (the trust model,
+ * Documentation/security.md). A peer ID from IVPosition is checked against
+ * ivshmem_peers before it picks our partition.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/random.h>
 #include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "smcd_ism.h"
 #include "smcd_ivshmem.h"
 
 /*
@@ -48,18 +65,56 @@ MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per peer I
 #define IVSH_REG_IVPOSITION	8
 #define IVSH_REG_DOORBELL	12
 #define IVSH_VECTORS		2
+#define IVSH_VEC_SIGNAL		0	/* a DMB of ours was written with a signal */
 #define IVSH_MAX_PEERS		16
-/* The smallest partition: a header page and room for DMBs. */
-#define IVSH_MIN_PART		(64 * 1024)
-#define IVSH_MAGIC		0x31485344434d53ULL	/* "SMCDSH1" */
+/* A partition's header area, then its DMBs in units of 16 KiB. */
+#define IVSH_HDR_SIZE		(16 * 1024)
+#define IVSH_UNIT		(16 * 1024)
+/* The smallest partition: the header area and a 64 KiB DMB. */
+#define IVSH_MIN_PART		(IVSH_HDR_SIZE + 64 * 1024)
+#define IVSH_MAGIC		0x32485344434d53ULL	/* "SMCDSH2" */
 #define IVSH_HEARTBEAT_MS	1000
+#define IVSH_SIG_WORDS		4
+#define IVSH_SLOTS		254	/* what fits after the header, < 64 * IVSH_SIG_WORDS */
+/* A token's low byte is its slot, the rest random. */
+#define IVSH_TOKEN_SLOT(t)	((u32)((t) & 0xff))
 
-/* The start of each partition, written by its owner only. */
+/* One DMB of the partition's owner, as writers find it. */
+struct smcd_ivsh_slot {
+	__le64	token;		/* 0: free; written last, cleared first */
+	__le32	offset;		/* from the partition's start */
+	__le32	len;
+	u8	laddr[16];	/* the owner's TCP connection (v4 mapped) */
+	u8	raddr[16];
+	__be16	lport, rport;
+	u8	pad[12];
+};
+
+/* The start of each partition; its owner writes all but signals. */
 struct smcd_ivsh_header {
 	__le64	magic;
 	__le32	peer_id;
 	__le32	partitions;
 	__le64	heartbeat;	/* counts up every IVSH_HEARTBEAT_MS */
+	/*
+	 * Partition 0 only: the region's identity, a random value set once
+	 * by the first VM to come up (cmpxchg), the high bits of every GID
+	 * on the region. Nobody writes it after.
+	 */
+	__le64	region_id;
+	u8	pad0[32];
+	unsigned long signals[IVSH_SIG_WORDS];	/* a bit per slot */
+	u8	pad1[32];
+	struct smcd_ivsh_slot slots[IVSH_SLOTS];
+};
+
+/* What we keep of each DMB slot of ours; ours alone, under lock. */
+struct smcd_ivsh_dmb {
+	u64			token;		/* 0: free */
+	bool			busy;		/* being set up or torn down */
+	u32			first, units;	/* where, in IVSH_UNITs */
+	smcd_dmb_signal_t	handler;
+	void			*owner;
 };
 
 struct smcd_ivsh {
@@ -73,6 +128,17 @@ struct smcd_ivsh {
 	u64			beats;
 	struct delayed_work	beat;
 	atomic64_t		irqs[IVSH_VECTORS];
+	struct smcd_ism_dev	ism;
+	bool			ism_registered;
+	/*
+	 * Our DMBs: the slots and the units of our partition they use.
+	 * Handlers run under it, so none runs once a DMB's slot is cleared
+	 * (unregister_dmb). bh: the signal scan runs with bh off.
+	 */
+	spinlock_t		lock;
+	struct smcd_ivsh_dmb	dmbs[IVSH_SLOTS];
+	unsigned long		*units;		/* allocated units */
+	u32			nunits;
 };
 
 static LIST_HEAD(smcd_ivsh_devs);
@@ -81,6 +147,223 @@ static DEFINE_MUTEX(smcd_ivsh_lock);	/* the list, for debugfs */
 static struct smcd_ivsh_header *smcd_ivsh_part(struct smcd_ivsh *iv, unsigned int i)
 {
 	return iv->region + (size_t)i * iv->part_size;
+}
+
+static struct smcd_ivsh *smcd_ivsh_of(struct smcd_ism_dev *dev)
+{
+	return container_of(dev, struct smcd_ivsh, ism);
+}
+
+/* Whether peer's header says it is up (read once; it may change any time). */
+static bool smcd_ivsh_peer_up(struct smcd_ivsh *iv, unsigned int peer)
+{
+	return le64_to_cpu(READ_ONCE(smcd_ivsh_part(iv, peer)->magic)) == IVSH_MAGIC;
+}
+
+/* The peer ID of gid on our region, or -1: another region's, or none. */
+static int smcd_ivsh_peer_of(struct smcd_ivsh *iv, u64 gid)
+{
+	u64 peer = gid & 0xffff;
+
+	if ((gid ^ iv->ism.gid) & ~0xffffULL || peer >= ivshmem_peers)
+		return -1;
+	return peer;
+}
+
+static bool smcd_ivsh_reaches(struct smcd_ism_dev *dev, u64 gid)
+{
+	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
+	int peer = smcd_ivsh_peer_of(iv, gid);
+
+	return peer >= 0 && smcd_ivsh_peer_up(iv, peer);
+}
+
+static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
+				  smcd_dmb_signal_t handler, void *owner,
+				  const struct smcd_dmb_tuple *tuple)
+{
+	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	u32 units = DIV_ROUND_UP(dmb->len, IVSH_UNIT), first, i;
+	struct smcd_ivsh_slot *slot;
+	struct smcd_ivsh_dmb *d;
+	void *mem;
+	u64 token;
+
+	spin_lock_bh(&iv->lock);
+	for (i = 0; i < IVSH_SLOTS; i++)
+		if (!iv->dmbs[i].token && !iv->dmbs[i].busy)
+			break;
+	first = bitmap_find_next_zero_area(iv->units, iv->nunits, 0, units, 0);
+	if (i == IVSH_SLOTS || first >= iv->nunits) {
+		spin_unlock_bh(&iv->lock);
+		return -ENOSPC;		/* the connection falls back to TCP */
+	}
+	bitmap_set(iv->units, first, units);
+	d = &iv->dmbs[i];
+	d->busy = true;
+	d->first = first;
+	d->units = units;
+	spin_unlock_bh(&iv->lock);
+
+	/* Nothing of the DMB's last connection shows through to the next. */
+	mem = (void *)h + IVSH_HDR_SIZE + (size_t)first * IVSH_UNIT;
+	memset(mem, 0, dmb->len);
+	do {
+		token = (get_random_u64() & ~0xffULL) | i;
+	} while (!(token & ~0xffULL));
+
+	spin_lock_bh(&iv->lock);
+	d->handler = handler;
+	d->owner = owner;
+	d->token = token;
+	d->busy = false;
+	spin_unlock_bh(&iv->lock);
+
+	/* Published for writers: the fields, then the token vouching for them. */
+	slot = &h->slots[i];
+	WRITE_ONCE(slot->offset, cpu_to_le32(IVSH_HDR_SIZE + first * IVSH_UNIT));
+	WRITE_ONCE(slot->len, cpu_to_le32(dmb->len));
+	memcpy(slot->laddr, &tuple->laddr, 16);
+	memcpy(slot->raddr, &tuple->raddr, 16);
+	WRITE_ONCE(slot->lport, tuple->lport);
+	WRITE_ONCE(slot->rport, tuple->rport);
+	smp_wmb();
+	WRITE_ONCE(slot->token, cpu_to_le64(token));
+
+	dmb->token = token;
+	dmb->cpu_addr = mem;
+	return 0;
+}
+
+static void smcd_ivsh_unregister_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb)
+{
+	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	u32 i = IVSH_TOKEN_SLOT(dmb->token);
+	struct smcd_ivsh_dmb *d;
+
+	if (WARN_ON_ONCE(i >= IVSH_SLOTS))
+		return;
+	d = &iv->dmbs[i];
+	spin_lock_bh(&iv->lock);
+	if (WARN_ON_ONCE(d->token != dmb->token)) {
+		spin_unlock_bh(&iv->lock);
+		return;
+	}
+	/*
+	 * Writers stop finding it, and (under the lock) no handler of ours
+	 * runs for it after this. The units go back now: a writer of
+	 * another VM that read the slot before we cleared it may still be
+	 * copying, but only the DMB's own peer passes the check, and it has
+	 * ended its connection.
+	 */
+	WRITE_ONCE(h->slots[i].token, 0);
+	bitmap_clear(iv->units, d->first, d->units);
+	memset(d, 0, sizeof(*d));
+	spin_unlock_bh(&iv->lock);
+	dmb->cpu_addr = NULL;
+}
+
+/* Whether the owner's connection (slot, as read) is the other end of from. */
+static bool smcd_ivsh_is_peer(const struct smcd_ivsh_slot *slot,
+			      const struct smcd_dmb_tuple *from)
+{
+	return !memcmp(slot->laddr, &from->raddr, 16) &&
+	       !memcmp(slot->raddr, &from->laddr, 16) &&
+	       slot->lport == from->rport && slot->rport == from->lport;
+}
+
+static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+			       const struct smcd_dmb_tuple *from, u32 offset,
+			       const void *data, u32 len, bool signal)
+{
+	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
+	int peer = smcd_ivsh_peer_of(iv, peer_gid);
+	u32 i = IVSH_TOKEN_SLOT(token);
+	struct smcd_ivsh_header *h;
+	struct smcd_ivsh_slot slot;
+	u64 off, dlen, tok;
+
+	if (peer < 0)
+		return -EHOSTUNREACH;
+	/* A peer whose header is gone has gone: its DMBs with it. */
+	if (!smcd_ivsh_peer_up(iv, peer) || i >= IVSH_SLOTS)
+		return -ENOENT;
+	h = smcd_ivsh_part(iv, peer);
+	/*
+	 * The slot, once, into our copy: the owner rewrites it only with the
+	 * token cleared, so the token the same before and after the copy
+	 * means the copy is of one DMB (a hostile peer can make it anything;
+	 * the checks below hold for anything).
+	 */
+	tok = le64_to_cpu(READ_ONCE(h->slots[i].token));
+	smp_rmb();
+	memcpy(&slot, &h->slots[i], sizeof(slot));
+	smp_rmb();
+	if (tok != token || le64_to_cpu(READ_ONCE(h->slots[i].token)) != token)
+		return -ENOENT;
+	if (!smcd_ivsh_is_peer(&slot, from))
+		return -EACCES;
+	off = le32_to_cpu(slot.offset);
+	dlen = le32_to_cpu(slot.len);
+	/* Within the owner's partition, past its header; never a pointer. */
+	if (off < IVSH_HDR_SIZE || off + dlen > iv->part_size ||
+	    offset > dlen || len > dlen - offset)
+		return -EINVAL;
+	if (len)
+		memcpy((void *)h + off + offset, data, len);
+	if (signal) {
+		/* The bytes before the bit, the bit before the doorbell. */
+		smp_mb__before_atomic();
+		set_bit(i, h->signals);
+		smp_mb__after_atomic();
+		iowrite32((u32)peer << 16 | IVSH_VEC_SIGNAL, iv->regs + IVSH_REG_DOORBELL);
+	}
+	return 0;
+}
+
+static const struct smcd_ism_ops smcd_ivsh_ops = {
+	.register_dmb	= smcd_ivsh_register_dmb,
+	.unregister_dmb	= smcd_ivsh_unregister_dmb,
+	.move_data	= smcd_ivsh_move_data,
+	.reaches	= smcd_ivsh_reaches,
+	/*
+	 * No attach_dmb: a mapping of a peer's DMB would outlive any check
+	 * (the peer's kernel frees and reuses the memory, we cannot hold
+	 * it), so every write goes through move_data's. No pool either.
+	 */
+};
+
+/*
+ * Vector 0, in the irq's thread: take our signal bits word by word and run
+ * the handlers of the DMBs they name, with bh off as handlers expect. A
+ * bit set for a slot we do not use is nobody's and is dropped.
+ */
+static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
+{
+	struct smcd_ivsh *iv = arg;
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	unsigned long bits;
+	unsigned int w, b;
+
+	local_bh_disable();
+	for (w = 0; w < IVSH_SIG_WORDS; w++) {
+		bits = xchg(&h->signals[w], 0);
+		for_each_set_bit(b, &bits, BITS_PER_LONG) {
+			struct smcd_ivsh_dmb *d;
+
+			if (w * BITS_PER_LONG + b >= IVSH_SLOTS)
+				break;
+			d = &iv->dmbs[w * BITS_PER_LONG + b];
+			spin_lock(&iv->lock);
+			if (d->token && d->handler)
+				d->handler(d->owner);
+			spin_unlock(&iv->lock);
+		}
+	}
+	local_bh_enable();
+	return IRQ_HANDLED;
 }
 
 static void smcd_ivsh_heartbeat(struct work_struct *work)
@@ -92,19 +375,24 @@ static void smcd_ivsh_heartbeat(struct work_struct *work)
 	schedule_delayed_work(&iv->beat, msecs_to_jiffies(IVSH_HEARTBEAT_MS));
 }
 
+/* Every vector counts; vector 0 wakes the scan of the signal bits. */
 static irqreturn_t smcd_ivsh_irq(int irq, void *arg)
 {
-	atomic64_t *count = arg;
+	struct smcd_ivsh *iv = arg;
+	unsigned int v = irq == pci_irq_vector(iv->pdev, IVSH_VEC_SIGNAL) ?
+			 IVSH_VEC_SIGNAL : 1;
 
-	/* Step 1 only counts; the scan of the signal bitmap comes with DMBs. */
-	atomic64_inc(count);
-	return IRQ_HANDLED;
+	atomic64_inc(&iv->irqs[v]);
+	return v == IVSH_VEC_SIGNAL ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
+
+static void smcd_ivsh_remove(struct pci_dev *pdev);
 
 static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct smcd_ivsh_header *h;
 	struct smcd_ivsh *iv;
+	u64 region_id;
 	u32 pos;
 	int rc, v;
 
@@ -157,15 +445,43 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	rc = pci_alloc_irq_vectors(pdev, IVSH_VECTORS, IVSH_VECTORS, PCI_IRQ_MSIX);
 	if (rc < 0)
 		return rc;
+	BUILD_BUG_ON(sizeof(struct smcd_ivsh_header) > IVSH_HDR_SIZE);
+	BUILD_BUG_ON(IVSH_SLOTS > IVSH_SIG_WORDS * BITS_PER_LONG || IVSH_SLOTS > 0xff);
+	spin_lock_init(&iv->lock);
+	iv->nunits = (iv->part_size - IVSH_HDR_SIZE) / IVSH_UNIT;
+	iv->units = devm_bitmap_zalloc(&pdev->dev, iv->nunits, GFP_KERNEL);
+	if (!iv->units)
+		return -ENOMEM;
 	for (v = 0; v < IVSH_VECTORS; v++) {
-		rc = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, v), smcd_ivsh_irq, 0,
-				      KBUILD_MODNAME "-ivshmem", &iv->irqs[v]);
+		rc = devm_request_threaded_irq(&pdev->dev, pci_irq_vector(pdev, v),
+					       smcd_ivsh_irq,
+					       v == IVSH_VEC_SIGNAL ? smcd_ivsh_signals : NULL,
+					       0, KBUILD_MODNAME "-ivshmem", iv);
 		if (rc)
 			return rc;	/* devres frees the vectors and the irqs */
 	}
 
-	/* Our header: what the other VMs may read of us. */
+	/*
+	 * The region's identity: the first VM's random value, whoever that
+	 * was; a VM never changes it after. The top bit makes it non-zero.
+	 */
+	region_id = get_random_u64() | BIT_ULL(63);
+	h = smcd_ivsh_part(iv, 0);
+	cmpxchg((u64 *)&h->region_id, 0, cpu_to_le64(region_id));
+	region_id = le64_to_cpu(READ_ONCE(h->region_id));
+	iv->ism.gid = (region_id & ~0xffffULL) | iv->id;
+	/* Linux's range for emulated ISM devices; the same on the region. */
+	iv->ism.chid = 0xff00 + (region_id >> 16) % 0xff;
+	iv->ism.name = dev_name(&pdev->dev);
+	iv->ism.pdev = pdev;
+	iv->ism.ops = &smcd_ivsh_ops;
+
+	/* Our header: what the other VMs may read of us. No DMB yet. */
 	h = smcd_ivsh_part(iv, iv->id);
+	WRITE_ONCE(h->magic, 0);
+	smp_wmb();
+	memset(h->slots, 0, sizeof(h->slots));
+	memset(h->signals, 0, sizeof(h->signals));
 	WRITE_ONCE(h->peer_id, cpu_to_le32(iv->id));
 	WRITE_ONCE(h->partitions, cpu_to_le32(ivshmem_peers));
 	WRITE_ONCE(h->heartbeat, 0);
@@ -180,6 +496,12 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_unlock(&smcd_ivsh_lock);
 	dev_info(&pdev->dev, "ivshmem: peer ID %u, region %pa bytes, partitions of %pa\n",
 		 iv->id, &iv->size, &iv->part_size);
+	rc = smcd_ism_register(&iv->ism);
+	if (rc) {
+		smcd_ivsh_remove(pdev);
+		return rc;
+	}
+	iv->ism_registered = true;
 	return 0;
 }
 
@@ -187,6 +509,13 @@ static void smcd_ivsh_remove(struct pci_dev *pdev)
 {
 	struct smcd_ivsh *iv = pci_get_drvdata(pdev);
 
+	/*
+	 * No new connection after this; it waits for the last one of ours
+	 * to end, whose DMBs go with it (Documentation/smc-d.md: a device
+	 * unbound under live connections waits for them, for now).
+	 */
+	if (iv->ism_registered)
+		smcd_ism_unregister(&iv->ism);
 	mutex_lock(&smcd_ivsh_lock);
 	list_del(&iv->list);
 	mutex_unlock(&smcd_ivsh_lock);
@@ -216,8 +545,15 @@ void smcd_ivshmem_show(struct seq_file *m)
 
 	mutex_lock(&smcd_ivsh_lock);
 	list_for_each_entry(iv, &smcd_ivsh_devs, list) {
-		seq_printf(m, "%s id %u size %llu partitions %u irqs", pci_name(iv->pdev), iv->id,
-			   (u64)iv->size, ivshmem_peers);
+		unsigned int dmbs = 0;
+
+		spin_lock_bh(&iv->lock);
+		for (i = 0; i < IVSH_SLOTS; i++)
+			dmbs += !!iv->dmbs[i].token;
+		spin_unlock_bh(&iv->lock);
+		seq_printf(m, "%s id %u size %llu partitions %u gid %016llx chid %04x dmbs %u irqs",
+			   pci_name(iv->pdev), iv->id, (u64)iv->size, ivshmem_peers,
+			   iv->ism.gid, iv->ism.chid, dmbs);
 		for (v = 0; v < IVSH_VECTORS; v++)
 			seq_printf(m, " %lld", (s64)atomic64_read(&iv->irqs[v]));
 		seq_putc(m, '\n');

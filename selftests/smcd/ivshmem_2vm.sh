@@ -10,6 +10,14 @@
 #   - a doorbell crosses: VM 0 rings vector 1 of VM 1's ID, and VM 1's
 #     interrupt count of vector 1 goes up, vector 0's does not; the same
 #     from VM 1 to VM 0 on vector 0;
+#   - SMC-D between the VMs over the region (step 4): with a UEID in
+#     common (their SEIDs differ), an AF_SMC echo from VM 0 to VM 1 is
+#     SMCD on both ends, byte-exact from 1 B to 4 MiB, VM 1's signal vector
+#     counts interrupts, and the DMBs are gone from both sides after it;
+#     inside one VM the loopback device still carries SMC-D (VM 1's
+#     ivshmem interrupts stay put);
+#   - smcd device lists the ivshmem device (its PCI address, its CHID)
+#     beside the loopback device (CHID ffff);
 #   - af_smc removed on VM 1: VM 0 sees VM 1's partition "absent"; loaded
 #     again without ivshmem=1 (the default is off): the device stays
 #     unbound and the partition absent; with ivshmem=1: "up" again, with
@@ -23,9 +31,21 @@ topo_require_ours_2vm "the ivshmem driver is af_smc's own"
 # 2+ivshmem a missing device or debugfs file is the driver's failure.
 [ -n "${SMC_IVSHMEM:-}" ] || tap_skip_all "no ivshmem region (vm/run --ivshmem, topology 2+ivshmem)"
 D=/sys/kernel/debug/af_smc/ivshmem
+T=$SMC_SELFTESTS/tools
+B=$(dirname "$(command -v smcd)")
+SRV=10.43.0.2
+port=4457
+EID=SMC-IVSHMEM.SELFTEST
+
+cleanup() {
+	topo_stop_2vm /tmp/srv.pid
+	for vm in 0 1; do topo_on $vm "$B/smcd ueid flush" >/dev/null 2>&1; done
+}
+tap_at_exit cleanup
 
 # id_of VM, irqs_of VM VECTOR, beat_of VM PEER: numbers from VM's debugfs.
 id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) .*/\1/p' $D | head -n 1"; }
+dmbs_of() { topo_on "$1" "sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1"; }
 irqs_of() { topo_on "$1" "sed -n 's/.* irqs \([0-9]*\) \([0-9]*\)\$/\1 \2/p' $D | head -n 1" | cut -d' ' -f$(($2 + 1)); }
 beat_of() { topo_on "$1" "sed -n 's/^  peer $2 up heartbeat \([0-9]*\)\$/\1/p' $D"; }
 
@@ -67,7 +87,60 @@ ring() {
 	[ "$after_other" = "$before_other" ] || tap_fail "VM $2's vector $other counted one too"
 }
 
+# serve: an echo server on VM 1, ready when it writes /tmp/ready.
+serve() {
+	topo_stop_2vm /tmp/srv.pid
+	topo_on 1 "rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t $(tap_scaled 300) >/tmp/srv.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+}
+
+smcd_between() {
+	for vm in 0 1; do
+		topo_on $vm "$B/smcd ueid add $EID" || tap_assert "UEID $EID on VM $vm" false
+	done
+	tap_assert "echo server on VM 1" serve
+	for n in 1 65537 4194304; do
+		before=$(irqs_of 1 0)
+		out=$($T/smc-echo -c -f smc -a $SRV -p $port -n $n -w 20 -t "$(tap_scaled 120)" 2>&1) ||
+			tap_fail "echo of $n bytes: $out"
+		after=$(irqs_of 1 0)
+		tap_diag "$n B: $(echo "$out" | grep -E '^(mode|verified)' | tr '\n' ' '); VM 1's signal vector $before -> $after"
+		echo "$out" | grep -q '^mode SMCD ' || tap_fail "the client is not SMCD for $n bytes"
+		echo "$out" | grep -q "^verified $n bytes" || tap_fail "$n bytes not verified"
+		[ "$after" -gt "$before" ] || tap_fail "no doorbell on VM 1 for $n bytes"
+	done
+	srv=$(topo_on 1 "cat /tmp/srv.log")
+	[ "$(echo "$srv" | grep -c ' mode SMCD ')" = 3 ] || tap_fail "the server's side is not SMCD 3 times: $srv"
+	# The DMBs go with their connections (no pool on this device).
+	tap_wait_for 5 sh -c "[ \"\$(sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1)\" = 0 ]" ||
+		tap_fail "VM 0 still has $(dmbs_of 0) DMBs"
+	tap_wait_for 5 topo_on 1 "[ \"\$(sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1)\" = 0 ]" ||
+		tap_fail "VM 1 still has $(dmbs_of 1) DMBs"
+	return 0
+}
+
+# Inside VM 1 the loopback device carries SMC-D; the region is not used.
+smcd_inside() {
+	before=$(irqs_of 1 0)
+	out=$(topo_on 1 "$T/smc-echo -c -f smc -a $SRV -p $port -n 65537 -w 20 -t 60" 2>&1) ||
+		tap_fail "echo inside VM 1: $out"
+	after=$(irqs_of 1 0)
+	tap_diag "inside VM 1: $(echo "$out" | grep -E '^(mode|verified)' | tr '\n' ' '); signal vector $before -> $after"
+	echo "$out" | grep -q '^mode SMCD ' || tap_fail "not SMCD inside VM 1"
+	[ "$after" = "$before" ] || tap_fail "VM 1's ivshmem vector moved for a connection inside it"
+}
+
+tools() {
+	out=$($B/smcd device 2>&1) || tap_fail "smcd device: $out"
+	pci=$(sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1)
+	chid=$(sed -n 's/.* chid \([0-9a-f]*\) .*/\1/p' $D | head -n 1)
+	tap_diag "$(echo "$out" | tr '\n' ';') (the device: $pci, CHID $chid)"
+	echo "$out" | grep -q " $pci .* $chid " || tap_fail "no line with $pci and CHID $chid"
+	echo "$out" | grep -q " ffff " || tap_fail "no loopback device (CHID ffff)"
+}
+
 gone_and_back() {
+	topo_stop_2vm /tmp/srv.pid
 	id1=$(id_of 1)
 	topo_on 1 "rmmod af_smc" || tap_assert "rmmod on VM 1" false
 	topo_on 0 "grep -q '^  peer $id1 absent' $D" || tap_fail "VM 0 still sees VM 1's partition up"
@@ -84,5 +157,8 @@ tap_case "each VM binds its ivshmem device, peer IDs 0 and 1" 60 ids
 tap_case "both partitions up on both VMs, each heartbeat moves" 60 heartbeats
 tap_case "a doorbell from VM 0 interrupts VM 1 on the vector rung" 60 ring 0 1 1
 tap_case "a doorbell from VM 1 interrupts VM 0 on the vector rung" 60 ring 1 0 0
+tap_case "SMC-D between the VMs over the region, byte-exact 1 B .. 4 MiB" 300 smcd_between
+tap_case "inside one VM the loopback device still carries SMC-D" 60 smcd_inside
+tap_case "smcd device lists the ivshmem device beside the loopback device" 30 tools
 tap_case "af_smc removed on VM 1: its partition absent; loaded again: up with ivshmem=1 only" 60 gone_and_back
 tap_done
