@@ -7,10 +7,15 @@
  * the host's ivshmem server; Doorbell, which interrupts vector v of peer p
  * when written (p << 16) | v), BAR1 its MSI-X table, BAR2 the region every
  * VM on the server maps. The region is cut into ivshmem_peers partitions
- * of equal size, partition i for peer ID i. A partition starts with a
+ * of equal size. A VM claims a free one (a compare-and-swap of the
+ * partition's claim word with a random value of its own), or one whose
+ * owner's heartbeat has stood still for IVSH_PEER_TIMEOUT_S: peer IDs
+ * are the server's to give and may grow without bound (QEMU's server
+ * counts up), so they cannot name partitions. A partition starts with a
  * header area (struct smcd_ivsh_header, IVSH_HDR_SIZE bytes) and holds its
  * owner's DMBs after it, carved in 16 KiB units by an allocator whose
- * state is ours alone (kernel memory).
+ * state is ours alone (kernel memory). A GID is the region's identity
+ * with the partition's index in its low 16 bits.
  *
  * The header area is its owner's to write, except the signal bits, which
  * a writer sets for the DMB it wrote into before it rings the owner's
@@ -27,8 +32,8 @@
  * time. Everything read from it is read once into a local, checked, and
  * never used as a kernel address; what it can do is write into DMBs of
  * the region, which every VM on it can reach anyway (the trust model,
- * Documentation/security.md). A peer ID from IVPosition is checked against
- * ivshmem_peers before it picks our partition.
+ * Documentation/security.md). A peer ID read from a header is only ever a
+ * doorbell's target.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +50,8 @@
 
 #include "smcd_ism.h"
 #include "smcd_ivshmem.h"
+#include "smcd_lgr.h"
+#include "smc_wait.h"
 
 /*
  * Off unless asked for: an ivshmem device may carry another program's
@@ -55,12 +62,13 @@ module_param(ivshmem, bool, 0444);
 MODULE_PARM_DESC(ivshmem, "bind QEMU's ivshmem-doorbell devices (PCI 1af4:1110) for SMC-D between VMs (default: off)");
 
 /*
- * How many peers a region is cut for: every VM on one region must load the
- * module with the same value, or their partitions do not line up.
+ * How many partitions a region is cut into, at most one VM in each: every
+ * VM on one region must load the module with the same value, or their
+ * partitions do not line up.
  */
 static unsigned int ivshmem_peers = 2;
 module_param(ivshmem_peers, uint, 0444);
-MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per peer ID (2 to 16, the same in every VM; default 2)");
+MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per VM (2 to 16, the same in every VM; default 2)");
 
 #define IVSH_REG_IVPOSITION	8
 #define IVSH_REG_DOORBELL	12
@@ -72,8 +80,15 @@ MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per peer I
 #define IVSH_UNIT		(16 * 1024)
 /* The smallest partition: the header area and a 64 KiB DMB. */
 #define IVSH_MIN_PART		(IVSH_HDR_SIZE + 64 * 1024)
-#define IVSH_MAGIC		0x32485344434d53ULL	/* "SMCDSH2" */
+#define IVSH_MAGIC		0x33485344434d53ULL	/* "SMCDSH3" */
 #define IVSH_HEARTBEAT_MS	1000
+/*
+ * A partition whose heartbeat stood still this long has lost its VM.
+ * Generous: a TCG guest on a loaded host can miss a few beats, and a
+ * false alarm resets live connections (or lets a new VM take a live VM's
+ * partition); a VM that really stopped is found within it.
+ */
+#define IVSH_PEER_TIMEOUT_S	(15 * SMC_WAIT_SCALE)
 #define IVSH_SIG_WORDS		4
 #define IVSH_SLOTS		254	/* what fits after the header, < 64 * IVSH_SIG_WORDS */
 /* A token's low byte is its slot, the rest random. */
@@ -92,8 +107,8 @@ struct smcd_ivsh_slot {
 
 /* The start of each partition; its owner writes all but signals. */
 struct smcd_ivsh_header {
-	__le64	magic;
-	__le32	peer_id;
+	__le64	magic;		/* IVSH_MAGIC while the owner uses it */
+	__le32	peer_id;	/* the owner's IVPosition: its doorbell */
 	__le32	partitions;
 	__le64	heartbeat;	/* counts up every IVSH_HEARTBEAT_MS */
 	/*
@@ -102,16 +117,29 @@ struct smcd_ivsh_header {
 	 * on the region. Nobody writes it after.
 	 */
 	__le64	region_id;
-	u8	pad0[32];
+	/*
+	 * Who owns the partition: 0 nobody, else the owner's random value,
+	 * set by cmpxchg (so two VMs never both take it), compared only.
+	 */
+	u64	claim;
+	u8	pad0[24];
 	unsigned long signals[IVSH_SIG_WORDS];	/* a bit per slot */
 	u8	pad1[32];
 	struct smcd_ivsh_slot slots[IVSH_SLOTS];
 };
 
+/* How a partition's header looked to the heartbeat work last time. */
+struct smcd_ivsh_watch {
+	u64		claim;		/* its owner then (0: none) */
+	bool		up;		/* the owner's magic was there */
+	u64		beat;		/* its heartbeat then */
+	unsigned long	changed;	/* jiffies, when beat or claim last moved */
+};
+
 /* What we keep of each DMB slot of ours; ours alone, under lock. */
 struct smcd_ivsh_dmb {
 	u64			token;		/* 0: free */
-	bool			busy;		/* being set up or torn down */
+	bool			busy;		/* being set up */
 	u32			first, units;	/* where, in IVSH_UNITs */
 	smcd_dmb_signal_t	handler;
 	void			*owner;
@@ -125,8 +153,16 @@ struct smcd_ivsh {
 	resource_size_t		size;
 	resource_size_t		part_size;
 	u16			id;		/* IVPosition */
+	u64			region_id;
+	/* Our partition (-1 until claimed) and our claim on it. */
+	int			part;
+	u64			claim;
+	bool			lost;		/* another VM took it over */
 	u64			beats;
-	struct delayed_work	beat;
+	struct delayed_work	beat;		/* heartbeat, watch, claim */
+	struct smcd_ivsh_watch	watch[IVSH_MAX_PEERS];
+	/* Partitions whose heartbeat stopped: unreachable till it moves. */
+	unsigned long		dead;
 	atomic64_t		irqs[IVSH_VECTORS];
 	struct smcd_ism_dev	ism;
 	bool			ism_registered;
@@ -154,28 +190,34 @@ static struct smcd_ivsh *smcd_ivsh_of(struct smcd_ism_dev *dev)
 	return container_of(dev, struct smcd_ivsh, ism);
 }
 
-/* Whether peer's header says it is up (read once; it may change any time). */
-static bool smcd_ivsh_peer_up(struct smcd_ivsh *iv, unsigned int peer)
+static u64 smcd_ivsh_gid(struct smcd_ivsh *iv, unsigned int part)
 {
-	return le64_to_cpu(READ_ONCE(smcd_ivsh_part(iv, peer)->magic)) == IVSH_MAGIC;
+	return (iv->region_id & ~0xffffULL) | part;
 }
 
-/* The peer ID of gid on our region, or -1: another region's, or none. */
-static int smcd_ivsh_peer_of(struct smcd_ivsh *iv, u64 gid)
+/* Whether partition p has a live owner (read once; it may change any time). */
+static bool smcd_ivsh_part_up(struct smcd_ivsh *iv, unsigned int p)
 {
-	u64 peer = gid & 0xffff;
+	return le64_to_cpu(READ_ONCE(smcd_ivsh_part(iv, p)->magic)) == IVSH_MAGIC &&
+	       !test_bit(p, &iv->dead);
+}
 
-	if ((gid ^ iv->ism.gid) & ~0xffffULL || peer >= ivshmem_peers)
+/* The partition of gid on our region, or -1: another region's, or none. */
+static int smcd_ivsh_part_of(struct smcd_ivsh *iv, u64 gid)
+{
+	u64 p = gid & 0xffff;
+
+	if ((gid ^ iv->region_id) & ~0xffffULL || p >= ivshmem_peers)
 		return -1;
-	return peer;
+	return p;
 }
 
 static bool smcd_ivsh_reaches(struct smcd_ism_dev *dev, u64 gid)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
-	int peer = smcd_ivsh_peer_of(iv, gid);
+	int p = smcd_ivsh_part_of(iv, gid);
 
-	return peer >= 0 && smcd_ivsh_peer_up(iv, peer);
+	return !READ_ONCE(iv->lost) && p >= 0 && smcd_ivsh_part_up(iv, p);
 }
 
 static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb,
@@ -183,13 +225,15 @@ static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb
 				  const struct smcd_dmb_tuple *tuple)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
-	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->part);
 	u32 units = DIV_ROUND_UP(dmb->len, IVSH_UNIT), first, i;
 	struct smcd_ivsh_slot *slot;
 	struct smcd_ivsh_dmb *d;
 	void *mem;
 	u64 token;
 
+	if (READ_ONCE(iv->lost))
+		return -ENODEV;
 	spin_lock_bh(&iv->lock);
 	for (i = 0; i < IVSH_SLOTS; i++)
 		if (!iv->dmbs[i].token && !iv->dmbs[i].busy)
@@ -239,7 +283,7 @@ static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb
 static void smcd_ivsh_unregister_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
-	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->part);
 	u32 i = IVSH_TOKEN_SLOT(dmb->token);
 	struct smcd_ivsh_dmb *d;
 
@@ -256,9 +300,11 @@ static void smcd_ivsh_unregister_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *
 	 * runs for it after this. The units go back now: a writer of
 	 * another VM that read the slot before we cleared it may still be
 	 * copying, but only the DMB's own peer passes the check, and it has
-	 * ended its connection.
+	 * ended its connection. A partition another VM took over is its
+	 * now: we leave its slots alone.
 	 */
-	WRITE_ONCE(h->slots[i].token, 0);
+	if (!READ_ONCE(iv->lost))
+		WRITE_ONCE(h->slots[i].token, 0);
 	bitmap_clear(iv->units, d->first, d->units);
 	memset(d, 0, sizeof(*d));
 	spin_unlock_bh(&iv->lock);
@@ -279,18 +325,19 @@ static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token
 			       const void *data, u32 len, bool signal)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
-	int peer = smcd_ivsh_peer_of(iv, peer_gid);
+	int p = smcd_ivsh_part_of(iv, peer_gid);
 	u32 i = IVSH_TOKEN_SLOT(token);
 	struct smcd_ivsh_header *h;
 	struct smcd_ivsh_slot slot;
 	u64 off, dlen, tok;
+	u32 peer_id;
 
-	if (peer < 0)
+	if (p < 0)
 		return -EHOSTUNREACH;
-	/* A peer whose header is gone has gone: its DMBs with it. */
-	if (!smcd_ivsh_peer_up(iv, peer) || i >= IVSH_SLOTS)
+	/* An owner that left or stopped has taken its DMBs with it. */
+	if (READ_ONCE(iv->lost) || !smcd_ivsh_part_up(iv, p) || i >= IVSH_SLOTS)
 		return -ENOENT;
-	h = smcd_ivsh_part(iv, peer);
+	h = smcd_ivsh_part(iv, p);
 	/*
 	 * The slot, once, into our copy: the owner rewrites it only with the
 	 * token cleared, so the token the same before and after the copy
@@ -314,11 +361,13 @@ static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token
 	if (len)
 		memcpy((void *)h + off + offset, data, len);
 	if (signal) {
+		/* The doorbell the owner names: a wrong one wakes nobody of ours. */
+		peer_id = le32_to_cpu(READ_ONCE(h->peer_id)) & 0xffff;
 		/* The bytes before the bit, the bit before the doorbell. */
 		smp_mb__before_atomic();
 		set_bit(i, h->signals);
 		smp_mb__after_atomic();
-		iowrite32((u32)peer << 16 | IVSH_VEC_SIGNAL, iv->regs + IVSH_REG_DOORBELL);
+		iowrite32(peer_id << 16 | IVSH_VEC_SIGNAL, iv->regs + IVSH_REG_DOORBELL);
 	}
 	return 0;
 }
@@ -343,10 +392,14 @@ static const struct smcd_ism_ops smcd_ivsh_ops = {
 static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
 {
 	struct smcd_ivsh *iv = arg;
-	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
+	struct smcd_ivsh_header *h;
 	unsigned long bits;
 	unsigned int w, b;
+	int part = READ_ONCE(iv->part);
 
+	if (part < 0 || READ_ONCE(iv->lost))
+		return IRQ_HANDLED;
+	h = smcd_ivsh_part(iv, part);
 	local_bh_disable();
 	for (w = 0; w < IVSH_SIG_WORDS; w++) {
 		bits = xchg(&h->signals[w], 0);
@@ -366,15 +419,6 @@ static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
 	return IRQ_HANDLED;
 }
 
-static void smcd_ivsh_heartbeat(struct work_struct *work)
-{
-	struct smcd_ivsh *iv = container_of(to_delayed_work(work), struct smcd_ivsh, beat);
-	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->id);
-
-	WRITE_ONCE(h->heartbeat, cpu_to_le64(++iv->beats));
-	schedule_delayed_work(&iv->beat, msecs_to_jiffies(IVSH_HEARTBEAT_MS));
-}
-
 /* Every vector counts; vector 0 wakes the scan of the signal bits. */
 static irqreturn_t smcd_ivsh_irq(int irq, void *arg)
 {
@@ -386,20 +430,146 @@ static irqreturn_t smcd_ivsh_irq(int irq, void *arg)
 	return v == IVSH_VEC_SIGNAL ? IRQ_WAKE_THREAD : IRQ_HANDLED;
 }
 
-static void smcd_ivsh_remove(struct pci_dev *pdev);
+/* The connections with partition p's VM end: its DMBs are gone or unread. */
+static void smcd_ivsh_part_gone(struct smcd_ivsh *iv, unsigned int p, const char *why)
+{
+	dev_info(&iv->pdev->dev, "ivshmem: partition %u %s; its connections are reset\n", p, why);
+	if (iv->ism_registered)
+		smcd_lgr_peer_gone(&iv->ism, smcd_ivsh_gid(iv, p));
+}
+
+/*
+ * Partition p's header as it is now against last time. Another owner (or
+ * none) or its heartbeat gone back: the VM we knew there has gone, and so
+ * have the connections with it. Its heartbeat still for
+ * IVSH_PEER_TIMEOUT_S: that VM stopped; the partition is unreachable until
+ * the heartbeat moves again, and may be claimed by a VM without one.
+ */
+static void smcd_ivsh_watch_part(struct smcd_ivsh *iv, unsigned int p)
+{
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, p);
+	struct smcd_ivsh_watch *w = &iv->watch[p];
+	u64 claim = READ_ONCE(h->claim);
+	bool up = claim && le64_to_cpu(READ_ONCE(h->magic)) == IVSH_MAGIC;
+	u64 beat = le64_to_cpu(READ_ONCE(h->heartbeat));
+
+	if (claim != w->claim || up != w->up || (up && beat < w->beat)) {
+		if (w->up)
+			smcd_ivsh_part_gone(iv, p, up ? "has a new owner" : "was left");
+		else if (test_bit(p, &iv->dead))
+			dev_info(&iv->pdev->dev, "ivshmem: partition %u is back\n", p);
+		w->claim = claim;
+		w->up = up;
+		w->beat = beat;
+		w->changed = jiffies;
+		clear_bit(p, &iv->dead);
+		return;
+	}
+	if (beat != w->beat) {
+		if (test_and_clear_bit(p, &iv->dead))
+			dev_info(&iv->pdev->dev, "ivshmem: partition %u is back\n", p);
+		w->beat = beat;
+		w->changed = jiffies;
+		return;
+	}
+	if (claim && !test_bit(p, &iv->dead) &&
+	    time_after(jiffies, w->changed + IVSH_PEER_TIMEOUT_S * HZ)) {
+		set_bit(p, &iv->dead);
+		if (up)
+			smcd_ivsh_part_gone(iv, p, "stopped (no heartbeat)");
+	}
+}
+
+/*
+ * Take partition p if its claim word still holds old (0: free; else the
+ * claim of an owner that stopped), make its header ours and offer the
+ * device to SMC-D. Only the heartbeat work and probe call it, never at
+ * once.
+ */
+static bool smcd_ivsh_claim(struct smcd_ivsh *iv, unsigned int p, u64 old)
+{
+	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, p);
+
+	if (cmpxchg(&h->claim, old, iv->claim) != old)
+		return false;
+	/* Ours: nothing of its last owner's DMBs or signals counts. */
+	WRITE_ONCE(h->magic, 0);
+	smp_wmb();
+	memset(h->slots, 0, sizeof(h->slots));
+	memset(h->signals, 0, sizeof(h->signals));
+	WRITE_ONCE(h->peer_id, cpu_to_le32(iv->id));
+	WRITE_ONCE(h->partitions, cpu_to_le32(ivshmem_peers));
+	WRITE_ONCE(h->heartbeat, 0);
+	smp_wmb();	/* the fields before the magic that vouches for them */
+	WRITE_ONCE(h->magic, cpu_to_le64(IVSH_MAGIC));
+	iv->ism.gid = smcd_ivsh_gid(iv, p);
+	WRITE_ONCE(iv->part, p);
+	clear_bit(p, &iv->dead);
+	dev_info(&iv->pdev->dev, "ivshmem: peer ID %u, partition %u of %u (%pa bytes)%s\n",
+		 iv->id, p, ivshmem_peers, &iv->part_size,
+		 old ? ", taken over from a VM that stopped" : "");
+	smcd_ism_register(&iv->ism);
+	iv->ism_registered = true;
+	return true;
+}
+
+/* Without a partition: a free one, else one whose VM stopped. */
+static void smcd_ivsh_try_claim(struct smcd_ivsh *iv)
+{
+	unsigned int p;
+
+	for (p = 0; p < ivshmem_peers; p++)
+		if (!READ_ONCE(smcd_ivsh_part(iv, p)->claim) && smcd_ivsh_claim(iv, p, 0))
+			return;
+	for (p = 0; p < ivshmem_peers; p++)
+		if (test_bit(p, &iv->dead) && smcd_ivsh_claim(iv, p, iv->watch[p].claim))
+			return;
+}
+
+static void smcd_ivsh_heartbeat(struct work_struct *work)
+{
+	struct smcd_ivsh *iv = container_of(to_delayed_work(work), struct smcd_ivsh, beat);
+	unsigned int p;
+
+	if (iv->part >= 0 && !iv->lost) {
+		struct smcd_ivsh_header *h = smcd_ivsh_part(iv, iv->part);
+
+		if (READ_ONCE(h->claim) != iv->claim) {
+			/*
+			 * Another VM took our partition, taking us for
+			 * stopped (we missed IVSH_PEER_TIMEOUT_S of beats):
+			 * it is that VM's now. Our connections end; the
+			 * device reaches nobody until it is bound again.
+			 */
+			WRITE_ONCE(iv->lost, true);
+			dev_err(&iv->pdev->dev, "ivshmem: partition %u was taken over; SMC-D over this device stops\n",
+				iv->part);
+			for (p = 0; p < ivshmem_peers; p++)
+				smcd_lgr_peer_gone(&iv->ism, smcd_ivsh_gid(iv, p));
+		} else {
+			WRITE_ONCE(h->heartbeat, cpu_to_le64(++iv->beats));
+		}
+	}
+	for (p = 0; p < ivshmem_peers; p++)
+		if (p != iv->part)
+			smcd_ivsh_watch_part(iv, p);
+	if (iv->part < 0)
+		smcd_ivsh_try_claim(iv);
+	schedule_delayed_work(&iv->beat, msecs_to_jiffies(IVSH_HEARTBEAT_MS));
+}
 
 static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct smcd_ivsh_header *h;
 	struct smcd_ivsh *iv;
 	u64 region_id;
-	u32 pos;
 	int rc, v;
 
 	iv = devm_kzalloc(&pdev->dev, sizeof(*iv), GFP_KERNEL);
 	if (!iv)
 		return -ENOMEM;
 	iv->pdev = pdev;
+	iv->part = -1;
 	rc = pcim_enable_device(pdev);
 	if (rc)
 		return rc;
@@ -409,7 +579,7 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	iv->regs = pcim_iomap_table(pdev)[0];
 	iv->size = pci_resource_len(pdev, 2);
 	if (!iv->size || iv->size / ivshmem_peers < IVSH_MIN_PART) {
-		dev_err(&pdev->dev, "ivshmem: a region of %pa bytes is too small for %u peers\n",
+		dev_err(&pdev->dev, "ivshmem: a region of %pa bytes is too small for %u partitions\n",
 			&iv->size, ivshmem_peers);
 		return -ENOSPC;
 	}
@@ -422,13 +592,7 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_err(&pdev->dev, "ivshmem: no MSI-X, so no doorbells (ivshmem-plain?)\n");
 		return -ENODEV;
 	}
-	pos = ioread32(iv->regs + IVSH_REG_IVPOSITION);
-	if (pos >= ivshmem_peers) {
-		dev_err(&pdev->dev, "ivshmem: peer ID %u, but the region is cut for %u peers (ivshmem_peers)\n",
-			pos, ivshmem_peers);
-		return -ERANGE;
-	}
-	iv->id = pos;
+	iv->id = ioread32(iv->regs + IVSH_REG_IVPOSITION) & 0xffff;
 	/* Managed, as the device is: released when the driver lets go. */
 	rc = pci_request_region(pdev, 2, KBUILD_MODNAME);
 	if (rc)
@@ -468,47 +632,41 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	region_id = get_random_u64() | BIT_ULL(63);
 	h = smcd_ivsh_part(iv, 0);
 	cmpxchg((u64 *)&h->region_id, 0, cpu_to_le64(region_id));
-	region_id = le64_to_cpu(READ_ONCE(h->region_id));
-	iv->ism.gid = (region_id & ~0xffffULL) | iv->id;
+	iv->region_id = le64_to_cpu(READ_ONCE(h->region_id));
 	/* Linux's range for emulated ISM devices; the same on the region. */
-	iv->ism.chid = 0xff00 + (region_id >> 16) % 0xff;
+	iv->ism.chid = 0xff00 + (iv->region_id >> 16) % 0xff;
 	iv->ism.name = dev_name(&pdev->dev);
 	iv->ism.pdev = pdev;
 	iv->ism.ops = &smcd_ivsh_ops;
-
-	/* Our header: what the other VMs may read of us. No DMB yet. */
-	h = smcd_ivsh_part(iv, iv->id);
-	WRITE_ONCE(h->magic, 0);
-	smp_wmb();
-	memset(h->slots, 0, sizeof(h->slots));
-	memset(h->signals, 0, sizeof(h->signals));
-	WRITE_ONCE(h->peer_id, cpu_to_le32(iv->id));
-	WRITE_ONCE(h->partitions, cpu_to_le32(ivshmem_peers));
-	WRITE_ONCE(h->heartbeat, 0);
-	smp_wmb();	/* the fields before the magic that vouches for them */
-	WRITE_ONCE(h->magic, cpu_to_le64(IVSH_MAGIC));
-	INIT_DELAYED_WORK(&iv->beat, smcd_ivsh_heartbeat);
-	schedule_delayed_work(&iv->beat, 0);
+	do {
+		iv->claim = get_random_u64();
+	} while (!iv->claim);
 
 	pci_set_drvdata(pdev, iv);
 	mutex_lock(&smcd_ivsh_lock);
 	list_add_tail(&iv->list, &smcd_ivsh_devs);
 	mutex_unlock(&smcd_ivsh_lock);
-	dev_info(&pdev->dev, "ivshmem: peer ID %u, region %pa bytes, partitions of %pa\n",
-		 iv->id, &iv->size, &iv->part_size);
-	rc = smcd_ism_register(&iv->ism);
-	if (rc) {
-		smcd_ivsh_remove(pdev);
-		return rc;
-	}
-	iv->ism_registered = true;
+	/*
+	 * A free partition now; else the heartbeat work watches them all
+	 * and takes one whose VM has stopped, once it has stood still for
+	 * IVSH_PEER_TIMEOUT_S.
+	 */
+	smcd_ivsh_try_claim(iv);
+	if (iv->part < 0)
+		dev_info(&pdev->dev, "ivshmem: peer ID %u, no free partition of %u: waiting for one whose VM stopped\n",
+			 iv->id, ivshmem_peers);
+	INIT_DELAYED_WORK(&iv->beat, smcd_ivsh_heartbeat);
+	schedule_delayed_work(&iv->beat, 0);
 	return 0;
 }
 
 static void smcd_ivsh_remove(struct pci_dev *pdev)
 {
 	struct smcd_ivsh *iv = pci_get_drvdata(pdev);
+	struct smcd_ivsh_header *h;
 
+	/* No claim, no watch after this. */
+	cancel_delayed_work_sync(&iv->beat);
 	/*
 	 * No new connection after this; it waits for the last one of ours
 	 * to end, whose DMBs go with it (Documentation/smc-d.md: a device
@@ -519,9 +677,13 @@ static void smcd_ivsh_remove(struct pci_dev *pdev)
 	mutex_lock(&smcd_ivsh_lock);
 	list_del(&iv->list);
 	mutex_unlock(&smcd_ivsh_lock);
-	cancel_delayed_work_sync(&iv->beat);
-	/* Gone, for whoever reads our header next. */
-	WRITE_ONCE(smcd_ivsh_part(iv, iv->id)->magic, 0);
+	/* Free again, for whoever looks next: the magic, then the claim. */
+	if (iv->part >= 0 && !iv->lost) {
+		h = smcd_ivsh_part(iv, iv->part);
+		WRITE_ONCE(h->magic, 0);
+		smp_wmb();
+		cmpxchg(&h->claim, iv->claim, 0);
+	}
 	/* devres then frees the irqs, the vectors and both mappings. */
 }
 
@@ -551,20 +713,25 @@ void smcd_ivshmem_show(struct seq_file *m)
 		for (i = 0; i < IVSH_SLOTS; i++)
 			dmbs += !!iv->dmbs[i].token;
 		spin_unlock_bh(&iv->lock);
-		seq_printf(m, "%s id %u size %llu partitions %u gid %016llx chid %04x dmbs %u irqs",
-			   pci_name(iv->pdev), iv->id, (u64)iv->size, ivshmem_peers,
-			   iv->ism.gid, iv->ism.chid, dmbs);
+		seq_printf(m, "%s id %u part %d size %llu partitions %u gid %016llx chid %04x dmbs %u irqs",
+			   pci_name(iv->pdev), iv->id, READ_ONCE(iv->part), (u64)iv->size,
+			   ivshmem_peers, iv->ism.gid, iv->ism.chid, dmbs);
 		for (v = 0; v < IVSH_VECTORS; v++)
 			seq_printf(m, " %lld", (s64)atomic64_read(&iv->irqs[v]));
 		seq_putc(m, '\n');
 		/* Numbers as read, once each: the region is the peers' too. */
 		for (i = 0; i < ivshmem_peers; i++) {
 			struct smcd_ivsh_header *h = smcd_ivsh_part(iv, i);
-			u64 magic = le64_to_cpu(READ_ONCE(h->magic));
+			bool up = READ_ONCE(h->claim) &&
+				  le64_to_cpu(READ_ONCE(h->magic)) == IVSH_MAGIC;
 
-			seq_printf(m, "  peer %u %s heartbeat %llu\n", i,
-				   magic == IVSH_MAGIC ? "up" : "absent",
-				   magic == IVSH_MAGIC ? le64_to_cpu(READ_ONCE(h->heartbeat)) : 0);
+			if (!up)
+				seq_printf(m, "  part %u free\n", i);
+			else
+				seq_printf(m, "  part %u %s id %u heartbeat %llu\n", i,
+					   test_bit(i, &iv->dead) ? "dead" : "up",
+					   le32_to_cpu(READ_ONCE(h->peer_id)),
+					   le64_to_cpu(READ_ONCE(h->heartbeat)));
 		}
 	}
 	mutex_unlock(&smcd_ivsh_lock);
@@ -576,7 +743,7 @@ int smcd_ivshmem_ring(unsigned int peer, unsigned int vector)
 	struct smcd_ivsh *iv;
 	int rc = -ENODEV;
 
-	if (peer >= ivshmem_peers || vector >= IVSH_VECTORS)
+	if (peer > 0xffff || vector >= IVSH_VECTORS)
 		return -EINVAL;
 	mutex_lock(&smcd_ivsh_lock);
 	iv = list_first_entry_or_null(&smcd_ivsh_devs, struct smcd_ivsh, list);

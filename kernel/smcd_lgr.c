@@ -336,6 +336,56 @@ static void smcd_lgr_free_work(struct work_struct *work)
 	kfree(lgr);
 }
 
+/*
+ * One connection of (ism, peer_gid)'s groups not reset yet, with a
+ * reference on its sock; NULL when none is left.
+ */
+static struct smc_sock *smcd_lgr_next_of_peer(struct smcd_ism_dev *ism, u64 peer_gid)
+{
+	struct smc_sock *smc = NULL;
+	struct smcd_lgr *lgr;
+	struct smcd_conn *sc;
+
+	mutex_lock(&smcd_lgr_lock);
+	list_for_each_entry(lgr, &smcd_lgrs, list) {
+		if (lgr->ism != ism || lgr->peer_gid != peer_gid)
+			continue;
+		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+			/* Reset already (smc_close_peer_gone() sets neither then). */
+			if (READ_ONCE(sc->smc->conn.peer_gone) ||
+			    READ_ONCE(sc->smc->conn.peer_abort))
+				continue;
+			smc = sc->smc;
+			/*
+			 * Listed means not destroyed yet, and a connection is
+			 * destroyed before its owner drops its last reference
+			 * (smc_close.c), so the sock has one to share.
+			 */
+			sock_hold(&smc->sk);
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&smcd_lgr_lock);
+	return smc;
+}
+
+void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid)
+{
+	struct smc_sock *smc;
+
+	/*
+	 * One at a time, the lock dropped for each reset (which takes the
+	 * connection's lock and wakes its waiters); a reset connection is
+	 * peer_gone, so the next look skips it. A group holds at most a
+	 * device's DMBs, so this ends.
+	 */
+	while ((smc = smcd_lgr_next_of_peer(ism, peer_gid))) {
+		smc_close_peer_gone(smc);
+		sock_put(&smc->sk);
+	}
+}
+
 void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 		      const u8 *host, const u8 *eid)
 {

@@ -95,6 +95,13 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
  * device. The group lingers if this was its last connection.
  */
 void smcd_lgr_conn_del(struct smcd_conn *sc);
+/*
+ * The device says peer_gid is gone (a VM that stopped): every connection
+ * of ism's groups with it is reset, as when a CDC finds the peer's DMB
+ * gone. Process context; takes the lock, and each connection's own lock
+ * outside it.
+ */
+void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid);
 /* What the peer said about itself in its first-contact CLC message. */
 void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 		      const u8 *host, const u8 *eid);

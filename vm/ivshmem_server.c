@@ -17,8 +17,12 @@
  *   to the others:    the new ID N times with its eventfds; later the ID
  *                     alone when that client has gone
  *
- * IDs are the lowest free (the first client gets 0), at most MAX_PEERS.
- * The eventfds go between the QEMUs directly; the server only hands them
+ * IDs count up from 0, as QEMU's own server gives them, skipping any still
+ * in use and wrapping at 65536; at most MAX_PEERS clients at once. An ID
+ * is never given back at once: QEMU 7.2's device corrupted its heap when
+ * an ID it had been told was gone connected again (the other VM's QEMU
+ * aborted in malloc_consolidate(), Documentation/decisions.md). The
+ * eventfds go between the QEMUs directly; the server only hands them
  * out. It runs until SIGTERM or SIGINT, logs each connect and disconnect on
  * stderr, and removes PATH when it ends. FILE stays for the host to read.
  */
@@ -42,12 +46,17 @@
 #define MAX_PEERS 16
 #define MAX_VECTORS 8
 
+#define MAX_ID 0xffff	/* IDs are 16 bits in the doorbell register */
+
+/* A client, in a slot of peers[]; its ID is not its slot. */
 struct peer {
-	int sock;		/* -1: this ID is free */
+	int sock;		/* -1: this slot is free */
+	int id;
 	int efd[MAX_VECTORS];
 };
 
 static struct peer peers[MAX_PEERS];
+static int next_id;
 static int vectors = 1;
 static volatile sig_atomic_t stop;
 
@@ -88,11 +97,11 @@ static int send_msg(int sock, int64_t value, int fd)
 	return n == (ssize_t)sizeof(le) ? 0 : -1;
 }
 
-/* A client's ID N times, each with one of its eventfds, to sock. */
-static int send_vectors(int sock, int id)
+/* Slot i's ID N times, each with one of its eventfds, to sock. */
+static int send_vectors(int sock, int i)
 {
 	for (int v = 0; v < vectors; v++)
-		if (send_msg(sock, id, peers[id].efd[v]))
+		if (send_msg(sock, peers[i].id, peers[i].efd[v]))
 			return -1;
 	return 0;
 }
@@ -102,65 +111,79 @@ static int send_vectors(int sock, int id)
  * its connection. Its QEMU sees the end; the main loop sees it readable
  * (EOF) and drops it there, not in the middle of another client's turn.
  */
-static void cut_off(int id)
+static void cut_off(int i)
 {
-	shutdown(peers[id].sock, SHUT_RDWR);
+	shutdown(peers[i].sock, SHUT_RDWR);
 }
 
-static void drop_peer(int id)
+static void drop_peer(int slot)
 {
-	struct peer *p = &peers[id];
+	struct peer *p = &peers[slot];
 
 	close(p->sock);
 	p->sock = -1;
 	for (int v = 0; v < vectors; v++)
 		close(p->efd[v]);
-	fprintf(stderr, "smc-ivshmem-server: peer %d disconnected\n", id);
+	fprintf(stderr, "smc-ivshmem-server: peer %d disconnected\n", p->id);
 	for (int i = 0; i < MAX_PEERS; i++)
-		if (peers[i].sock >= 0 && send_msg(peers[i].sock, id, -1))
+		if (peers[i].sock >= 0 && send_msg(peers[i].sock, p->id, -1))
 			cut_off(i);
+}
+
+static bool id_in_use(int id)
+{
+	for (int i = 0; i < MAX_PEERS; i++)
+		if (peers[i].sock >= 0 && peers[i].id == id)
+			return true;
+	return false;
 }
 
 static void add_peer(int sock, int shm_fd)
 {
-	int id, v, i;
+	int slot, v, i;
 
-	for (id = 0; id < MAX_PEERS && peers[id].sock >= 0; id++)
+	for (slot = 0; slot < MAX_PEERS && peers[slot].sock >= 0; slot++)
 		;
-	if (id == MAX_PEERS) {
+	if (slot == MAX_PEERS) {
 		fprintf(stderr, "smc-ivshmem-server: refused a client: %d peers already\n", MAX_PEERS);
 		close(sock);
 		return;
 	}
+	/* The next ID not in use; at most MAX_PEERS are, so this ends. */
+	while (id_in_use(next_id))
+		next_id = (next_id + 1) & MAX_ID;
+	peers[slot].id = next_id;
+	next_id = (next_id + 1) & MAX_ID;
 	for (v = 0; v < vectors; v++) {
-		peers[id].efd[v] = eventfd(0, EFD_CLOEXEC);
-		if (peers[id].efd[v] < 0) {
+		peers[slot].efd[v] = eventfd(0, EFD_CLOEXEC);
+		if (peers[slot].efd[v] < 0) {
 			perror("smc-ivshmem-server: eventfd");
 			while (v--)
-				close(peers[id].efd[v]);
+				close(peers[slot].efd[v]);
 			close(sock);
 			return;
 		}
 	}
-	peers[id].sock = sock;
-	if (send_msg(sock, 0, -1) || send_msg(sock, id, -1) || send_msg(sock, -1, shm_fd))
+	peers[slot].sock = sock;
+	if (send_msg(sock, 0, -1) || send_msg(sock, peers[slot].id, -1) ||
+	    send_msg(sock, -1, shm_fd))
 		goto lost;
 	for (i = 0; i < MAX_PEERS; i++) {
-		if (i == id || peers[i].sock < 0)
+		if (i == slot || peers[i].sock < 0)
 			continue;
 		if (send_vectors(sock, i))
 			goto lost;
 		/* The other way: i learns how to ring the new client. */
-		if (send_vectors(peers[i].sock, id))
+		if (send_vectors(peers[i].sock, slot))
 			cut_off(i);
 	}
-	if (send_vectors(sock, id))
+	if (send_vectors(sock, slot))
 		goto lost;
-	fprintf(stderr, "smc-ivshmem-server: peer %d connected\n", id);
+	fprintf(stderr, "smc-ivshmem-server: peer %d connected\n", peers[slot].id);
 	return;
 lost:
-	fprintf(stderr, "smc-ivshmem-server: peer %d lost during set-up\n", id);
-	drop_peer(id);
+	fprintf(stderr, "smc-ivshmem-server: peer %d lost during set-up\n", peers[slot].id);
+	drop_peer(slot);
 }
 
 static void usage(void)
@@ -257,7 +280,7 @@ int main(int argc, char **argv)
 		/*
 		 * Clients never send: anything readable on theirs is the end of
 		 * the connection (or bytes the protocol has not got, treated the
-		 * same). Look before taking new ones, so a freed ID is reused.
+		 * same). Look before taking new ones, so a freed slot is free.
 		 */
 		for (int k = 1; k < n; k++) {
 			ssize_t r;

@@ -9,7 +9,8 @@ Each check prints "ok" or "FAIL ..." on a line; the exit status is 1 when any
 failed. It checks: bad arguments refused; the messages a first and a second
 client get, in the spec's order; that the region's descriptor is the file's
 memory; that a peer's eventfd is the very one its owner reads (a doorbell
-crosses); the notice when a client goes, the freed ID given again; SIGTERM.
+crosses); the notice when a client goes, and the next ID (not the freed one)
+given to the next client; SIGTERM.
 """
 import mmap
 import os
@@ -166,7 +167,8 @@ def talk(srv, sock_path, shm_path):
           f"got {gone} {fd}")
     c = Client(sock_path)
     c_id, _ = setup(c)
-    check("the freed ID is given again", c_id == 1, f"got {c_id}")
+    # QEMU 7.2 corrupts its heap when an ID it was told is gone comes back.
+    check("the freed ID is not given again: the next one is", c_id == 2, f"got {c_id}")
 
     srv.send_signal(signal.SIGTERM)
     try:

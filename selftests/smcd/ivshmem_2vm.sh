@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# smcd/ivshmem_2vm.sh: af_smc's ivshmem driver, step 1 (Documentation/
-# smc-d.md, "Between VMs"), on two VMs of topology 2+ivshmem:
+# smcd/ivshmem_2vm.sh: af_smc's ivshmem driver (Documentation/smc-d.md,
+# "Between VMs") on two VMs of topology 2+ivshmem:
 #   - each VM binds its device: debugfs ivshmem names one device, peer IDs
-#     0 and 1 between the two VMs;
-#   - each VM sees both partitions' headers "up", and the other VM's
-#     heartbeat moves (it counts up every second);
+#     0 and 1 between the two VMs, partitions 0 and 1;
+#   - each VM sees both partitions "up", and the other VM's heartbeat
+#     moves (it counts up every second);
 #   - a doorbell crosses: VM 0 rings vector 1 of VM 1's ID, and VM 1's
 #     interrupt count of vector 1 goes up, vector 0's does not; the same
 #     from VM 1 to VM 0 on vector 0;
@@ -18,10 +18,16 @@
 #     ivshmem interrupts stay put);
 #   - smcd device lists the ivshmem device (its PCI address, its CHID)
 #     beside the loopback device (CHID ffff);
-#   - af_smc removed on VM 1: VM 0 sees VM 1's partition "absent"; loaded
+#   - af_smc removed on VM 1: VM 0 sees VM 1's partition "free"; loaded
 #     again without ivshmem=1 (the default is off): the device stays
-#     unbound and the partition absent; with ivshmem=1: "up" again, with
-#     the same ID.
+#     unbound and the partition free; with ivshmem=1: VM 1 takes it again,
+#     "up" on VM 0, with the same peer ID;
+#   - VM 1 killed (SIGKILL of its QEMU) in the middle of an echo: VM 0's
+#     client gets an error once VM 1's heartbeat has stood still for 15 s
+#     (the driver's bound), not later than 40 s after the kill; VM 1
+#     booted again gets a new peer ID from the server, takes over its old
+#     partition once that has stood still for 15 s in its own eyes, and
+#     an echo over SMC-D works again.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
@@ -43,28 +49,31 @@ cleanup() {
 }
 tap_at_exit cleanup
 
-# id_of VM, irqs_of VM VECTOR, beat_of VM PEER: numbers from VM's debugfs.
-id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) .*/\1/p' $D | head -n 1"; }
+# id_of VM (its peer ID), part_of VM (its partition, -1: none yet),
+# irqs_of VM VECTOR, beat_of VM PART: numbers from VM's debugfs.
+id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) part .*/\1/p' $D | head -n 1"; }
+part_of() { topo_on "$1" "sed -n 's/.* part \(-*[0-9]*\) size .*/\1/p' $D | head -n 1"; }
 dmbs_of() { topo_on "$1" "sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1"; }
 irqs_of() { topo_on "$1" "sed -n 's/.* irqs \([0-9]*\) \([0-9]*\)\$/\1 \2/p' $D | head -n 1" | cut -d' ' -f$(($2 + 1)); }
-beat_of() { topo_on "$1" "sed -n 's/^  peer $2 up heartbeat \([0-9]*\)\$/\1/p' $D"; }
+beat_of() { topo_on "$1" "sed -n 's/^  part $2 up id [0-9]* heartbeat \([0-9]*\)\$/\1/p' $D"; }
 
 ids() {
 	for vm in 0 1; do
 		topo_on $vm "grep -q ' id ' $D" || tap_fail "VM $vm: no ivshmem device in $D"
 	done
-	a=$(id_of 0) b=$(id_of 1)
-	tap_diag "VM 0 has ID $a, VM 1 has ID $b"
+	a=$(id_of 0) b=$(id_of 1) pa=$(part_of 0) pb=$(part_of 1)
+	tap_diag "VM 0 has ID $a and partition $pa, VM 1 has ID $b and partition $pb"
 	[ "$a$b" = 01 ] || [ "$a$b" = 10 ] || tap_fail "IDs '$a' and '$b', not 0 and 1"
+	[ "$pa$pb" = 01 ] || [ "$pa$pb" = 10 ] || tap_fail "partitions '$pa' and '$pb', not 0 and 1"
 }
 
 heartbeats() {
 	for vm in 0 1; do
 		for p in 0 1; do
-			topo_on $vm "grep -q '^  peer $p up ' $D" || tap_fail "VM $vm: peer $p not up"
+			topo_on $vm "grep -q '^  part $p up ' $D" || tap_fail "VM $vm: partition $p not up"
 		done
 	done
-	other0=$(id_of 1) other1=$(id_of 0)
+	other0=$(part_of 1) other1=$(part_of 0)
 	x=$(beat_of 0 "$other0") y=$(beat_of 1 "$other1")
 	sleep 2.5
 	x2=$(beat_of 0 "$other0") y2=$(beat_of 1 "$other1")
@@ -141,16 +150,16 @@ tools() {
 
 gone_and_back() {
 	topo_stop_2vm /tmp/srv.pid
-	id1=$(id_of 1)
+	id1=$(id_of 1) p1=$(part_of 1)
 	topo_on 1 "rmmod af_smc" || tap_assert "rmmod on VM 1" false
-	topo_on 0 "grep -q '^  peer $id1 absent' $D" || tap_fail "VM 0 still sees VM 1's partition up"
+	topo_on 0 "grep -q '^  part $p1 free' $D" || tap_fail "VM 0 still sees VM 1's partition $p1 used"
 	topo_on 1 "insmod $module" || tap_assert "insmod on VM 1" false
 	topo_on 1 "grep -q ' id ' $D" && tap_fail "VM 1 bound the device without ivshmem=1"
 	sleep 1.5	# a heartbeat's time, had it come up
-	topo_on 0 "grep -q '^  peer $id1 absent' $D" || tap_fail "VM 0 sees VM 1 up, with ivshmem off"
+	topo_on 0 "grep -q '^  part $p1 free' $D" || tap_fail "VM 0 sees VM 1's partition used, with ivshmem off"
 	topo_on 1 "rmmod af_smc && insmod $module ivshmem=1" || tap_assert "insmod ivshmem=1 on VM 1" false
-	tap_wait_for 5 topo_on 0 "grep -q '^  peer $id1 up' $D" || tap_fail "VM 0 does not see VM 1 up again"
-	[ "$(id_of 1)" = "$id1" ] || tap_fail "VM 1's ID changed: $(id_of 1), was $id1"
+	tap_wait_for 5 topo_on 0 "grep -q '^  part $p1 up id $id1 ' $D" ||
+		tap_fail "VM 0 does not see VM 1 (ID $id1) in partition $p1 again"
 }
 
 tap_case "each VM binds its ivshmem device, peer IDs 0 and 1" 60 ids
@@ -159,6 +168,48 @@ tap_case "a doorbell from VM 0 interrupts VM 1 on the vector rung" 60 ring 0 1 1
 tap_case "a doorbell from VM 1 interrupts VM 0 on the vector rung" 60 ring 1 0 0
 tap_case "SMC-D between the VMs over the region, byte-exact 1 B .. 4 MiB" 300 smcd_between
 tap_case "inside one VM the loopback device still carries SMC-D" 60 smcd_inside
+# A VM that stops dead: its heartbeat stands still, and after 15 s VM 0
+# resets the connections with it.
+killed() {
+	topo_on 1 "$B/smcd ueid add $EID" >/dev/null 2>&1
+	$B/smcd ueid add $EID >/dev/null 2>&1
+	tap_assert "echo server on VM 1" serve
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 2G -w 20 -t "$(tap_scaled 300)" >"$TMPDIR/long" 2>&1 &
+	pid=$!
+	tap_wait_for 20 grep -qs '^mode SMCD ' "$TMPDIR/long" || tap_fail "the long echo is not SMCD: $(cat "$TMPDIR/long")"
+	sleep 2
+	kill -0 $pid 2>/dev/null || tap_fail "the long echo ended before the kill: $(cat "$TMPDIR/long")"
+	t0=$(date +%s)
+	smc-vm-host kill 1 >/dev/null || tap_assert "smc-vm-host kill 1" false
+	n=0
+	while kill -0 $pid 2>/dev/null && [ $n -lt "$(tap_scaled 60)" ]; do sleep 1; n=$((n + 1)); done
+	t1=$(date +%s)
+	if kill -0 $pid 2>/dev/null; then
+		kill $pid
+		tap_fail "the echo still runs $((t1 - t0)) s after VM 1 was killed"
+	fi
+	wait $pid && tap_fail "the echo succeeded with VM 1 killed"
+	tap_diag "the echo ended $((t1 - t0)) s after the kill: $(tail -n 1 "$TMPDIR/long")"
+	[ $((t1 - t0)) -le "$(tap_scaled 40)" ] || tap_fail "it took longer than 40 s"
+	dmesg | grep -q "partition $p1_seen stopped (no heartbeat)" || tap_fail "VM 0 did not log the stopped partition"
+	# Back: a new ID from the server (QEMU's device cannot take an old
+	# one back), its old partition taken over once it stood still 15 s.
+	smc-vm-host boot 1 >/dev/null || tap_assert "smc-vm-host boot 1" false
+	tap_wait_for "$(tap_scaled 120)" topo_on 1 "grep -q ' part $p1_seen size ' $D" ||
+		tap_fail "VM 1 has not taken partition $p1_seen after its boot: $(topo_on 1 "head -n 1 $D")"
+	tap_diag "VM 1 is back with ID $(id_of 1) (was $id1_seen) in partition $p1_seen"
+	[ "$(id_of 1)" != "$id1_seen" ] || tap_fail "VM 1 came back with its old ID $id1_seen"
+	tap_wait_for 10 sh -c "dmesg | grep -q -e 'partition $p1_seen has a new owner' -e 'partition $p1_seen is back'" ||
+		tap_fail "VM 0 did not see VM 1 back"
+	topo_on 1 "$B/smcd ueid add $EID" || tap_assert "UEID on VM 1" false
+	tap_assert "echo server on VM 1 again" serve
+	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 65537 -w 20 -t "$(tap_scaled 60)" 2>&1) ||
+		tap_fail "echo after VM 1's boot: $out"
+	echo "$out" | grep -q '^mode SMCD ' || tap_fail "the echo after VM 1's boot is not SMCD"
+}
+
 tap_case "smcd device lists the ivshmem device beside the loopback device" 30 tools
-tap_case "af_smc removed on VM 1: its partition absent; loaded again: up with ivshmem=1 only" 60 gone_and_back
+tap_case "af_smc removed on VM 1: its partition free; loaded again: taken with ivshmem=1 only" 60 gone_and_back
+id1_seen=$(id_of 1) p1_seen=$(part_of 1)
+tap_case "VM 1 killed mid-echo: VM 0's echo ends within 40 s; VM 1 back in its partition, SMC-D again" 300 killed
 tap_done
