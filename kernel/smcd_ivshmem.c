@@ -272,7 +272,7 @@ static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb
 	memcpy(slot->raddr, &tuple->raddr, 16);
 	WRITE_ONCE(slot->lport, tuple->lport);
 	WRITE_ONCE(slot->rport, tuple->rport);
-	smp_wmb();
+	smp_wmb();	/* the fields before the token; pairs with move_data's rmb */
 	WRITE_ONCE(slot->token, cpu_to_le64(token));
 
 	dmb->token = token;
@@ -345,9 +345,9 @@ static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token
 	 * the checks below hold for anything).
 	 */
 	tok = le64_to_cpu(READ_ONCE(h->slots[i].token));
-	smp_rmb();
+	smp_rmb();	/* the token before the fields it vouches for */
 	memcpy(&slot, &h->slots[i], sizeof(slot));
-	smp_rmb();
+	smp_rmb();	/* the fields before the second look at the token */
 	if (tok != token || le64_to_cpu(READ_ONCE(h->slots[i].token)) != token)
 		return -ENOENT;
 	if (!smcd_ivsh_is_peer(&slot, from))
@@ -363,10 +363,9 @@ static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token
 	if (signal) {
 		/* The doorbell the owner names: a wrong one wakes nobody of ours. */
 		peer_id = le32_to_cpu(READ_ONCE(h->peer_id)) & 0xffff;
-		/* The bytes before the bit, the bit before the doorbell. */
-		smp_mb__before_atomic();
+		smp_mb__before_atomic();	/* the bytes before the bit */
 		set_bit(i, h->signals);
-		smp_mb__after_atomic();
+		smp_mb__after_atomic();		/* the bit before the doorbell */
 		iowrite32(peer_id << 16 | IVSH_VEC_SIGNAL, iv->regs + IVSH_REG_DOORBELL);
 	}
 	return 0;
@@ -494,7 +493,7 @@ static bool smcd_ivsh_claim(struct smcd_ivsh *iv, unsigned int p, u64 old)
 		return false;
 	/* Ours: nothing of its last owner's DMBs or signals counts. */
 	WRITE_ONCE(h->magic, 0);
-	smp_wmb();
+	smp_wmb();	/* not up while we clear it */
 	memset(h->slots, 0, sizeof(h->slots));
 	memset(h->signals, 0, sizeof(h->signals));
 	WRITE_ONCE(h->peer_id, cpu_to_le32(iv->id));
@@ -610,7 +609,8 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (rc < 0)
 		return rc;
 	BUILD_BUG_ON(sizeof(struct smcd_ivsh_header) > IVSH_HDR_SIZE);
-	BUILD_BUG_ON(IVSH_SLOTS > IVSH_SIG_WORDS * BITS_PER_LONG || IVSH_SLOTS > 0xff);
+	BUILD_BUG_ON(IVSH_SIG_WORDS * BITS_PER_LONG < IVSH_SLOTS);
+	BUILD_BUG_ON(IVSH_SLOTS > 0xff);	/* a token's low byte */
 	spin_lock_init(&iv->lock);
 	iv->nunits = (iv->part_size - IVSH_HDR_SIZE) / IVSH_UNIT;
 	iv->units = devm_bitmap_zalloc(&pdev->dev, iv->nunits, GFP_KERNEL);
@@ -681,7 +681,7 @@ static void smcd_ivsh_remove(struct pci_dev *pdev)
 	if (iv->part >= 0 && !iv->lost) {
 		h = smcd_ivsh_part(iv, iv->part);
 		WRITE_ONCE(h->magic, 0);
-		smp_wmb();
+		smp_wmb();	/* not up, before free */
 		cmpxchg(&h->claim, iv->claim, 0);
 	}
 	/* devres then frees the irqs, the vectors and both mappings. */
