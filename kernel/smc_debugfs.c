@@ -20,9 +20,10 @@
  *               "write ROLE TOKEN RKEY ADDR LEN" has that connection's
  *               group WRITE to any key (a stale one, in the tests)
  *   ivshmem     ivshmem devices (smcd_ivshmem.c): per device its peer ID,
- *               region size and interrupts per vector, then each peer's
- *               header ("up" with its heartbeat, or "absent"); "ring PEER
- *               VECTOR" rings that peer's doorbell from the first device
+ *               partition, region size, GID, CHID, DMBs and interrupts
+ *               per vector, then each partition ("free", or "up"/"dead"
+ *               with its owner's peer ID and heartbeat); "ring PEER
+ *               VECTOR" rings that peer ID's doorbell from the first device
  *
  * debugfs being absent (or failing) is not an error for the module.
  */
