@@ -354,9 +354,15 @@ static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token
 		return -EACCES;
 	off = le32_to_cpu(slot.offset);
 	dlen = le32_to_cpu(slot.len);
-	/* Within the owner's partition, past its header; never a pointer. */
-	if (off < IVSH_HDR_SIZE || off + dlen > iv->part_size ||
-	    offset > dlen || len > dlen - offset)
+	/*
+	 * Within the owner's partition, past its header; never a pointer. A
+	 * slot that says otherwise describes no DMB: as gone (-ENOENT), so
+	 * the connection is reset rather than left waiting for moves that
+	 * will never go (a misstated size in the CLC gives -EINVAL alike).
+	 */
+	if (off < IVSH_HDR_SIZE || off + dlen > iv->part_size)
+		return -ENOENT;
+	if (offset > dlen || len > dlen - offset)
 		return -EINVAL;
 	if (len)
 		memcpy((void *)h + off + offset, data, len);
