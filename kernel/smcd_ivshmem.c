@@ -195,11 +195,19 @@ static u64 smcd_ivsh_gid(struct smcd_ivsh *iv, unsigned int part)
 	return (iv->region_id & ~0xffffULL) | part;
 }
 
-/* Whether partition p has a live owner (read once; it may change any time). */
+/*
+ * Whether the header says an owner uses the partition: claimed, and its
+ * magic there (read once each; another VM may change them any time).
+ */
+static bool smcd_ivsh_hdr_up(const struct smcd_ivsh_header *h)
+{
+	return READ_ONCE(h->claim) && le64_to_cpu(READ_ONCE(h->magic)) == IVSH_MAGIC;
+}
+
+/* Whether partition p has a live owner: up, and its heartbeat moving. */
 static bool smcd_ivsh_part_up(struct smcd_ivsh *iv, unsigned int p)
 {
-	return le64_to_cpu(READ_ONCE(smcd_ivsh_part(iv, p)->magic)) == IVSH_MAGIC &&
-	       !test_bit(p, &iv->dead);
+	return smcd_ivsh_hdr_up(smcd_ivsh_part(iv, p)) && !test_bit(p, &iv->dead);
 }
 
 /* The partition of gid on our region, or -1: another region's, or none. */
@@ -455,6 +463,7 @@ static void smcd_ivsh_watch_part(struct smcd_ivsh *iv, unsigned int p)
 	struct smcd_ivsh_header *h = smcd_ivsh_part(iv, p);
 	struct smcd_ivsh_watch *w = &iv->watch[p];
 	u64 claim = READ_ONCE(h->claim);
+	/* smcd_ivsh_hdr_up(), from the claim read once here */
 	bool up = claim && le64_to_cpu(READ_ONCE(h->magic)) == IVSH_MAGIC;
 	u64 beat = le64_to_cpu(READ_ONCE(h->heartbeat));
 
@@ -728,10 +737,8 @@ void smcd_ivshmem_show(struct seq_file *m)
 		/* Numbers as read, once each: the region is the peers' too. */
 		for (i = 0; i < ivshmem_peers; i++) {
 			struct smcd_ivsh_header *h = smcd_ivsh_part(iv, i);
-			bool up = READ_ONCE(h->claim) &&
-				  le64_to_cpu(READ_ONCE(h->magic)) == IVSH_MAGIC;
 
-			if (!up)
+			if (!smcd_ivsh_hdr_up(h))
 				seq_printf(m, "  part %u free\n", i);
 			else
 				seq_printf(m, "  part %u %s id %u heartbeat %llu\n", i,
