@@ -65,6 +65,7 @@ tap_at_exit cleanup
 id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) part .*/\1/p' $D | head -n 1"; }
 part_of() { topo_on "$1" "sed -n 's/.* part \(-*[0-9]*\) size .*/\1/p' $D | head -n 1"; }
 dmbs_of() { topo_on "$1" "sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1"; }
+no_dmbs() { [ "$(dmbs_of "$1")" = 0 ]; }
 irqs_of() { topo_on "$1" "sed -n 's/.* irqs \([0-9]*\) \([0-9]*\)\$/\1 \2/p' $D | head -n 1" | cut -d' ' -f$(($2 + 1)); }
 beat_of() { topo_on "$1" "sed -n 's/^  part $2 up id [0-9]* heartbeat \([0-9]*\)\$/\1/p' $D"; }
 
@@ -132,10 +133,8 @@ smcd_between() {
 	srv=$(topo_on 1 "cat /tmp/srv.log")
 	[ "$(echo "$srv" | grep -c ' mode SMCD ')" = 3 ] || tap_fail "the server's side is not SMCD 3 times: $srv"
 	# The DMBs go with their connections (no pool on this device).
-	tap_wait_for 5 sh -c "[ \"\$(sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1)\" = 0 ]" ||
-		tap_fail "VM 0 still has $(dmbs_of 0) DMBs"
-	tap_wait_for 5 topo_on 1 "[ \"\$(sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1)\" = 0 ]" ||
-		tap_fail "VM 1 still has $(dmbs_of 1) DMBs"
+	tap_wait_for 5 no_dmbs 0 || tap_fail "VM 0 still has $(dmbs_of 0) DMBs"
+	tap_wait_for 5 no_dmbs 1 || tap_fail "VM 1 still has $(dmbs_of 1) DMBs"
 	return 0
 }
 

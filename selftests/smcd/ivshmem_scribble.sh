@@ -15,14 +15,9 @@
 #   ivshmem_scribble.sh OFFSET SIZE SEED COUNT|claim RING
 set -e
 off=$1 size=$2 seed=$3 what=$4 ring=$5
-dev=
-for d in /sys/bus/pci/devices/*; do
-	if [ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ]; then dev=$d; fi
-done
-[ -n "$dev" ] || { echo "ivshmem_scribble.sh: no ivshmem device" >&2; exit 1; }
-echo 1 >"$dev/enable"
-bar() { sed -n "$(($1 + 1))p" "$dev/resource" | cut -d' ' -f1; }
-bar0=$(($(bar 0))) base=$(($(bar 2) + off))
+. "$(dirname "$0")/../lib/ivshmem.sh"
+ivshmem_find
+bar0=$(ivshmem_bar 0) base=$(($(ivshmem_bar 2) + off))
 if [ "$what" = claim ]; then
 	for o in 0 4 32 36; do devmem $((base + o)) 32 0x5ca1ab1e; done
 	exit 0

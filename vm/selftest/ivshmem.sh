@@ -6,18 +6,12 @@
 #   ivshmem.sh read OFFSET     the 32-bit word at OFFSET of the region (BAR2)
 #   ivshmem.sh write OFFSET V  write V there
 set -e
-dev=
-for d in /sys/bus/pci/devices/*; do
-	if [ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ]; then dev=$d; fi
-done
-[ -n "$dev" ] || { echo "ivshmem.sh: no ivshmem device" >&2; exit 1; }
-# Memory decoding on: nothing else enables a device no driver has taken.
-echo 1 >"$dev/enable"
-# A BAR's start: line N+1 of the device's resource file.
-bar() { sed -n "$(($1 + 1))p" "$dev/resource" | cut -d' ' -f1; }
+# The guest's install tree has the selftests' helper for the device.
+. "${SMC_SELFTESTS:-/smc/libexec/smc-linux/selftests}/lib/ivshmem.sh"
+ivshmem_find
 case "$1" in
-id) echo $(($(devmem $(($(bar 0) + 8)) 32))) ;;
-read) echo $(($(devmem $(($(bar 2) + $2)) 32))) ;;
-write) devmem $(($(bar 2) + $2)) 32 "$3" ;;
+id) echo $(($(devmem $(($(ivshmem_bar 0) + 8)) 32))) ;;
+read) echo $(($(devmem $(($(ivshmem_bar 2) + $2)) 32))) ;;
+write) devmem $(($(ivshmem_bar 2) + $2)) 32 "$3" ;;
 *) echo "usage: ivshmem.sh id | read OFFSET | write OFFSET VALUE" >&2; exit 2 ;;
 esac
