@@ -317,6 +317,7 @@ void smc_clcsock_release(struct smc_sock *smc)
 {
 	struct socket *clcsock = smc->clcsock;
 
+	smc_close_rst_stop(smc);
 	/* SO_LINGER decides how tcp_close() ends. */
 	smc_sockopts_push(smc);
 	smc_clcsock_detach(smc);
@@ -392,6 +393,7 @@ void smc_clcsock_orphan(struct smc_sock *smc, bool abort)
 {
 	struct socket *clcsock = smc->clcsock;
 
+	smc_close_rst_stop(smc);
 	smc_clcsock_detach(smc);
 	/* The peer's clcsock shows the end as TCP would (TCP_INFO). */
 	if (abort)

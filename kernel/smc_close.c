@@ -64,9 +64,34 @@ static void smc_close_work(struct work_struct *work);
  */
 #define SMC_CLOSE_PROBE		HZ
 
+/*
+ * The RST of smc_close_peer_gone(): tcp_abort() takes the clcsock's
+ * socket lock, so it runs here, in process context. The clcsock is
+ * there: smc_close_rst_stop() waits for us before it goes.
+ */
+static void smc_close_rst_work(struct work_struct *work)
+{
+	struct smc_sock *smc = container_of(work, struct smc_sock,
+					    conn.rst_work);
+
+	tcp_abort(smc->clcsock->sk, ECONNRESET);
+	sock_put(&smc->sk);	/* smc_close_peer_gone()'s */
+}
+
 void smc_close_init(struct smc_sock *smc)
 {
 	INIT_DELAYED_WORK(&smc->conn.close_work, smc_close_work);
+	INIT_WORK(&smc->conn.rst_work, smc_close_rst_work);
+}
+
+void smc_close_rst_stop(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	conn->rst_off = true;
+	spin_unlock_bh(&conn->lock);
+	flush_work(&conn->rst_work);
 }
 
 static void smc_close_set(struct smc_sock *smc, int state)
@@ -233,6 +258,18 @@ void smc_close_notify(struct smc_sock *smc, unsigned int ev)
 		smc_close_kick(smc);
 }
 
+/*
+ * What we found gone may still be there: a peer whose DMB or slot was
+ * corrupted, one that a heartbeat took for dead, one on the far side of
+ * a link only we lost. Were it to keep waiting for our data or our close,
+ * only a write of its own would tell it, and a reader would wait forever;
+ * so the TCP connection under us is reset, as TCP answers a peer it no
+ * longer knows, and the peer takes that as our abort (smc_clcsock.c).
+ * Not once the clcsock is going (rst_off): an orphan shut it down, or
+ * aborted it, when it became one. Nor during the handshake, which needs
+ * the TCP connection for its Decline and the fallback that follows (an
+ * SMC-R link that fails before the Confirm is such a case).
+ */
 void smc_close_peer_gone(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
@@ -242,6 +279,11 @@ void smc_close_peer_gone(struct smc_sock *smc)
 	if (!conn->peer_gone && !conn->peer_abort) {
 		conn->peer_gone = true;
 		ev = smc_close_reset(smc);
+		if (!conn->rst_off && smc_hs_state(smc) == SMC_HS_DONE &&
+		    !smc_use_fallback(smc)) {	/* once: peer_gone is set once */
+			sock_hold(&smc->sk);
+			queue_work(smc_close_wq, &conn->rst_work);
+		}
 	}
 	spin_unlock_bh(&conn->lock);
 	smc_close_notify(smc, ev);

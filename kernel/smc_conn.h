@@ -179,6 +179,14 @@ struct smc_conn {
 	bool			rx_after_close;	/* data came after we closed */
 	unsigned long		orphan_until;	/* jiffies: give up waiting then */
 	struct delayed_work	close_work;	/* an orphan's waits and its end */
+	/*
+	 * We found the peer gone (peer_gone) while it may still be there
+	 * and waiting: rst_work resets the TCP connection under us, which
+	 * the peer takes as our abort (smc_close.c). rst_off: the clcsock
+	 * is about to go, queue no more; both under lock.
+	 */
+	struct work_struct	rst_work;
+	bool			rst_off;
 
 	/*
 	 * Urgent data (smc_rx.c). urg_tx: the next CDC marks our last byte
@@ -310,6 +318,11 @@ void smc_close_notify(struct smc_sock *smc, unsigned int ev);
 /* A CDC found the peer's DMB gone: the connection is reset. */
 void smc_close_peer_gone(struct smc_sock *smc);
 void smc_close_peer_reset(struct smc_sock *smc);
+/*
+ * Before the clcsock is released or orphaned: no RST of
+ * smc_close_peer_gone() is queued after this, and one queued ran.
+ */
+void smc_close_rst_stop(struct smc_sock *smc);
 /* Whether the connection is over as TCP_CLOSE is. Conn lock held. */
 bool smc_close_ended(const struct smc_conn *conn);
 int smc_close_shutdown(struct smc_sock *smc, int how);
