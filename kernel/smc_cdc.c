@@ -40,8 +40,14 @@ int smc_cdc_send(struct smc_sock *smc)
 		return -ENOTCONN;
 	}
 	spin_lock_bh(&conn->lock);
-	smc_cdc_cursor_of(conn->tx_prod, conn->peer_size, &m.prod);
-	smc_cdc_cursor_of(conn->rx_cons, conn->rmb_size, &m.cons);
+	/* Each cursor counts in the ring it belongs to (rings that grow). */
+	smc_cdc_cursor_of(conn->tx_prod - conn->tx_base, conn->peer_size,
+			  &m.prod);
+	smc_cdc_cursor_of(conn->rx_cons - conn->rx_base, conn->rmb_size,
+			  &m.cons);
+	m.cons_gen = conn->rx_gen;
+	m.ring_token = conn->rx_offer_token;
+	m.ring_class = conn->rx_offer_class;
 	conn->rx_cons_sent = conn->rx_cons;
 	/* Bytes wait and the peer's ring is full: its reads must tell us. */
 	m.write_blocked = smc_tx_queued(conn) && !smc_tx_ring_space(conn);
@@ -74,16 +80,37 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 
 	spin_lock(&conn->lock);
 	got = smc_cdc_cursor_diff(conn->rmb_size, &conn->peer_prod, &m->prod);
-	freed = conn->peer_size ?
-		smc_cdc_cursor_diff(conn->peer_size, &conn->peer_cons, &m->cons) : 0;
 	conn->peer_prod = m->prod;
-	conn->peer_cons = m->cons;
+	/*
+	 * A cons cursor of the peer's ring we already left (sent before the
+	 * peer saw us move) says nothing: that ring was empty when we moved.
+	 */
+	freed = 0;
+	if (m->cons_gen == conn->peer_gen) {
+		if (conn->peer_size)
+			freed = smc_cdc_cursor_diff(conn->peer_size,
+						    &conn->peer_cons, &m->cons);
+		conn->peer_cons = m->cons;
+	}
+	/*
+	 * An offer of a bigger ring, taken when the old one is empty
+	 * (smc_tx_move_ring()); the one we moved to already, repeated by
+	 * CDCs sent before the peer saw the move, is no new offer.
+	 */
+	if (m->ring_token && m->ring_token != conn->peer_ring_token &&
+	    conn->ops && conn->ops->switch_tx) {
+		conn->peer_offer_token = m->ring_token;
+		conn->peer_offer_class = m->ring_class;
+	}
 	conn->peer_blocked = m->write_blocked || m->cons_curs_upd_req;
 	/* Never beyond what the rings can hold, whatever the peer says. */
 	got = min_t(u64, got, conn->rmb_size - (conn->rx_prod - conn->rx_cons));
 	freed = min_t(u64, freed, conn->tx_prod - conn->tx_cons);
 	conn->rx_prod += got;
 	conn->tx_cons += freed;
+	/* The writer had to stop at our ring's end (rings that grow). */
+	if (got && conn->rx_prod - conn->rx_cons == conn->rmb_size)
+		conn->rx_was_full = true;
 	/* A sendmsg waiting for room pushes itself once woken. */
 	push = freed && smc_tx_queued(conn) && !conn->tx_waiting;
 	urgent = smc_rx_urgent(smc, m);

@@ -74,6 +74,22 @@ struct smc_conn_ops {
 	 * context; conn->tx_mutex held.
 	 */
 	bool (*cdc_in_flight)(struct smc_conn *conn);
+	/*
+	 * Only for a transport whose rings grow (SMC-D, "Rings that grow"
+	 * in Documentation/smc-d.md). grow_rx: our ring keeps being filled
+	 * by the peer and emptied by us (rx_drains, SMC_GROW_AFTER): offer
+	 * the peer a bigger one (set rx_offer_*, send a CDC); and let go of a
+	 * ring the peer left (rx_ring_left). Process context, socket lock
+	 * held. switch_tx: the peer
+	 * offered a ring (token, class) and nothing waits in its old one:
+	 * make ours point there and say where the new ring is (*ring: for
+	 * nocopy, or NULL; *size: its bytes); the caller moves the cursors.
+	 * Process context; conn->tx_mutex held. 0, or -errno: the
+	 * connection is broken.
+	 */
+	void (*grow_rx)(struct smc_conn *conn);
+	int (*switch_tx)(struct smc_conn *conn, u64 token, u8 class,
+			 u8 **ring, u32 *size);
 	/* Undo what the transport set up for the connection. Once. */
 	void (*destroy)(struct smc_conn *conn);
 };
@@ -143,6 +159,29 @@ struct smc_conn {
 
 	spinlock_t		lock;		/* bh: cursors, flags below */
 	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;
+	/*
+	 * Rings that grow (SMC-D): the byte counts at which the rings in use
+	 * began, so byte n sits at (n - base) % size; 0 until a ring moved.
+	 * A ring moves only when it is empty (tx_prod == tx_cons), so no
+	 * byte is ever in two rings. rx_gen numbers our rings (the CDC's
+	 * cons_gen says which one its cons cursor counts in), peer_gen the
+	 * peer's, so a cursor of a ring already left is not misread.
+	 */
+	u64			rx_base, tx_base;
+	u8			rx_gen, peer_gen;
+	/* Our offer of a bigger ring, in every CDC until the peer moved. */
+	u64			rx_offer_token;
+	u8			rx_offer_class;
+	bool			rx_grow_off;	/* no more offers */
+	bool			rx_ring_left;	/* the peer left a ring of ours */
+	bool			rx_was_full;	/* the writer filled our ring */
+	u32			rx_drains;	/* see SMC_GROW_AFTER */
+	u64			rx_grow_mark;	/* rx_cons at the last count */
+	unsigned long		rx_grow_since;	/* jiffies then */
+	/* The peer's offer, taken once its old ring is empty. */
+	u64			peer_offer_token;
+	u8			peer_offer_class;
+	u64			peer_ring_token;	/* the offer we took last */
 	/* The last cursors the peer sent, to measure its next ones against. */
 	struct smc_cdc_cursor	peer_prod, peer_cons;
 	/* rx_cons as our last CDC carried it (smc_rx.c: when to send one). */
@@ -228,6 +267,29 @@ static inline u8 smc_buf_class(u32 want, u8 max_class)
 	return class;
 }
 
+/*
+ * When a ring grows (smc_conn_ops->grow_rx): after SMC_GROW_AFTER times
+ * that the reader read a ring's worth within SMC_GROW_WITHIN while the
+ * writer filled the ring (rx_drains, smc_rx.c). The writer had to stop
+ * at the ring's end and the reader keeps up, so the ring, not the reader,
+ * holds the stream back; four, so that a single burst does not. (The
+ * writer's write_blocked flag does not say it: over SMC-D a writer that
+ * finds the ring full sends no CDC, and needs none, since every read
+ * sends one.)
+ */
+#define SMC_GROW_AFTER		4
+#define SMC_GROW_WITHIN		(HZ / 10)
+
+/* The largest class not above want bytes (at least 0), at most max_class. */
+static inline u8 smc_buf_class_floor(u32 want, u8 max_class)
+{
+	u8 class = 0;
+
+	while (class < max_class && (SMC_BUF_MIN_SIZE << (class + 1)) <= want)
+		class++;
+	return class;
+}
+
 /* smc_conn.c */
 void smc_conn_init(struct smc_conn *conn);
 /*
@@ -270,9 +332,15 @@ static inline u32 smc_tx_queued(const struct smc_conn *conn)
 {
 	return (u32)(conn->tx_wrote - conn->tx_prod);
 }
-/* Room in the peer's ring. Conn lock held. */
+/*
+ * Room in the peer's ring. None while it offered a new one and the old
+ * one is not empty yet: the writer then waits until the reader emptied
+ * it, and moves (smc_tx_move_ring()). Conn lock held.
+ */
 static inline u32 smc_tx_ring_space(const struct smc_conn *conn)
 {
+	if (conn->peer_offer_token && conn->tx_prod != conn->tx_cons)
+		return 0;
 	return conn->peer_size - (u32)(conn->tx_prod - conn->tx_cons);
 }
 /* Whether a write can take bytes now (EPOLLOUT). Conn lock held. */

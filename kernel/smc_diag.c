@@ -111,10 +111,11 @@ static void smc_diag_conninfo_locked(struct smc_conn *conn,
 	ci->sndbuf_size = conn->sndbuf_size;
 	ci->rmbe_size = conn->rmb_size;
 	ci->peer_rmbe_size = conn->peer_size;
-	smc_diag_cursor(conn->rx_prod, conn->rmb_size, &ci->rx_prod);
-	smc_diag_cursor(conn->rx_cons, conn->rmb_size, &ci->rx_cons);
-	smc_diag_cursor(conn->tx_prod, conn->peer_size, &ci->tx_prod);
-	smc_diag_cursor(conn->tx_cons, conn->peer_size, &ci->tx_cons);
+	/* In the rings in use, as the CDCs count them (rings that grow). */
+	smc_diag_cursor(conn->rx_prod - conn->rx_base, conn->rmb_size, &ci->rx_prod);
+	smc_diag_cursor(conn->rx_cons - conn->rx_base, conn->rmb_size, &ci->rx_cons);
+	smc_diag_cursor(conn->tx_prod - conn->tx_base, conn->peer_size, &ci->tx_prod);
+	smc_diag_cursor(conn->tx_cons - conn->tx_base, conn->peer_size, &ci->tx_cons);
 	ci->rx_conn_state_flags = smc_diag_state_flags(conn->peer_done_writing,
 						       conn->peer_closed,
 						       conn->peer_abort);

@@ -84,8 +84,10 @@ bool smc_rx_urgent(struct smc_sock *smc, const struct smc_cdc_msg *m)
 	pos = conn->rx_prod - 1;
 	if (conn->urg_state != SMC_URG_NONE && conn->urg_pos == pos)
 		return false;	/* the same mark again */
+	if (pos < conn->rx_base)
+		return false;	/* in a ring we left: that CDC came before */
 	conn->urg_pos = pos;
-	conn->urg_byte = smc_rx_ring(conn)[pos % conn->rmb_size];
+	conn->urg_byte = smc_rx_ring(conn)[(pos - conn->rx_base) % conn->rmb_size];
 	conn->urg_state = SMC_URG_VALID;
 	return true;
 }
@@ -99,6 +101,24 @@ static bool smc_rx_update_due(const struct smc_conn *conn)
 {
 	return conn->peer_blocked ||
 	       conn->rx_cons - conn->rx_cons_sent >= conn->rx_update_limit;
+}
+
+/*
+ * Rings that grow: a ring's worth read within SMC_GROW_WITHIN of the
+ * last count, the writer having filled the ring meanwhile, counts one
+ * (see SMC_GROW_AFTER). A reader that reads slowly never reads a ring's
+ * worth in time, and its ring stays. Lock held.
+ */
+static void smc_rx_grow_count(struct smc_conn *conn)
+{
+	if (conn->rx_cons - conn->rx_grow_mark < conn->rmb_size)
+		return;
+	if (conn->rx_was_full && !conn->rx_grow_off && !conn->rx_offer_token &&
+	    time_before(jiffies, conn->rx_grow_since + SMC_GROW_WITHIN))
+		conn->rx_drains++;
+	conn->rx_was_full = false;
+	conn->rx_grow_mark = conn->rx_cons;
+	conn->rx_grow_since = jiffies;
 }
 
 /* The reader moved to rx_cons: a mark behind it is gone. Lock held. */
@@ -205,12 +225,20 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 	while (copied < len) {
 		bool inline_urg = sock_flag(sk, SOCK_URGINLINE);
 		bool at_mark_stop = false, cons_moved = false, update;
-		u64 next, avail;
-		u32 pos, chunk, n;
+		u32 pos, chunk, n, size;
+		u64 next, avail, base;
+		const u8 *ring;
 
 		spin_lock_bh(&conn->lock);
 		next = conn->rx_cons + peeked;
 		avail = conn->rx_prod - next;
+		/*
+		 * The ring moves only when empty (smc_tx_move_ring()): what
+		 * avail counts is in this one, whatever comes meanwhile.
+		 */
+		ring = smc_rx_ring(conn);
+		size = conn->rmb_size;
+		base = conn->rx_base;
 		if (smc_rx_mark_ahead(conn, next)) {
 			if (conn->urg_pos == next && copied) {
 				at_mark_stop = true;	/* a read stops at the mark */
@@ -235,9 +263,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		if (at_mark_stop)
 			break;
 		if (avail) {
-			const u8 *ring = smc_rx_ring(conn);
-
-			pos = (u32)(next % conn->rmb_size);
+			pos = (u32)((next - base) % size);
 			n = min_t(u64, avail, len - copied);
 			/*
 			 * A quarter of the ring at a time, each followed by
@@ -246,8 +272,8 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			 * the throughput of one CDC per read, Documentation/
 			 * smc-d.md).
 			 */
-			n = min_t(u64, n, conn->rmb_size / 4);
-			chunk = min(n, conn->rmb_size - pos);
+			n = min_t(u64, n, size / 4);
+			chunk = min(n, size - pos);
 			/* MSG_TRUNC: as TCP, the bytes go without a copy. */
 			if (!(flags & MSG_TRUNC) &&
 			    (copy_to_iter(ring + pos, chunk, &msg->msg_iter) != chunk ||
@@ -265,6 +291,7 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			conn->rx_cons += n;
 			smc_rx_passed(conn);
 			update = smc_rx_update_due(conn);
+			smc_rx_grow_count(conn);
 			spin_unlock_bh(&conn->lock);
 			if (update)
 				smc_cdc_send(smc);	/* room for the peer */
@@ -301,6 +328,10 @@ int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 			remove_wait_queue(sk_sleep(sk), &wait);
 		}
 	}
+	if (!peek && conn->ops && conn->ops->grow_rx &&
+	    (READ_ONCE(conn->rx_drains) >= SMC_GROW_AFTER ||
+	     READ_ONCE(conn->rx_ring_left)))
+		conn->ops->grow_rx(conn);
 	release_sock(sk);
 	return copied ? copied : rc;
 }

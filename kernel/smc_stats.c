@@ -163,6 +163,20 @@ void smc_stats_conn_unuse(struct smc_sock *smc)
 	conn->use_tx = 0;
 }
 
+void smc_stats_rx_resized(struct smc_sock *smc, u32 use_rx)
+{
+	struct smc_conn *conn = &smc->conn;
+	struct smc_stats_use *use;
+
+	if (!conn->use_rx || conn->use_rx == use_rx)
+		return;		/* not counted (smc_stats_conn_bufs()), or same */
+	use = &smc_net(sock_net(&smc->sk))->use[conn->use_tech];
+	atomic64_add((s64)use_rx - conn->use_rx, &use->rx);
+	conn->use_rx = use_rx;
+	/* A new buffer, as Linux counts each RMB it makes by its size. */
+	smc_stats_buf_alloc(smc, true, use_rx);
+}
+
 void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc)
 {
 	if (rc) {

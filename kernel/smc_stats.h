@@ -115,6 +115,11 @@ void smc_stats_tx(struct smc_sock *smc, size_t len, long rc);
 void smc_stats_rx(struct smc_sock *smc, size_t len, long rc);
 /* Our DMB (rx) or the peer's ring we write into (tx), per connection. */
 void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size);
+/*
+ * The connection's receive buffer is use_rx bytes now (a ring that grew):
+ * the namespace's usage follows, and the new buffer is counted by size.
+ */
+void smc_stats_rx_resized(struct smc_sock *smc, u32 use_rx);
 /* A sender found the peer's buffer full and has to wait. */
 void smc_stats_peer_buf_full(struct smc_sock *smc);
 /* TCP_CORK, TCP_NODELAY set on, or MSG_OOB asked for, on SMC-D. */

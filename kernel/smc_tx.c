@@ -141,6 +141,49 @@ static bool smc_tx_broken(const struct smc_conn *conn)
 	return conn->aborted || conn->peer_abort || conn->peer_gone;
 }
 
+/*
+ * The peer offered a bigger ring (smc_cdc_rx_msg()): once nothing waits
+ * in its old one, write into the new one from here on. The move happens
+ * between two writes, with the old ring empty, so every byte is in one
+ * ring only and the reader, having read all of the old one, finds the
+ * next byte at the start of the new one (its base: tx_prod now). The CDC
+ * after it goes into the new DMB, which tells the reader that we moved.
+ * tx_mutex held. 0, or -errno: the connection is broken.
+ */
+static int smc_tx_move_ring(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	u64 token;
+	u8 class;
+	u8 *ring;
+	u32 size;
+	int rc;
+
+	spin_lock_bh(&conn->lock);
+	token = conn->peer_offer_token;
+	class = conn->peer_offer_class;
+	if (!token || conn->tx_prod != conn->tx_cons || smc_tx_broken(conn) ||
+	    conn->tx_dead)
+		token = 0;
+	spin_unlock_bh(&conn->lock);
+	if (!token)
+		return 0;
+	rc = conn->ops->switch_tx(conn, token, class, &ring, &size);
+	if (rc)
+		return rc;
+	spin_lock_bh(&conn->lock);
+	conn->peer_ring = ring;
+	conn->peer_size = size;
+	conn->tx_base = conn->tx_prod;
+	conn->peer_gen++;
+	conn->peer_cons = (struct smc_cdc_cursor){};
+	conn->peer_ring_token = token;
+	conn->peer_offer_token = 0;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_send(smc);
+	return 0;
+}
+
 void smc_tx_push(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
@@ -152,6 +195,9 @@ void smc_tx_push(struct smc_sock *smc)
 		u64 from, to;
 		u32 n;
 
+		rc = smc_tx_move_ring(smc);
+		if (rc)
+			goto out;
 		spin_lock_bh(&conn->lock);
 		from = conn->tx_prod;
 		n = smc_tx_broken(conn) ? 0 :
@@ -165,7 +211,7 @@ void smc_tx_push(struct smc_sock *smc)
 		/* Neither range may wrap: at most three pieces. */
 		for (to = from + n; from < to; ) {
 			u32 soff = (u32)(from % conn->sndbuf_size);
-			u32 roff = (u32)(from % conn->peer_size);
+			u32 roff = (u32)((from - conn->tx_base) % conn->peer_size);
 			u32 chunk = min3((u32)(to - from),
 					 conn->sndbuf_size - soff,
 					 conn->peer_size - roff);
@@ -331,6 +377,15 @@ static long smc_tx_take(struct smc_sock *smc, struct msghdr *msg,
 	int rc;
 
 again:
+	if (READ_ONCE(conn->peer_offer_token)) {
+		mutex_lock(&conn->tx_mutex);
+		rc = smc_tx_move_ring(smc);
+		mutex_unlock(&conn->tx_mutex);
+		if (rc) {
+			smc_close_peer_gone(smc);
+			return 0;	/* sendmsg's loop reports the reset */
+		}
+	}
 	spin_lock_bh(&conn->lock);
 	queued = smc_tx_queued(conn);
 	ring_space = smc_tx_ring_space(conn);
@@ -342,8 +397,10 @@ again:
 	    ring_space) {
 		n = min_t(size_t, ring_space, want);
 		mutex_lock(&conn->tx_mutex);
+		/* The ring cannot move under us: that takes tx_mutex too. */
 		rc = conn->tx_dead ? -EPIPE :
-		     smc_tx_copy_in(conn->peer_ring, conn->peer_size, pos, n, msg);
+		     smc_tx_copy_in(conn->peer_ring, conn->peer_size,
+				    pos - conn->tx_base, n, msg);
 		if (!rc) {
 			spin_lock_bh(&conn->lock);
 			conn->tx_wrote += n;

@@ -24,6 +24,7 @@
 #include "smcd_conn.h"
 #include "smcd_lgr.h"
 #include "smc_mem.h"
+#include "smc_stats.h"
 
 u8 smcd_conn_size_class(const struct smcd_conn *sc)
 {
@@ -31,18 +32,195 @@ u8 smcd_conn_size_class(const struct smcd_conn *sc)
 }
 
 /*
+ * The peer's first CDC in the ring we offered (its header was zero until
+ * then) says that it moved there (smc_tx_move_ring()). It moves only
+ * once we had read all it wrote into the old ring, so the new ring's
+ * first byte is the one after rx_prod; a peer that moved with bytes of
+ * ours unread broke that, and the connection is reset (where the stream
+ * goes on is unknown). bh off, under one of our DMBs' locks.
+ */
+static void smcd_ring_moved(struct smcd_conn *sc)
+{
+	struct smc_conn *conn = &sc->smc->conn;
+	bool broken = false;
+
+	spin_lock(&conn->lock);
+	if (!sc->rmb_next.cpu_addr ||
+	    *(u8 *)sc->rmb_next.cpu_addr != SMC_CDC_MSG_TYPE) {
+		spin_unlock(&conn->lock);
+		return;
+	}
+	/* No offer is made while a left ring waits: rmb_old is free. */
+	if (conn->rx_prod != conn->rx_cons) {
+		sc->rmb_old = sc->rmb_next;	/* let go, unused */
+		conn->rx_ring_left = true;
+		conn->rx_grow_off = true;
+		broken = true;
+	} else {
+		sc->rmb_old = sc->rmb;
+		conn->rx_ring_left = true;
+		sc->rmb = sc->rmb_next;
+		conn->rx_ring = sc->rmb.cpu_addr + SMC_CDC_D_LEN;
+		conn->rmb_size = sc->rmb.len - SMC_CDC_D_LEN;
+		conn->rx_base = conn->rx_prod;
+		conn->peer_prod = (struct smc_cdc_cursor){};
+		conn->rx_gen++;
+		conn->rx_was_full = false;
+		conn->rx_grow_mark = conn->rx_cons;
+	}
+	sc->rmb_next = (struct smcd_dmb){};
+	conn->rx_offer_token = 0;
+	conn->rx_offer_class = 0;
+	spin_unlock(&conn->lock);
+	if (broken)
+		smc_close_peer_gone(sc->smc);
+}
+
+/*
  * Runs in the sender's context, bh off, under our DMB's lock: the peer
  * wrote its CDC header into our DMB and signalled. sc outlives every
- * call: smcd_lgr_conn_del() stops them before sc is freed.
+ * call: smcd_lgr_conn_del() stops them before sc is freed. While our ring
+ * grows both our DMBs signal here; the header read is the one of the ring
+ * in use, which a CDC in the offered ring first makes that one.
  */
 static void smcd_cdc_rx(void *owner)
 {
 	struct smcd_conn *sc = owner;
 	struct smc_cdc_msg m;
 
+	if (READ_ONCE(sc->rmb_next.cpu_addr))
+		smcd_ring_moved(sc);
 	if (smc_cdc_decode_d(sc->rmb.cpu_addr, SMC_CDC_D_LEN, &m))
 		return;		/* the header is the peer's to write; ignore junk */
 	smc_cdc_rx_msg(sc->smc, &m);
+}
+
+/*
+ * The class a ring may grow to: TCP's autotuning bounds (rings grow
+ * unless net.ipv4.tcp_moderate_rcvbuf is 0 or the user set SO_RCVBUF, as
+ * TCP's receive buffer; at most half of net.ipv4.tcp_rmem's maximum, the
+ * other half being TCP's overhead, as SO_RCVBUF's), and the largest DMB.
+ */
+static u8 smcd_grow_ceiling(const struct sock *sk)
+{
+	const struct net *net = sock_net(sk);
+
+	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) ||
+	    !READ_ONCE(net->ipv4.sysctl_tcp_moderate_rcvbuf))
+		return 0;
+	return smc_buf_class_floor(READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]) / 2,
+				   SMCD_DMB_MAX_CLASS);
+}
+
+/*
+ * Let go of the ring the peer left, and offer a bigger one when reads
+ * keep emptying ours after the peer filled it (SMC_GROW_AFTER): two classes
+ * up (64 KiB, 256 KiB, 1 MiB), reserved against net.smc.mem_limit and
+ * charged like the first; without the memory the ring just stays.
+ * tx_mutex keeps destroy away; smcd_lgr_lock nests inside it.
+ */
+static void smcd_grow_rx(struct smc_conn *conn)
+{
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	struct smcd_dmb old = {}, next = {};
+	struct smcd_conn *sc;
+	u8 class, ceiling;
+	bool due;
+
+	mutex_lock(&conn->tx_mutex);
+	sc = conn->smcd;
+	if (!sc)
+		goto out;
+	spin_lock_bh(&conn->lock);
+	swap(old, sc->rmb_old);
+	conn->rx_ring_left = false;
+	due = conn->rx_drains >= SMC_GROW_AFTER && !conn->rx_grow_off &&
+	      !conn->rx_offer_token && !smc_close_ended(conn);
+	conn->rx_drains = 0;
+	spin_unlock_bh(&conn->lock);
+	if (old.cpu_addr) {
+		/* No signal of it runs after this (unregister, or the pool). */
+		smcd_lgr_dmb_del(sc, &old);
+		smc_mem_unreserve_bytes(smc, old.len);
+		smc_stats_rx_resized(smc, sc->rmb.len);
+	}
+	if (!due)
+		goto out;
+	class = smcd_conn_size_class(sc);
+	ceiling = smcd_grow_ceiling(&smc->sk);
+	if (class >= ceiling)
+		goto off;
+	class = min_t(u8, class + 2, ceiling);
+	if (smc_mem_reserve(smc, SMC_BUF_MIN_SIZE << class))
+		goto off;
+	if (smcd_lgr_dmb_add(sc, class, smcd_cdc_rx, &next)) {
+		smc_mem_unreserve_bytes(smc, SMC_BUF_MIN_SIZE << class);
+		goto off;
+	}
+	spin_lock_bh(&conn->lock);
+	sc->rmb_next = next;
+	conn->rx_offer_token = next.token;
+	conn->rx_offer_class = class;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_send(smc);	/* the offer; every CDC repeats it */
+	goto out;
+off:
+	spin_lock_bh(&conn->lock);
+	conn->rx_grow_off = true;
+	spin_unlock_bh(&conn->lock);
+out:
+	mutex_unlock(&conn->tx_mutex);
+}
+
+/*
+ * The peer's offered ring, checked as the handshake checks its first
+ * one: attached where the device can (nocopy), else a move of nothing
+ * (token, owner and bounds). CDCs go there from now on, so cdc_mutex.
+ */
+static int smcd_switch_tx(struct smc_conn *conn, u64 token, u8 class,
+			  u8 **ring, u32 *size)
+{
+	struct smcd_conn *sc = conn->smcd;
+	u32 len = SMC_BUF_MIN_SIZE << class, got = 0;
+	struct smcd_ism_dev *ism;
+	void *mem;
+	int rc = 0;
+
+	if (!sc)
+		return -ENOTCONN;
+	if (class > SMCD_DMB_MAX_CLASS)
+		return -EINVAL;
+	ism = sc->ism;
+	mutex_lock(&conn->cdc_mutex);
+	if (!ism->ops->attach_dmb) {
+		rc = ism->ops->move_data(ism, sc->peer_gid, token, &sc->tuple, 0,
+					 NULL, 0, false);
+		if (!rc) {
+			sc->peer_token = token;
+			*ring = NULL;
+		}
+		goto out;
+	}
+	mem = ism->ops->attach_dmb(ism, token, &sc->tuple, &got);
+	if (IS_ERR(mem)) {
+		rc = PTR_ERR(mem);
+		goto out;
+	}
+	if (got != len) {
+		ism->ops->detach_dmb(ism, token);
+		rc = -EINVAL;
+		goto out;
+	}
+	/* Nobody writes into the old one: the caller holds tx_mutex. */
+	if (sc->peer_attached)
+		ism->ops->detach_dmb(ism, sc->peer_token);
+	sc->peer_token = token;
+	sc->peer_attached = true;
+	*ring = mem + SMC_CDC_D_LEN;
+out:
+	mutex_unlock(&conn->cdc_mutex);
+	*size = len - SMC_CDC_D_LEN;
+	return rc;
 }
 
 /*
@@ -120,6 +298,8 @@ static void smcd_destroy(struct smc_conn *conn)
 static const struct smc_conn_ops smcd_ops = {
 	.write		= smcd_write,
 	.cdc_send	= smcd_cdc_send,
+	.grow_rx	= smcd_grow_rx,
+	.switch_tx	= smcd_switch_tx,
 	.destroy	= smcd_destroy,
 };
 

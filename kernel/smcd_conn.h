@@ -35,6 +35,14 @@ struct smcd_conn {
 	struct smcd_dmb_tuple	tuple;
 	u32			diag_token;	/* sock_diag's CONNINFO token */
 	struct smcd_dmb		rmb;		/* ours: CDC header, then ring */
+	/*
+	 * A ring that grows (Documentation/smc-d.md): the bigger DMB we
+	 * offered, until the peer's first CDC in it makes it rmb; the one it
+	 * replaced, until smcd_grow_rx() lets it go in process context.
+	 * Written under conn->lock; rmb_next's header is zero until then.
+	 */
+	struct smcd_dmb		rmb_next;
+	struct smcd_dmb		rmb_old;
 };
 
 /*

@@ -211,12 +211,91 @@ static struct smcd_pool_dmb *smcd_pool_take(struct smcd_lgr *lgr, u8 class,
 	return NULL;
 }
 
+/*
+ * A DMB of class for sc, owned by handler(sc) on sc's TCP connection:
+ * from lgr's pool, else a new one. Lock held.
+ */
+static int smcd_lgr_dmb_get(struct smcd_lgr *lgr, struct smcd_conn *sc,
+			    u8 class, smcd_dmb_signal_t handler,
+			    struct smcd_dmb *dmb)
+{
+	struct smc_conn *conn = &sc->smc->conn;
+	struct smcd_pool_dmb *p;
+	int rc;
+
+	p = smcd_pool_take(lgr, class, smc_mem_id(conn), handler, sc,
+			   &sc->tuple);
+	if (p) {
+		*dmb = p->dmb;
+		kfree(p);
+		return 0;
+	}
+	rc = smcd_dmb_register(conn, lgr->ism, dmb, class, handler, sc,
+			       &sc->tuple);
+	if (!rc)
+		lgr->dmb_bytes += dmb->len;
+	return rc;
+}
+
+/* sc is done with dmb: into lgr's pool, or unregistered. Lock held. */
+static void smcd_lgr_dmb_put(struct smcd_lgr *lgr, struct smcd_conn *sc,
+			     struct smcd_dmb *dmb)
+{
+	struct smcd_ism_dev *ism = lgr->ism;
+	struct smcd_pool_dmb *p;
+
+	if (ism->ops->dmb_busy && ism->ops->set_dmb_owner &&
+	    lgr->pool_bytes + dmb->len <= SMCD_POOL_MAX_LGR &&
+	    smcd_pool_total + dmb->len <= SMCD_POOL_MAX_TOTAL) {
+		p = kmalloc(sizeof(*p), GFP_KERNEL);
+		if (p) {
+			/* No smc_cdc_rx() for the old owner after this. */
+			ism->ops->set_dmb_owner(ism, dmb, NULL, NULL, NULL);
+			p->dmb = *dmb;
+			p->memcg_id = smc_mem_id(&sc->smc->conn);
+			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
+							     SMC_BUF_MIN_SIZE)]);
+			lgr->pool_bytes += p->dmb.len;
+			lgr->pool_num++;
+			smcd_pool_total += p->dmb.len;
+			atomic_inc(&smc_obj_pool);
+			dmb->cpu_addr = NULL;
+			return;
+		}
+	}
+	lgr->dmb_bytes -= dmb->len;
+	smcd_dmb_unregister(ism, dmb);
+	dmb->cpu_addr = NULL;
+}
+
+int smcd_lgr_dmb_add(struct smcd_conn *sc, u8 class,
+		     smcd_dmb_signal_t handler, struct smcd_dmb *dmb)
+{
+	int rc = -ENOTCONN;
+
+	if (class > SMCD_DMB_MAX_CLASS)
+		return -EINVAL;
+	mutex_lock(&smcd_lgr_lock);
+	if (sc->lgr)
+		rc = smcd_lgr_dmb_get(sc->lgr, sc, class, handler, dmb);
+	mutex_unlock(&smcd_lgr_lock);
+	return rc;
+}
+
+void smcd_lgr_dmb_del(struct smcd_conn *sc, struct smcd_dmb *dmb)
+{
+	if (!dmb->cpu_addr)
+		return;
+	mutex_lock(&smcd_lgr_lock);
+	if (!WARN_ON_ONCE(!sc->lgr))
+		smcd_lgr_dmb_put(sc->lgr, sc, dmb);
+	mutex_unlock(&smcd_lgr_lock);
+}
+
 int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
 		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler)
 {
-	struct smc_conn *conn = &sc->smc->conn;
-	struct smcd_pool_dmb *p;
 	struct smcd_lgr *lgr;
 	bool first = false;
 	int rc;
@@ -233,23 +312,14 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		}
 		first = true;
 	}
-	p = smcd_pool_take(lgr, class, smc_mem_id(conn), handler, sc,
-			   &sc->tuple);
-	if (p) {
-		sc->rmb = p->dmb;
-		kfree(p);
-	} else {
-		rc = smcd_dmb_register(conn, ism, &sc->rmb, class, handler, sc,
-				       &sc->tuple);
-		if (rc) {
-			/* A new group stays empty: it lingers and goes. */
-			if (!lgr->conns_num)
-				mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
-						 READ_ONCE(smc_lgr_linger) * HZ);
-			mutex_unlock(&smcd_lgr_lock);
-			return rc;
-		}
-		lgr->dmb_bytes += sc->rmb.len;
+	rc = smcd_lgr_dmb_get(lgr, sc, class, handler, &sc->rmb);
+	if (rc) {
+		/* A new group stays empty: it lingers and goes. */
+		if (!lgr->conns_num)
+			mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
+					 READ_ONCE(smc_lgr_linger) * HZ);
+		mutex_unlock(&smcd_lgr_lock);
+		return rc;
 	}
 	list_add_tail(&sc->lgr_entry, &lgr->conns);
 	lgr->conns_num++;
@@ -264,42 +334,20 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 void smcd_lgr_conn_del(struct smcd_conn *sc)
 {
 	struct smcd_lgr *lgr = sc->lgr;
-	struct smcd_ism_dev *ism;
-	struct smcd_pool_dmb *p;
-	bool pooled = false;
 
 	if (!lgr)
 		return;
-	ism = lgr->ism;
 	mutex_lock(&smcd_lgr_lock);
 	list_del_init(&sc->lgr_entry);
 	lgr->conns_num--;
 	sc->lgr = NULL;
 	atomic_dec(&smc_obj_conns);
-	if (ism->ops->dmb_busy && ism->ops->set_dmb_owner &&
-	    lgr->pool_bytes + sc->rmb.len <= SMCD_POOL_MAX_LGR &&
-	    smcd_pool_total + sc->rmb.len <= SMCD_POOL_MAX_TOTAL) {
-		p = kmalloc(sizeof(*p), GFP_KERNEL);
-		if (p) {
-			/* No smc_cdc_rx() for the old owner after this. */
-			ism->ops->set_dmb_owner(ism, &sc->rmb, NULL, NULL,
-						NULL);
-			p->dmb = sc->rmb;
-			p->memcg_id = smc_mem_id(&sc->smc->conn);
-			list_add(&p->entry, &lgr->pool[ilog2(p->dmb.len /
-							     SMC_BUF_MIN_SIZE)]);
-			lgr->pool_bytes += p->dmb.len;
-			lgr->pool_num++;
-			smcd_pool_total += p->dmb.len;
-			atomic_inc(&smc_obj_pool);
-			pooled = true;
-		}
-	}
-	if (!pooled) {
-		lgr->dmb_bytes -= sc->rmb.len;
-		smcd_dmb_unregister(ism, &sc->rmb);
-	}
-	sc->rmb.cpu_addr = NULL;
+	/* A ring that grew: the offered one and the one left, if any. */
+	if (sc->rmb_next.cpu_addr)
+		smcd_lgr_dmb_put(lgr, sc, &sc->rmb_next);
+	if (sc->rmb_old.cpu_addr)
+		smcd_lgr_dmb_put(lgr, sc, &sc->rmb_old);
+	smcd_lgr_dmb_put(lgr, sc, &sc->rmb);
 	if (!lgr->conns_num)
 		mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
 				 READ_ONCE(smc_lgr_linger) * HZ);

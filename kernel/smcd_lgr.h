@@ -96,6 +96,16 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
  */
 void smcd_lgr_conn_del(struct smcd_conn *sc);
 /*
+ * One more DMB of class for sc (its ring grows, Documentation/smc-d.md),
+ * in its group, owned by handler(sc) on sc's TCP connection; and its end
+ * (pooled or unregistered, like the DMB smcd_lgr_conn_del() ends). A DMB
+ * still held at smcd_lgr_conn_del() as sc->rmb_next or sc->rmb_old ends
+ * there. Process context.
+ */
+int smcd_lgr_dmb_add(struct smcd_conn *sc, u8 class,
+		     smcd_dmb_signal_t handler, struct smcd_dmb *dmb);
+void smcd_lgr_dmb_del(struct smcd_conn *sc, struct smcd_dmb *dmb);
+/*
  * The device says peer_gid is gone (a VM that stopped): every connection
  * of ism's groups with it is reset, as when a CDC finds the peer's DMB
  * gone. Process context; takes the lock, and each connection's own lock

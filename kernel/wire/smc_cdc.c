@@ -178,6 +178,10 @@ enum smc_cdc_err smc_cdc_encode_d(const struct smc_cdc_msg *m, void *buf,
 	cons[SMC_CDC_OFF(smcd_cdc_wire_cursor, prod_flags)] = prod_flags_of(m);
 	cons[SMC_CDC_OFF(smcd_cdc_wire_cursor, conn_state_flags)] =
 		conn_state_flags_of(m);
+	b[SMC_CDC_OFF(smcd_cdc_wire_msg, ring_class)] = m->ring_class;
+	b[SMC_CDC_OFF(smcd_cdc_wire_msg, cons_gen)] = m->cons_gen;
+	smc_wire_put_be64(b + SMC_CDC_OFF(smcd_cdc_wire_msg, ring_token),
+			  m->ring_token);
 	return SMC_CDC_OK;
 }
 
@@ -198,6 +202,10 @@ enum smc_cdc_err smc_cdc_decode_d(const void *buf, size_t len,
 	flags_to_msg(cons[SMC_CDC_OFF(smcd_cdc_wire_cursor, prod_flags)],
 		     cons[SMC_CDC_OFF(smcd_cdc_wire_cursor, conn_state_flags)],
 		     m);
+	m->ring_class = b[SMC_CDC_OFF(smcd_cdc_wire_msg, ring_class)];
+	m->cons_gen = b[SMC_CDC_OFF(smcd_cdc_wire_msg, cons_gen)];
+	m->ring_token = smc_wire_get_be64(b + SMC_CDC_OFF(smcd_cdc_wire_msg,
+							  ring_token));
 	return SMC_CDC_OK;
 }
 

@@ -46,6 +46,14 @@ struct smc_cdc_msg {
 	     cons_curs_upd_req, failover_validation;
 	/* connection state flags */
 	bool peer_done_writing, peer_conn_closed, peer_conn_abort;
+	/*
+	 * SMC-D only, af_smc's own (smc_cdc_layout.h): the sender offers a
+	 * bigger receive ring, the DMB ring_token of size class ring_class
+	 * (0: no offer), and its cons cursor counts in its ring number
+	 * cons_gen (mod 256). The SMC-R forms ignore them.
+	 */
+	uint64_t ring_token;
+	uint8_t ring_class, cons_gen;
 };
 
 /* Results. 0 is success; every failure has its own value. */
@@ -73,8 +81,9 @@ enum smc_cdc_err smc_cdc_encode_d(const struct smc_cdc_msg *m, void *buf,
 /*
  * Decode exactly one message (len must be SMC_CDC_R_LEN / SMC_CDC_D_LEN:
  * fewer is TRUNCATED, more is TRAILING). Reserved bytes and reserved flag
- * bits are ignored, as Linux 6.1 does. *m is zeroed first on every call
- * with a non-NULL m.
+ * bits are ignored, as Linux 6.1 does; the SMC-D form reads af_smc's own
+ * fields from bytes Linux reserves. *m is zeroed first on every call with
+ * a non-NULL m.
  */
 enum smc_cdc_err smc_cdc_decode_r(const void *buf, size_t len,
 				  struct smc_cdc_msg *m);

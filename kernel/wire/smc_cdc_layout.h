@@ -55,13 +55,20 @@ struct smcd_cdc_wire_cursor {
  * SMC-D CDC message, 32 bytes, at offset 0 of the peer's DMB element (the
  * data follows it). Linux writes the flags into cons and zeros into the
  * flag bytes of prod, and reads the flags from cons only.
+ *
+ * ring_class, cons_gen and ring_token are af_smc's own, in bytes Linux
+ * reserves (and sends as zero, which means "no offer, generation 0"):
+ * a receive ring that grows (Documentation/smc-d.md, "Rings that
+ * grow"). An SMC-D peer is always af_smc: both ISM devices are ours.
  */
 struct smcd_cdc_wire_msg {
 	uint8_t type;			/* 0xFE */
-	uint8_t reserved1[7];
+	uint8_t ring_class;		/* the offered ring's size class */
+	uint8_t cons_gen;		/* the ring cons counts in */
+	uint8_t reserved1[5];
 	struct smcd_cdc_wire_cursor prod;
 	struct smcd_cdc_wire_cursor cons;
-	uint8_t reserved3[8];
+	uint8_t ring_token[8];		/* the offered ring's DMB, 0: none */
 };
 
 /* Bits of prod_flags (MSB first, RFC 7609 "producer flags"). */
@@ -97,7 +104,11 @@ SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, prod) == 8, "D prod");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, cons) == 16, "D cons");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, cons.prod_flags) == 22,
 		       "D flags");
-SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, reserved3) == 24,
-		       "D reserved3");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, ring_class) == 1,
+		       "D ring_class");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, cons_gen) == 2,
+		       "D cons_gen");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, ring_token) == 24,
+		       "D ring_token");
 
 #endif /* SMC_CDC_LAYOUT_H */

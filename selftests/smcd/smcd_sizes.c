@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smcd/smcd_sizes: DMB sizing (SO_RCVBUF, net.smc.rmem), every size class
- * byte-exact across its ring's wrap point, DMB reuse from the link
- * group's pool, link groups per peer. Run by smcd.sh with af_smc loaded
+ * byte-exact across its ring's wrap point, rings that grow and where they
+ * stop, DMB reuse from the link group's pool, link groups per peer. Run by smcd.sh with af_smc loaded
  * as loopback_ism=1.
  *
  * A DMB of class n is 16 KiB << n bytes: a 32-byte CDC header, then the
@@ -355,6 +355,172 @@ static void big(const void *arg)
 	pair_close(&p);
 }
 
+/*
+ * Rings that grow (Documentation/smc-d.md): a reader that keeps emptying
+ * its ring while the writer waits for room gets a ring two classes
+ * bigger, up to 1 MiB, as TCP autotunes its receive buffer. Seen from
+ * both ends: the reader's rmbe_size, the writer's peer_rmbe_size.
+ */
+static void ring_sizes(int rfd, int wfd, uint32_t *rmbe, uint32_t *peer_rmbe)
+{
+	struct sd_sock r, w;
+
+	ASSERT_EQ(sd_find_fd(rfd, &r), 0);
+	ASSERT_EQ(sd_find_fd(wfd, &w), 0);
+	ASSERT(r.has_conn && w.has_conn);
+	*rmbe = r.rmbe_size;
+	*peer_rmbe = w.peer_rmbe_size;
+}
+
+/*
+ * len bytes of stream seed from wfd to rfd, the writer in a child, with
+ * no FIN after it (the pair goes on); every byte checked.
+ */
+static void stream(int wfd, int rfd, size_t len, uint64_t seed)
+{
+	static char buf[250000];
+	size_t off = 0;
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_SYS(pid);
+	if (pid == 0) {
+		static char out[300001];
+		size_t n;
+
+		for (off = 0; off < len; off += n) {
+			n = len - off < sizeof(out) ? len - off : sizeof(out);
+			pattern_fill(out, n, seed, off);
+			if (write(wfd, out, n) != (ssize_t)n)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	while (off < len) {
+		ssize_t r = read(rfd, buf, sizeof(buf));
+
+		ASSERT(r > 0);
+		if (pattern_mismatch(buf, (size_t)r, seed, off) != (size_t)r) {
+			tap_fail("byte %zu differs", off);
+			tap_abort();
+		}
+		off += (size_t)r;
+	}
+	ASSERT_SYS(waitpid(pid, &status, 0));
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void grows(const void *arg)
+{
+	uint32_t a, b, a2, b2;
+	char c = 0, buf[16];
+	struct pair p;
+	int n = -1;
+
+	(void)arg;
+	pair_open(&p, 0);
+	ring_sizes(p.afd, p.cfd, &a, &b);
+	EXPECT_EQ(a, RING(2));
+	stream(p.cfd, p.afd, 64u << 20, 11);
+	ring_sizes(p.afd, p.cfd, &a, &b);
+	ring_sizes(p.cfd, p.afd, &a2, &b2);
+	tap_diag("after 64 MiB one way: the reader's ring %u (the writer sees %u), "
+		 "the other way's %u (seen %u)", a, b, a2, b2);
+	EXPECT_EQ(a, RING(6));
+	EXPECT_EQ(b, RING(6));
+	EXPECT_EQ(a2, RING(2));		/* nothing came the other way */
+	EXPECT_EQ(b2, RING(2));
+	/* Both ways at once, then the other ring has grown too. */
+	{
+		pid_t pid = fork();
+		int status;
+
+		ASSERT_SYS(pid);
+		if (pid == 0) {
+			stream(p.afd, p.cfd, 64u << 20, 13);
+			_exit(tap_failed() ? 1 : 0);
+		}
+		stream(p.cfd, p.afd, 32u << 20, 12);
+		ASSERT_SYS(waitpid(pid, &status, 0));
+		EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	ring_sizes(p.cfd, p.afd, &a2, &b2);
+	tap_diag("after 64 MiB the other way: %u (seen %u)", a2, b2);
+	EXPECT_EQ(a2, RING(6));
+	EXPECT_EQ(b2, RING(6));
+	/*
+	 * Urgent data, SIOCINQ and the FIN in the grown ring, as before.
+	 * The loopback device delivers within send(): no wait is needed.
+	 */
+	ASSERT_EQ(send(p.cfd, "0123456789", 10, 0), 10);
+	ASSERT_EQ(send(p.cfd, "U", 1, MSG_OOB), 1);
+	EXPECT_EQ(ioctl(p.afd, SIOCINQ, &n), 0);
+	EXPECT_EQ(n, 10);		/* up to the mark */
+	EXPECT_EQ(recv(p.afd, &c, 1, MSG_OOB), 1);
+	EXPECT_EQ(c, 'U');
+	EXPECT_EQ(read(p.afd, buf, sizeof(buf)), 10);
+	EXPECT(memcmp(buf, "0123456789", 10) == 0);
+	ASSERT_SYS(shutdown(p.cfd, SHUT_WR));
+	EXPECT_EQ(read(p.afd, buf, sizeof(buf)), 0);
+	pair_close(&p);
+}
+
+/*
+ * Where a ring stays: SO_RCVBUF set (TCP's autotuning stops there too),
+ * net.ipv4.tcp_moderate_rcvbuf 0; net.ipv4.tcp_rmem's maximum bounds it
+ * (half of it, the other half being TCP's overhead); net.smc.mem_limit
+ * without room for the bigger ring. Each stream stays byte-exact.
+ */
+static int sysctl_file(const char *path, const char *set, char *old, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, old, len - 1);
+	old[n > 0 ? n : 0] = 0;
+	n = set ? pwrite(fd, set, strlen(set), 0) : 0;
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+static uint32_t grown_to(int rcvbuf)
+{
+	uint32_t a, b;
+	struct pair p;
+
+	pair_open(&p, rcvbuf);
+	stream(p.cfd, p.afd, 32u << 20, 21);
+	ring_sizes(p.afd, p.cfd, &a, &b);
+	EXPECT_EQ(a, b);
+	pair_close(&p);
+	return a;
+}
+
+static void grow_bounds(const void *arg)
+{
+	static const char mod[] = "/proc/sys/net/ipv4/tcp_moderate_rcvbuf";
+	static const char rmem[] = "/proc/sys/net/ipv4/tcp_rmem";
+	char old_mod[64], old_rmem[64], cur[64];
+	int old_limit;
+
+	(void)arg;
+	EXPECT_EQ(grown_to((int)DMB(2)), RING(2));
+	ASSERT_EQ(sysctl_file(mod, "0\n", old_mod, sizeof(old_mod)), 0);
+	EXPECT_EQ(grown_to(0), RING(2));
+	ASSERT_EQ(sysctl_file(mod, old_mod, cur, sizeof(cur)), 0);
+	ASSERT_EQ(sysctl_file(rmem, "4096 131072 524288\n", old_rmem, sizeof(old_rmem)), 0);
+	EXPECT_EQ(grown_to(0), RING(4));
+	ASSERT_EQ(sysctl_file(rmem, old_rmem, cur, sizeof(cur)), 0);
+	/* Both ends' first buffers (2 x 64 KiB each), and 64 KiB more. */
+	old_limit = sysctl_smc("mem_limit", 5 * 65536);
+	ASSERT(old_limit > 0);
+	EXPECT_EQ(grown_to(0), RING(2));
+	sysctl_smc("mem_limit", old_limit);
+	EXPECT_EQ(grown_to(0), RING(6));	/* and back */
+}
+
 static void reuse(const void *arg)
 {
 	struct smc_objects o0, o1, o2;
@@ -438,6 +604,8 @@ static const struct tap_case cases[] = {
 	{ "every class byte-exact both ways, 1 B to 5 rings, across the wrap", wraps, NULL, 300 },
 	{ "32 MiB byte-exact through a 16 KiB DMB", big, (void *)(uintptr_t)(32u << 20), 120 },
 	{ "256 MiB byte-exact through a 1 MiB DMB", big, (void *)(uintptr_t)(256u << 20), 300 },
+	{ "a ring grows to 1 MiB while its reader keeps up, each way on its own, byte-exact", grows, NULL, 300 },
+	{ "a ring stays: SO_RCVBUF, tcp_moderate_rcvbuf 0, tcp_rmem's maximum, net.smc.mem_limit", grow_bounds, NULL, 300 },
 	{ "a closed connection's DMBs serve the next one, clean", reuse, NULL, 60 },
 	{ "connections to one peer share a link group per role", link_groups, NULL, 30 },
 	{ "every connection, DMB and link group freed after the linger time", all_freed, NULL, 30 },

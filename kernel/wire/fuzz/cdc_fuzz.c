@@ -33,6 +33,8 @@ static void same(const struct smc_cdc_msg *a, const struct smc_cdc_msg *b)
 	      a->peer_done_writing == b->peer_done_writing &&
 	      a->peer_conn_closed == b->peer_conn_closed &&
 	      a->peer_conn_abort == b->peer_conn_abort);
+	check(a->ring_token == b->ring_token && a->ring_class == b->ring_class &&
+	      a->cons_gen == b->cons_gen);
 }
 
 static void try_r(const uint8_t *data, size_t size)
@@ -74,10 +76,13 @@ static void try_d(const uint8_t *data, size_t size)
 	check(smc_cdc_encode_d(&m1, out, sizeof(out)) == SMC_CDC_OK);
 	memset(want, 0, sizeof(want));
 	want[0] = 0xfe;
+	want[1] = data[1];			/* af_smc's ring class */
+	want[2] = data[2];			/* and cons generation */
 	memcpy(want + 8, data + 8, 6);		/* prod wrap + count */
 	memcpy(want + 16, data + 16, 8);	/* cons wrap + count + flags */
 	want[22] &= (uint8_t)~SMC_CDC_PF_RESERVED;
 	want[23] &= (uint8_t)~SMC_CDC_CSF_RESERVED;
+	memcpy(want + 24, data + 24, 8);	/* af_smc's ring token */
 	check(memcmp(out, want, sizeof(out)) == 0);
 	check(smc_cdc_decode_d(out, sizeof(out), &m2) == SMC_CDC_OK);
 	same(&m1, &m2);

@@ -29,7 +29,8 @@ static_assert(OFF(smc_cdc_wire_msg, cons.wrap) == 18);
 static_assert(OFF(smc_cdc_wire_msg, cons.count) == 20);
 static_assert(OFF(smc_cdc_wire_msg, conn_state_flags) == 25);
 // SMC-D (struct smcd_cdc_msg): type 0, reserved 1..7, prod 8 (wrap 2,
-// count 4, two flag bytes), cons 16, reserved 24..31.
+// count 4, two flag bytes), cons 16, reserved 24..31; af_smc's own ring
+// class 1, cons generation 2 and ring token 24..31 in Linux's reserved.
 static_assert(SZ(smcd_cdc_wire_msg) == 32);
 static_assert(OFF(smcd_cdc_wire_msg, prod.wrap) == 8);
 static_assert(OFF(smcd_cdc_wire_msg, prod.count) == 10);
@@ -37,6 +38,9 @@ static_assert(OFF(smcd_cdc_wire_msg, cons.wrap) == 16);
 static_assert(OFF(smcd_cdc_wire_msg, cons.count) == 18);
 static_assert(OFF(smcd_cdc_wire_msg, cons.prod_flags) == 22);
 static_assert(OFF(smcd_cdc_wire_msg, cons.conn_state_flags) == 23);
+static_assert(OFF(smcd_cdc_wire_msg, ring_class) == 1);
+static_assert(OFF(smcd_cdc_wire_msg, cons_gen) == 2);
+static_assert(OFF(smcd_cdc_wire_msg, ring_token) == 24);
 static_assert(alignof(struct smc_cdc_wire_msg) == 1);
 static_assert(alignof(struct smcd_cdc_wire_msg) == 1);
 static_assert(SMC_CDC_R_LEN == 44 && SMC_CDC_D_LEN == 32);
@@ -71,7 +75,9 @@ bool Same(const smc_cdc_msg &a, const smc_cdc_msg &b)
 	       a.failover_validation == b.failover_validation &&
 	       a.peer_done_writing == b.peer_done_writing &&
 	       a.peer_conn_closed == b.peer_conn_closed &&
-	       a.peer_conn_abort == b.peer_conn_abort;
+	       a.peer_conn_abort == b.peer_conn_abort &&
+	       a.ring_token == b.ring_token && a.ring_class == b.ring_class &&
+	       a.cons_gen == b.cons_gen;
 }
 
 // exactly sized heap copy, so ASan builds see any over-read
@@ -135,6 +141,35 @@ TEST(CdcGolden, SmcD)
 	EXPECT_TRUE(Same(back, m));
 }
 
+TEST(CdcGolden, SmcDRingOffer)
+{
+	// af_smc's own fields: class at 1, generation at 2, token big endian
+	// at 24; the SMC-R form has no room for them and drops them.
+	smc_cdc_msg m = Full();
+	m.seqno = 0;
+	m.token = 0;
+	m.ring_class = 4;
+	m.cons_gen = 0x81;
+	m.ring_token = 0x0102030405060708ULL;
+	Bytes want = kGoldenD;
+	want[1] = 4;
+	want[2] = 0x81;
+	for (size_t i = 0; i < 8; i++)
+		want[24 + i] = uint8_t(i + 1);
+	EXPECT_EQ(EncD(m), want);
+	smc_cdc_msg back;
+	ASSERT_EQ(Dec(smc_cdc_decode_d, want, &back), SMC_CDC_OK);
+	EXPECT_TRUE(Same(back, m));
+	smc_cdc_msg plain = m;
+	plain.ring_token = 0;
+	plain.ring_class = plain.cons_gen = 0;
+	EXPECT_EQ(EncR(m), EncR(plain));
+	ASSERT_EQ(Dec(smc_cdc_decode_r, EncR(m), &back), SMC_CDC_OK);
+	EXPECT_EQ(back.ring_token, 0u);
+	EXPECT_EQ(back.ring_class, 0);
+	EXPECT_EQ(back.cons_gen, 0);
+}
+
 TEST(CdcGolden, EachFlagBit)
 {
 	// one flag at a time lands on its own bit, MSB first, in both forms
@@ -194,6 +229,9 @@ TEST(CdcRoundTrip, Random)
 		smc_cdc_msg back;
 		ASSERT_EQ(Dec(smc_cdc_decode_r, EncR(m), &back), SMC_CDC_OK);
 		ASSERT_TRUE(Same(back, m));
+		m.ring_token = uint64_t(rng()) << 32 | rng();
+		m.ring_class = uint8_t(rng());
+		m.cons_gen = uint8_t(rng());
 		ASSERT_EQ(Dec(smc_cdc_decode_d, EncD(m), &back), SMC_CDC_OK);
 		m.seqno = 0;
 		m.token = 0;
@@ -294,13 +332,11 @@ TEST(CdcMalformed, ReservedIgnoredLikeLinux)
 	r[25] |= 0x1f;				// reserved state flag bits
 	for (size_t i = 26; i < 44; i++)
 		r[i] = uint8_t(i);
-	for (size_t i = 1; i < 8; i++)
+	for (size_t i = 3; i < 8; i++)		// 1, 2, 24..31: af_smc's
 		d[i] = 0xff;
 	d[14] = d[15] = 0xff;			// flag bytes of prod: unused
 	d[22] |= 0x07;
 	d[23] |= 0x1f;
-	for (size_t i = 24; i < 32; i++)
-		d[i] = 0xee;
 	smc_cdc_msg m;
 	ASSERT_EQ(Dec(smc_cdc_decode_r, r, &m), SMC_CDC_OK);
 	EXPECT_TRUE(Same(m, Full()));
