@@ -122,8 +122,10 @@ wait "$tcp_server" "$smc_server" "$qtcp_server" "$qsmc_server" 2>/dev/null
 # SMC-R only without an SMC-D device). Lines: "MODE_R", "RESULT_R ...".
 # shellcheck source=../selftests/lib/topology.sh
 . "$here/../selftests/lib/topology.sh"
+# shellcheck source=../selftests/lib/module.sh
+. "$here/../selftests/lib/module.sh"
 srv=$TOPO_VETH_IP4_2
-rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 ||
+smc_module_reload smcr=1 loopback_ism=0 ||
 	{ echo "bench: cannot reload af_smc with smcr=1 loopback_ism=0"; exit 1; }
 topo_veth_rxe || { echo "bench: topology 1 could not be set up"; exit 1; }
 tpr() {	# port [smc_run] -> MBps, to the server on smcv2
@@ -282,7 +284,11 @@ wait "$qtcp_server" "$qsmc_server" 2>/dev/null
 active_mtu() {	# rxe device -> its port's active MTU in bytes
 	ibv_devinfo -d "$1" 2>/dev/null | sed -n 's/^[[:space:]]*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p'
 }
-rmmod af_smc && insmod "$SMC_MODULE_FILE" smcr=1 loopback_ism=0 ||
+# Right after the SMC-R runs their sockets may still hold af_smc for a
+# moment (their close goes on in the module's work): smc_module_reload
+# tries rmmod for up to 10 s, as the selftests do. A plain rmmod failed
+# here once (2026-12-02, EAGAIN right after the 512 KiB-ring row).
+smc_module_reload smcr=1 loopback_ism=0 ||
 	{ echo "bench: cannot reload af_smc for the jumbo-frame rows"; exit 1; }
 ip link set smcv1 mtu 9000 && ip link set smcv2 mtu 9000 ||
 	{ echo "bench: cannot set the veth's MTU to 9000"; exit 1; }
