@@ -80,12 +80,12 @@ struct smc_conn_ops {
 	 * by the peer and emptied by us (rx_drains, SMC_GROW_AFTER): offer
 	 * the peer a bigger one (set rx_offer_*, send a CDC); and let go of a
 	 * ring the peer left (rx_ring_left). Process context, socket lock
-	 * held. switch_tx: the peer
-	 * offered a ring (token, class) and nothing waits in its old one:
-	 * make ours point there and say where the new ring is (*ring: for
-	 * nocopy, or NULL; *size: its bytes); the caller moves the cursors.
-	 * Process context; conn->tx_mutex held. 0, or -errno: the
-	 * connection is broken.
+	 * held.
+	 * switch_tx: the peer offered a ring (token, class) and nothing
+	 * waits in its old one: make ours point there and say where the new
+	 * ring is (*ring: for nocopy, or NULL; *size: its bytes); the caller
+	 * moves the cursors. Process context; conn->tx_mutex held. 0, or
+	 * -errno: the connection is broken.
 	 */
 	void (*grow_rx)(struct smc_conn *conn);
 	int (*switch_tx)(struct smc_conn *conn, u64 token, u8 class,
