@@ -71,23 +71,20 @@ int smc_mem_reserve(struct smc_sock *smc, u32 bytes)
 	return 0;
 }
 
-void smc_mem_unreserve_bytes(struct smc_sock *smc, u32 bytes)
+void smc_mem_unreserve_bytes(struct smc_sock *smc, u64 bytes)
 {
 	struct smc_net *sn = smc_net(sock_net(&smc->sk));
 
-	bytes = min_t(u64, bytes, smc->conn.mem_reserved);
+	bytes = min(bytes, smc->conn.mem_reserved);
+	if (!bytes)
+		return;
 	atomic_long_sub(bytes, &sn->mem_used);
 	smc->conn.mem_reserved -= bytes;
 }
 
 void smc_mem_unreserve(struct smc_sock *smc)
 {
-	struct smc_net *sn = smc_net(sock_net(&smc->sk));
-
-	if (!smc->conn.mem_reserved)
-		return;
-	atomic_long_sub(smc->conn.mem_reserved, &sn->mem_used);
-	smc->conn.mem_reserved = 0;
+	smc_mem_unreserve_bytes(smc, smc->conn.mem_reserved);
 }
 
 /*

@@ -65,7 +65,7 @@ void smc_mem_leave(struct mem_cgroup *old);
 int smc_mem_reserve(struct smc_sock *smc, u32 bytes);
 void smc_mem_unreserve(struct smc_sock *smc);
 /* Give back bytes of them: a buffer the connection let go early. */
-void smc_mem_unreserve_bytes(struct smc_sock *smc, u32 bytes);
+void smc_mem_unreserve_bytes(struct smc_sock *smc, u64 bytes);
 
 /* net.smc.mem_limit's default: half of the RAM (smc_mem.c says why). */
 unsigned long smc_mem_limit_default(void);

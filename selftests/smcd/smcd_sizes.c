@@ -163,27 +163,36 @@ static void classes(const void *arg)
 	}
 }
 
+/*
+ * A sysctl file: its old text into old (len bytes at most), then set (if
+ * not NULL) written; 0, or -1.
+ */
+static int sysctl_file(const char *path, const char *set, char *old, size_t len)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	ssize_t n;
+	int rc = 0;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, old, len - 1);
+	old[n > 0 ? n : 0] = 0;
+	if (set && pwrite(fd, set, strlen(set), 0) != (ssize_t)strlen(set))
+		rc = -1;
+	close(fd);
+	return rc;
+}
+
 /* net.smc.NAME: returns the old value; set (if not 0) the new one. */
 static int sysctl_smc(const char *name, int set)
 {
-	char buf[64];
-	int fd, old;
-	ssize_t n;
+	char path[64], val[32], old[64];
 
-	snprintf(buf, sizeof(buf), "/proc/sys/net/smc/%s", name);
-	fd = open(buf, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "/proc/sys/net/smc/%s", name);
+	snprintf(val, sizeof(val), "%d\n", set);
+	if (sysctl_file(path, set ? val : NULL, old, sizeof(old)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = 0;
-	old = atoi(buf);
-	if (set) {
-		n = snprintf(buf, sizeof(buf), "%d\n", set);
-		if (pwrite(fd, buf, (size_t)n, 0) != n)
-			old = -1;
-	}
-	close(fd);
-	return old;
+	return atoi(old);
 }
 
 static int sysctl_rmem(int set)
@@ -471,20 +480,6 @@ static void grows(const void *arg)
  * (half of it, the other half being TCP's overhead); net.smc.mem_limit
  * without room for the bigger ring. Each stream stays byte-exact.
  */
-static int sysctl_file(const char *path, const char *set, char *old, size_t len)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, old, len - 1);
-	old[n > 0 ? n : 0] = 0;
-	n = set ? pwrite(fd, set, strlen(set), 0) : 0;
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
 static uint32_t grown_to(int rcvbuf)
 {
 	uint32_t a, b;
