@@ -150,6 +150,7 @@ smcd_between() {
 # closed the DMBs are gone and a new echo is SMCD again.
 full() {
 	n=12
+	rmem=$(cat /proc/sys/net/smc/rmem)	# the same on both VMs
 	for vm in 0 1; do
 		topo_on $vm "sysctl -qw net.smc.rmem=1048576" || tap_assert "net.smc.rmem on VM $vm" false
 	done
@@ -165,7 +166,7 @@ full() {
 	ss=$($B/smcss -a 2>&1 | grep ":$port ")
 	d0=$(dmbs_of 0) d1=$(dmbs_of 1)
 	wait $pid || tap_fail "smc-conns: $(cat "$TMPDIR/conns")"
-	for vm in 0 1; do topo_on $vm "sysctl -qw net.smc.rmem=65536"; done
+	for vm in 0 1; do topo_on $vm "sysctl -qw net.smc.rmem=$rmem"; done
 	k=$(echo "$modes" | sed -n 's/.* smcd=\([0-9]*\) .*/\1/p')
 	tcp=$(echo "$modes" | sed -n 's/.* tcp=\([0-9]*\)$/\1/p')
 	tap_diag "$modes; DMBs: VM 0 $d0, VM 1 $d1; fallbacks in smcss: $(echo "$ss" | grep -o 'TCP 0x[0-9a-f/x]*' | sort | uniq -c | tr -s ' \n' ' ')"
