@@ -26,6 +26,9 @@
  * send other bytes, a FIN, or a zero window); what must hold is that the
  * connection was SMC-D, an error is a clean one, close() returns at once
  * in whatever state the connection is, and nothing is left afterwards.
+ * Then 40 connections that echo 4 MiB each, enough for their rings to
+ * grow, with 2% of the offers of a bigger ring in their CDCs changed
+ * (run_grow()): the same must hold, and some rings must have grown.
  *
  * With SMC_HOSTILE_MODE=smcr (hostile.sh smcr, topology 1: between
  * 10.43.2.1 and 10.43.2.2 over rxe on a veth pair) the same over SMC-R,
@@ -50,10 +53,13 @@
  * Usage: hostile [PORT]; SMC_HOSTILE_N handshakes (default 10000; below
  * 5000, up to 4 times as many until each way out was taken, clc_covered()),
  * SMC_HOSTILE_CDC_N CDC connections (default 2000, 0 for none),
- * SMC_HOSTILE_LLC_N LLC connections (default 0: SMC-R only),
- * SMC_HOSTILE_WORKERS, _CDC_WORKERS, _LLC_WORKERS how many at once (48,
- * 48, 4), SMC_HOSTILE_CDC_PERMILLE (20) and SMC_HOSTILE_LLC_PERMILLE (400)
- * how many of those messages are mutated, SMC_HOSTILE_MODE smcd or smcr,
+ * SMC_HOSTILE_GROW_N connections whose rings grow (default 40; SMC-D
+ * only), SMC_HOSTILE_LLC_N LLC connections (default 0: SMC-R only),
+ * SMC_HOSTILE_WORKERS, _CDC_WORKERS, _GROW_WORKERS, _LLC_WORKERS how many
+ * at once (48, 48, 8, 4), SMC_HOSTILE_CDC_PERMILLE (20),
+ * SMC_HOSTILE_OFFER_PERMILLE (20, of the CDCs with an offer),
+ * SMC_HOSTILE_GROW_CDC_PERMILLE (2, of the others in that part) and
+ * SMC_HOSTILE_LLC_PERMILLE (400) how many of those messages are mutated, SMC_HOSTILE_MODE smcd or smcr,
  * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses, IPv4 or IPv6
  * (default 127.0.0.1 and 127.0.1.1-16; with an IPv6 server, clients on
  * fd43:5c:0:N::1, N 1-16, which hostile.sh v6 puts on lo),
@@ -1027,24 +1033,26 @@ static int cdc_counts[C_NR], cdc_total, cdc_port0, cdc_permille = 20;
 static long cdc_close_max;
 
 /*
- * One SMC-D connection whose peer's CDCs may lie. What it says about its
- * own data and cursors is the peer's business: the echo may differ, end
- * early or stall (as a TCP peer may send other bytes, FIN, or a zero
- * window). What must hold is the kernel's part: the connection is SMC-D
- * (the CLC is left alone), an error is a clean one, and close() returns
- * at once whatever state the connection is in.
+ * One SMC-D connection whose peer's CDCs may lie, echoing len bytes (out,
+ * back into in) within wait_ms. What the peer says about its own data and
+ * cursors is its business: the echo may differ, end early or stall (as a
+ * TCP peer may send other bytes, FIN, or a zero window). What must hold
+ * is the kernel's part: the connection is SMC-D (the CLC is left alone),
+ * an error is a clean one, and close() returns at once whatever state the
+ * connection is in. With grown: whether a ring of the connection had
+ * grown beyond 64 KiB when the echo came back whole (sock_diag).
  */
-static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
+static enum cdc_outcome cdc_echo(int port, size_t len, unsigned char *out, unsigned char *in,
+				 long wait_ms, char *why, size_t size, int *err_out, bool *grown)
 {
-	static __thread unsigned char out[CDC_DATA], in[CDC_DATA];
-	size_t len, sent = 0, got = 0, i;
-	enum cdc_outcome o = C_FAIL;
 	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
+	enum cdc_outcome o = C_FAIL;
+	size_t sent = 0, got = 0, i;
+	struct sd_sock sd;
 	long deadline, t;
 	int fd, one = 1;
 
 	*err_out = 0;
-	len = CDC_DATA / 2 + r % (CDC_DATA / 2);
 	for (i = 0; i < len; i++)
 		out[i] = (unsigned char)mix(r + i);
 	out[0] = 'C';
@@ -1060,10 +1068,12 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	}
 	if (honest_connect(fd, why, size))
 		goto out;
-	deadline = now_ms() + (long)(3000 * tscale);
+	deadline = now_ms() + (long)(wait_ms * tscale);
 	switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
 	case ECHO_DONE:
 		o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
+		if (o == C_EXACT && grown && !sd_find_fd(fd, &sd) && sd.has_conn)
+			*grown = sd.rmbe_size > 65536 || sd.peer_rmbe_size > 65536;
 		break;
 	case ECHO_STALL:
 		o = C_STALL;
@@ -1100,6 +1110,16 @@ out:
 		o = C_FAIL;
 	}
 	return o;
+}
+
+/* The 2,000: 32-64 KiB each, so the 64 KiB rings wrap but do not grow. */
+static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
+{
+	static __thread unsigned char out[CDC_DATA], in[CDC_DATA];
+	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
+
+	return cdc_echo(port, CDC_DATA / 2 + r % (CDC_DATA / 2), out, in, 3000, why, size,
+			err_out, NULL);
 }
 
 static void cdc_job(int port)
@@ -1179,6 +1199,109 @@ static void run_cdc(const void *arg)
 	/* It tested something: mutated CDCs, and connections that still worked. */
 	EXPECT(strstr(stats, "cdc_mutated 0") == NULL);
 	EXPECT(cdc_counts[C_EXACT] > 0);
+}
+
+/*
+ * ---- Rings that grow: streams long enough to grow them, their offers mutated ----
+ *
+ * Each echoes GROW_DATA, so a ring grows (Documentation/smc-d.md, "Rings
+ * that grow") while smc_hostile changes offer_permille of the CDCs that
+ * carry an offer, and grow_cdc_permille of the rest (both few: an offer
+ * rides on every CDC until the writer moves, some 45 per connection, and
+ * a 4 MiB echo has a hundred times the CDCs of one of the 2,000): a class or token that is
+ * not the offered DMB's, an offer out of nowhere, a cons cursor of the
+ * wrong ring, and a consumer cursor that claims the old ring empty before
+ * it is (so the writer moves while bytes are unread). The same must hold
+ * as for the 2,000; and some rings did grow, or the run tested nothing.
+ */
+#define GROW_DATA	(4u << 20)
+
+static int grow_total, grow_port0, grow_workers = 8, grow_count;
+static int offer_permille = 20, grow_cdc_permille = 2;
+
+static void grow_job(int port)
+{
+	unsigned char *out = malloc(GROW_DATA), *in = malloc(GROW_DATA);
+	enum cdc_outcome o = C_FAIL;
+	char why[256] = "";
+	bool grown = false;
+	int err = 0;
+
+	if (out && in)
+		o = cdc_echo(port, GROW_DATA, out, in, 10000, why, sizeof(why), &err, &grown);
+	else
+		snprintf(why, sizeof(why), "out of memory");
+	free(out);
+	free(in);
+	pthread_mutex_lock(&lock);
+	if (o == C_FAIL) {
+		tap_fail("seed %llu port %d (a ring that grows): %s", seed, port, why);
+		failures++;
+	}
+	cdc_counts[o]++;
+	grow_count += grown;
+	if (err > 0 && err < 256)
+		errnos[err]++;
+	pthread_mutex_unlock(&lock);
+}
+
+static void *grow_worker(void *arg)
+{
+	int k;
+
+	(void)arg;
+	while ((k = take_next(grow_total)) >= 0)
+		grow_job(grow_port0 + k);
+	return NULL;
+}
+
+static void run_grow(const void *arg)
+{
+	pthread_t threads[WORKERS];
+	char stats[1024];
+	char val[16];
+	long t0, t1;
+	int i, left, sum = 0;
+
+	(void)arg;
+	param_write("clc", "0");
+	snprintf(val, sizeof(val), "%d", grow_cdc_permille);
+	param_write("cdc_permille", val);
+	snprintf(val, sizeof(val), "%d", offer_permille);
+	param_write("offer_permille", val);
+	server_start();
+	tap_diag("seed %llu: %d SMC-D connections echoing %u MiB, %d in flight; %d.%d%% of the "
+		 "CDCs with an offer and %d.%d%% of the rest mutated", seed, grow_total,
+		 GROW_DATA >> 20, grow_workers, offer_permille / 10, offer_permille % 10,
+		 grow_cdc_permille / 10, grow_cdc_permille % 10);
+	t0 = now_ms();
+	for (i = 0; i < grow_workers; i++)
+		ASSERT_EQ(pthread_create(&threads[i], NULL, grow_worker, NULL), 0);
+	for (i = 0; i < grow_workers; i++)
+		pthread_join(threads[i], NULL);
+	t1 = now_ms();
+	left = server_stop((long)(3000 * tscale));
+	param_write("offer_permille", "0");
+	param_write("cdc_permille", "0");
+	param_write("clc", "1");
+	param_read("stats", stats, sizeof(stats));
+	tap_diag("%d connections in %ld ms; %s", grow_total, t1 - t0, stats);
+	for (i = 0; i < C_NR; i++) {
+		tap_diag("  %-28s %d", cdc_names[i], cdc_counts[i]);
+		sum += cdc_counts[i];
+	}
+	tap_diag("  byte-exact with a grown ring %d", grow_count);
+	for (i = 1; i < 256; i++)
+		if (errnos[i])
+			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
+	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %d closed by the test",
+		 srv_accepted, srv_eof, srv_err, left);
+	tap_diag("longest close(): %ld ms", cdc_close_max);
+	EXPECT_EQ(sum, grow_total);
+	EXPECT_EQ(cdc_counts[C_FAIL], 0);
+	/* It tested something: offers mutated, and rings that grew all the same. */
+	EXPECT(strstr(stats, "offer_mutated 0 ") == NULL);
+	EXPECT(grow_count > 0);
 }
 
 /* ---- LLC (SMC-R): connections whose links' LLC messages are mutated ---- */
@@ -1457,7 +1580,16 @@ int main(int argc, char **argv)
 	llc_total = env_int("SMC_HOSTILE_LLC_N", 0, 0, 2000);
 	llc_permille = env_int("SMC_HOSTILE_LLC_PERMILLE", 400, 0, 1000);
 	cdc_permille = env_int("SMC_HOSTILE_CDC_PERMILLE", 20, 0, 1000);
-	llc_port0 = cdc_port0 + cdc_total;
+	/* Rings that grow are SMC-D's only. */
+	grow_total = env_int("SMC_HOSTILE_GROW_N", want_mode == SMC_DIAG_MODE_SMCD ? 40 : 0, 0,
+			     2000);
+	if (want_mode != SMC_DIAG_MODE_SMCD)
+		grow_total = 0;
+	grow_workers = env_int("SMC_HOSTILE_GROW_WORKERS", 8, 1, WORKERS);
+	offer_permille = env_int("SMC_HOSTILE_OFFER_PERMILLE", 20, 0, 1000);
+	grow_cdc_permille = env_int("SMC_HOSTILE_GROW_CDC_PERMILLE", 2, 0, 1000);
+	grow_port0 = cdc_port0 + cdc_total;
+	llc_port0 = grow_port0 + grow_total;
 	kworkers_before = kworkers();
 	if (slab_snapshot(&slab_before))
 		memset(&slab_before, 0, sizeof(slab_before));
@@ -1470,6 +1602,11 @@ int main(int argc, char **argv)
 			"%d %s connections whose peers' CDC messages are mutated (seed %llu): "
 			"no crash, a clean error or the peer's bytes, close() within 3 s",
 			cdc_total, mode_name, seed);
+	if (!only_port && grow_total)
+		tap_add(run_grow, NULL, (unsigned int)(600 * tscale),
+			"%d SMC-D connections whose rings grow while the offers in their CDCs are "
+			"mutated (seed %llu): no crash, a clean error or the peer's bytes, some "
+			"rings grown", grow_total, seed);
 	if (!only_port && llc_total)
 		tap_add(run_llc, NULL, (unsigned int)(600 * tscale),
 			"%d SMC-R connections whose links' LLC messages are mutated (seed %llu): "

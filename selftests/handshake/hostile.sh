@@ -19,7 +19,8 @@
 # socket of protocol SMCPROTO_SMC6), the clients on fd43:5c:0:N::1 (N 1-16:
 # 16 /64s, since af_smc bounds the handshakes in flight per client /64),
 # which this script puts on lo and takes off again; fewer handshakes (the IPv4
-# run has the 10,000), the same checks.
+# run has the 10,000; no rings that grow, which the IPv4 run has), the same
+# checks.
 here=$(cd "$(dirname "$0")" && pwd)
 ko=/smc/kernel/smc_hostile.ko
 mode=smcd
@@ -81,7 +82,8 @@ v6_addrs() {
 if [ $mode = v6 ]; then
 	v6_addrs add || bail "cannot add fd43:5c:0:N::1 (N 1-16) to lo"
 	export SMC_HOSTILE_SERVER=::1 SMC_HOSTILE_N=${SMC_HOSTILE_N:-2000} \
-		SMC_HOSTILE_CDC_N=${SMC_HOSTILE_CDC_N:-500}
+		SMC_HOSTILE_CDC_N=${SMC_HOSTILE_CDC_N:-500} \
+		SMC_HOSTILE_GROW_N=${SMC_HOSTILE_GROW_N:-0}
 fi
 # A connection whose CDCs lied may leave an orphan waiting for its peer
 # until tcp_fin_timeout (60 s); the leak check should not wait that long.

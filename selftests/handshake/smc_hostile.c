@@ -57,7 +57,9 @@
  * change them just before they are decoded, as the peer could have sent
  * them. cdc_permille of the CDCs: SMC-D's in the receiver's DMB header
  * (smc_cdc_decode_d()), SMC-R's in the copy of the RDMA SEND that brought
- * them (smc_cdc_decode_r()); llc_permille of the LLC messages, in the
+ * them (smc_cdc_decode_r()); offer_permille of the SMC-D CDCs that offer
+ * a bigger ring (rings that grow) have their offer changed, since there
+ * are few of them; llc_permille of the LLC messages, in the
  * receive work's copy (smc_llc_decode()). "clc" 0 leaves the CLC messages
  * of new connections alone meanwhile. Which CDC or LLC is changed, and
  * how, follows from one generator each, seeded with the seed, but in the
@@ -97,6 +99,9 @@ MODULE_PARM_DESC(clc, "mutate CLC messages (new connections from now on)");
 static uint cdc_permille;
 module_param(cdc_permille, uint, 0644);
 MODULE_PARM_DESC(cdc_permille, "mutate this many of every 1000 CDC messages (SMC-D and SMC-R) af_smc receives");
+static uint offer_permille;
+module_param(offer_permille, uint, 0644);
+MODULE_PARM_DESC(offer_permille, "mutate the offer of this many of every 1000 SMC-D CDCs that offer a bigger ring");
 static uint llc_permille;
 module_param(llc_permille, uint, 0644);
 MODULE_PARM_DESC(llc_permille, "mutate this many of every 1000 LLC messages af_smc decodes");
@@ -499,9 +504,10 @@ static const struct nf_hook_ops hp_ops[] = {
  * those bytes first, as a hostile peer could have written them: cursors
  * (wrap and count of the producer and consumer, at bounds, one wrap off,
  * or random), the flags (urgent data, write blocked, done writing,
- * closed, abort), the type, or random bits; and for SMC-R also the
- * length byte, the sequence number (stale, or far ahead) and the token
- * (another connection of the link group, or none). Which CDCs and how
+ * closed, abort), the type, or random bits; for SMC-D also the offer of
+ * a bigger ring (hp_cdc_mutate_offer()); and for SMC-R the length byte,
+ * the sequence number (stale, or far ahead) and the token (another
+ * connection of the link group, or none). Which CDCs and how
  * follow from one generator seeded with the seed; what the receiver then
  * does with its data is the peer's business, what it does with the
  * kernel's is the test's.
@@ -509,6 +515,7 @@ static const struct nf_hook_ops hp_ops[] = {
 static DEFINE_SPINLOCK(cdc_lock);
 static u64 cdc_rng, llc_rng;
 static unsigned long st_cdc, st_cdc_mutated, st_llc, st_llc_mutated;
+static unsigned long st_offers, st_offer_mutated;	/* SMC-D CDCs with an offer */
 static unsigned long st_llc_type[16], st_llc_type_mut[16];
 
 static void hp_put_be(u8 *p, unsigned int n, u32 v)
@@ -530,10 +537,12 @@ static u32 hp_get_be(const u8 *p, unsigned int n)
 }
 
 /*
- * Where the fields are. SMC-D (32 bytes): type, 7 reserved, prod (wrap 2,
+ * Where the fields are. SMC-D (32 bytes): type, the offered ring's class,
+ * the ring the cons cursor counts in (cons_gen), 5 reserved, prod (wrap 2,
  * count 4, 2 flag bytes), cons (the same; its flag bytes are the ones
- * read). SMC-R (44 bytes): type, length, seqno 2, token 4, prod (2
- * reserved, wrap 2, count 4), cons (the same), producer flags, state
+ * read), the offered ring's token 8 (af_smc's rings that grow, in bytes
+ * Linux reserves). SMC-R (44 bytes): type, length, seqno 2, token 4, prod
+ * (2 reserved, wrap 2, count 4), cons (the same), producer flags, state
  * flags, 18 reserved.
  */
 struct hp_cdc_layout {
@@ -544,6 +553,43 @@ struct hp_cdc_layout {
 static const struct hp_cdc_layout hp_cdc_d = { SMC_HOSTILE_CDC_LEN, 0, 2, 22, 23, false };
 static const struct hp_cdc_layout hp_cdc_r = { SMC_HOSTILE_CDC_R_LEN, 2, 4, 24, 25, true };
 
+/*
+ * SMC-D: the bytes of a ring that grows, as a peer could lie with them: an
+ * offer's class out of bounds or not its DMB's, an offer's token another
+ * DMB's (a neighbour's, by one), random, or withdrawn, an offer out of
+ * nowhere, and a cons cursor said to count in another ring. The reader
+ * of such a CDC is the writer: it must refuse to attach or move into
+ * anything but the DMB its peer's connection owns, at that DMB's size.
+ */
+static void hp_cdc_mutate_offer(u8 *b, u64 r)
+{
+	static const u8 classes[] = { 0, 1, 2, 6, 7, 8, 31, 0xff };
+	u64 token = get_unaligned_be64(b + 24);
+
+	switch (r % 5) {
+	case 0:		/* the class */
+		b[1] = (r >> 8) % 2 ? classes[(r >> 9) % ARRAY_SIZE(classes)] :
+				      b[1] + ((r >> 9) % 2 ? 1 : -1);
+		break;
+	case 1:		/* the token a neighbour's, or withdrawn */
+		put_unaligned_be64((r >> 8) % 4 ? token + ((r >> 10) % 2 ? 1 : -1) : 0,
+				   b + 24);
+		break;
+	case 2:		/* a random token and class: an offer out of nowhere */
+		put_unaligned_be64(hp_next(&cdc_rng), b + 24);
+		b[1] = (r >> 8) % 9;
+		break;
+	case 3:		/* the cons cursor's ring one off, or anything */
+		b[2] = (r >> 8) % 2 ? b[2] + ((r >> 9) % 2 ? 1 : -1) : r >> 16;
+		break;
+	default:	/* the token's bytes, one flipped */
+		b[24 + (r >> 8) % 8] ^= 1 << ((r >> 11) % 8);
+		break;
+	}
+	if (token)
+		st_offer_mutated++;
+}
+
 static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 {
 	static const u32 counts[] = { 0, 1, 0x3fff, 0x4000, 0xffff, 0x10000,
@@ -551,7 +597,7 @@ static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 	u64 r = hp_next(&cdc_rng);
 	unsigned int at = (r >> 8) % 2 ? 8 : 16;	/* prod or cons */
 
-	switch (r % (lo->smcr ? 10 : 7)) {
+	switch (r % 10) {
 	case 0:		/* a count at a bound */
 		hp_put_be(b + at + lo->count, 4, counts[(r >> 16) % ARRAY_SIZE(counts)]);
 		break;
@@ -577,14 +623,23 @@ static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 		b[(r >> 16) % lo->len] ^= 1 << ((r >> 24) % 8);
 		break;
 	case 7:		/* SMC-R: the length byte */
-		b[1] = (r >> 16) % 2 ? 0 : r >> 24;
+		if (lo->smcr)
+			b[1] = (r >> 16) % 2 ? 0 : r >> 24;
+		else
+			hp_cdc_mutate_offer(b, r >> 8);
 		break;
 	case 8:		/* SMC-R: the seqno stale (one back) or far ahead */
-		hp_put_be(b + 2, 2, hp_get_be(b + 2, 2) + ((r >> 16) % 2 ? -1 : 0x7fff));
+		if (lo->smcr)
+			hp_put_be(b + 2, 2, hp_get_be(b + 2, 2) + ((r >> 16) % 2 ? -1 : 0x7fff));
+		else
+			hp_cdc_mutate_offer(b, r >> 8);
 		break;
 	default:	/* SMC-R: the token of a neighbour, or random */
-		hp_put_be(b + 4, 4, (r >> 16) % 2 ? hp_get_be(b + 4, 4) + ((r >> 17) % 2 ? 1 : -1) :
-			  (u32)(r >> 24));
+		if (lo->smcr)
+			hp_put_be(b + 4, 4, (r >> 16) % 2 ?
+				  hp_get_be(b + 4, 4) + ((r >> 17) % 2 ? 1 : -1) : (u32)(r >> 24));
+		else
+			hp_cdc_mutate_offer(b, r >> 8);
 		break;
 	}
 }
@@ -594,16 +649,27 @@ static void hp_cdc_pre(struct pt_regs *regs, const struct hp_cdc_layout *lo)
 	u8 *buf = (u8 *)regs_get_kernel_argument(regs, 0);
 	size_t len = regs_get_kernel_argument(regs, 1);
 	unsigned int permille = READ_ONCE(cdc_permille);
+	unsigned int offer = READ_ONCE(offer_permille);
 	unsigned long flags;
 
-	if (!permille || !buf || len < lo->len)
+	if ((!permille && !offer) || !buf || len < lo->len)
 		return;
 	spin_lock_irqsave(&cdc_lock, flags);
 	st_cdc++;
+	/* An offer is rare (one per ring that grows): its own share. */
+	if (!lo->smcr && get_unaligned_be64(buf + 24)) {
+		st_offers++;
+		if (hp_next(&cdc_rng) % 1000 < offer) {
+			hp_cdc_mutate_offer(buf, hp_next(&cdc_rng));
+			st_cdc_mutated++;
+			goto out;
+		}
+	}
 	if (hp_next(&cdc_rng) % 1000 < permille) {
 		hp_cdc_mutate(buf, lo);
 		st_cdc_mutated++;
 	}
+out:
 	spin_unlock_irqrestore(&cdc_lock, flags);
 }
 
@@ -816,8 +882,9 @@ static int hp_stats_get(char *buf, const struct kernel_param *kp)
 		      st_conns, st_msgs, st_mutated, st_dropped);
 	spin_unlock_bh(&hp_lock);
 	spin_lock_irq(&cdc_lock);
-	n += scnprintf(buf + n, PAGE_SIZE - n, " cdcs %lu cdc_mutated %lu llcs %lu llc_mutated %lu",
-		       st_cdc, st_cdc_mutated, st_llc, st_llc_mutated);
+	n += scnprintf(buf + n, PAGE_SIZE - n,
+		       " cdcs %lu cdc_mutated %lu offers %lu offer_mutated %lu llcs %lu llc_mutated %lu",
+		       st_cdc, st_cdc_mutated, st_offers, st_offer_mutated, st_llc, st_llc_mutated);
 	/* By the type as sent (the low nibble): seen/mutated. */
 	for (i = 0; i < 16; i++)
 		if (st_llc_type[i])
