@@ -75,12 +75,16 @@ MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per VM (2 
 #define IVSH_VECTORS		2
 #define IVSH_VEC_SIGNAL		0	/* a DMB of ours was written with a signal */
 #define IVSH_MAX_PEERS		16
-/* A partition's header area, then its DMBs in units of 16 KiB. */
-#define IVSH_HDR_SIZE		(16 * 1024)
+/*
+ * A partition's header area, then its DMBs in units of 16 KiB. 64 KiB
+ * holds the slots of 1020 DMBs: a VM with 1000 connections to VMs of its
+ * region has a DMB for each.
+ */
+#define IVSH_HDR_SIZE		(64 * 1024)
 #define IVSH_UNIT		(16 * 1024)
 /* The smallest partition: the header area and a 64 KiB DMB. */
 #define IVSH_MIN_PART		(IVSH_HDR_SIZE + 64 * 1024)
-#define IVSH_MAGIC		0x33485344434d53ULL	/* "SMCDSH3" */
+#define IVSH_MAGIC		0x34485344434d53ULL	/* "SMCDSH4" */
 #define IVSH_HEARTBEAT_MS	1000
 /*
  * A partition whose heartbeat stood still this long has lost its VM.
@@ -89,10 +93,11 @@ MODULE_PARM_DESC(ivshmem_peers, "partitions of an ivshmem region, one per VM (2 
  * partition); a VM that really stopped is found within it.
  */
 #define IVSH_PEER_TIMEOUT_S	(15 * SMC_WAIT_SCALE)
-#define IVSH_SIG_WORDS		4
-#define IVSH_SLOTS		254	/* what fits after the header, < 64 * IVSH_SIG_WORDS */
-/* A token's low byte is its slot, the rest random. */
-#define IVSH_TOKEN_SLOT(t)	((u32)((t) & 0xff))
+#define IVSH_SIG_WORDS		16
+#define IVSH_SLOTS		1020	/* what fits after the header, < 64 * IVSH_SIG_WORDS */
+/* A token's low 10 bits are its slot, the rest random. */
+#define IVSH_TOKEN_SLOTS	0x3ffULL
+#define IVSH_TOKEN_SLOT(t)	((u32)((t) & IVSH_TOKEN_SLOTS))
 
 /* One DMB of the partition's owner, as writers find it. */
 struct smcd_ivsh_slot {
@@ -124,7 +129,7 @@ struct smcd_ivsh_header {
 	u64	claim;
 	u8	pad0[24];
 	unsigned long signals[IVSH_SIG_WORDS];	/* a bit per slot */
-	u8	pad1[32];
+	u8	pad1[64];
 	struct smcd_ivsh_slot slots[IVSH_SLOTS];
 };
 
@@ -262,8 +267,8 @@ static int smcd_ivsh_register_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dmb
 	mem = (void *)h + IVSH_HDR_SIZE + (size_t)first * IVSH_UNIT;
 	memset(mem, 0, dmb->len);
 	do {
-		token = (get_random_u64() & ~0xffULL) | i;
-	} while (!(token & ~0xffULL));
+		token = (get_random_u64() & ~IVSH_TOKEN_SLOTS) | i;
+	} while (!(token & ~IVSH_TOKEN_SLOTS));
 
 	spin_lock_bh(&iv->lock);
 	d->handler = handler;
@@ -625,7 +630,10 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return rc;
 	BUILD_BUG_ON(sizeof(struct smcd_ivsh_header) > IVSH_HDR_SIZE);
 	BUILD_BUG_ON(IVSH_SIG_WORDS * BITS_PER_LONG < IVSH_SLOTS);
-	BUILD_BUG_ON(IVSH_SLOTS > 0xff);	/* a token's low byte */
+	BUILD_BUG_ON(IVSH_SLOTS > IVSH_TOKEN_SLOTS);	/* a token's low bits */
+	/* The layout the tests' scribbler writes to (ivshmem_scribble.sh). */
+	BUILD_BUG_ON(offsetof(struct smcd_ivsh_header, signals) != 64);
+	BUILD_BUG_ON(offsetof(struct smcd_ivsh_header, slots) != 256);
 	spin_lock_init(&iv->lock);
 	iv->nunits = (iv->part_size - IVSH_HDR_SIZE) / IVSH_UNIT;
 	iv->units = devm_bitmap_zalloc(&pdev->dev, iv->nunits, GFP_KERNEL);

@@ -17,6 +17,8 @@
 #     with 1 MiB DMBs, 12 connections overfill a partition: the ones that
 #     find no room fall back to TCP with the server's Decline for memory,
 #     every one carries its bytes, and SMC-D works again once they closed;
+#     1000 connections open at once with 16 KiB DMBs are all SMC-D, with
+#     a DMB each in both partitions (1020 slots each), none left after;
 #     inside one VM the loopback device still carries SMC-D (VM 1's
 #     ivshmem interrupts stay put);
 #   - smcd device lists the ivshmem device (its PCI address, its CHID)
@@ -149,7 +151,11 @@ smcd_between() {
 # its peer's) and the connection carries its bytes over TCP. Once all are
 # closed the DMBs are gone and a new echo is SMCD again.
 full() {
-	n=12
+	# Five more 1 MiB DMBs than a partition holds after its 64 KiB header.
+	size=$(sed -n 's/.* size \([0-9]*\) partitions \([0-9]*\) .*/\1 \2/p' $D | head -n 1)
+	[ -n "$size" ] || tap_assert "the region's size in $D" false
+	size=$((${size% *} / ${size#* }))
+	n=$(((size - 65536) / 1048576 + 5))
 	rmem=$(cat /proc/sys/net/smc/rmem)	# the same on both VMs
 	for vm in 0 1; do
 		topo_on $vm "sysctl -qw net.smc.rmem=1048576" || tap_assert "net.smc.rmem on VM $vm" false
@@ -168,6 +174,7 @@ full() {
 	wait $pid || tap_fail "smc-conns: $(cat "$TMPDIR/conns")"
 	for vm in 0 1; do topo_on $vm "sysctl -qw net.smc.rmem=$rmem"; done
 	k=$(echo "$modes" | sed -n 's/.* smcd=\([0-9]*\) .*/\1/p')
+	tap_diag "a partition of $size bytes: $n connections of 1 MiB DMBs"
 	tcp=$(echo "$modes" | sed -n 's/.* tcp=\([0-9]*\)$/\1/p')
 	tap_diag "$modes; DMBs: VM 0 $d0, VM 1 $d1; fallbacks in smcss: $(echo "$ss" | grep -o 'TCP 0x[0-9a-f/x]*' | sort | uniq -c | tr -s ' \n' ' ')"
 	echo "$modes" | grep -q "^open $n verified $n " || tap_fail "not every connection carried its bytes"
@@ -185,6 +192,39 @@ full() {
 }
 
 # Inside VM 1 the loopback device carries SMC-D; the region is not used.
+# 1000 connections from VM 0 to VM 1 open at once, 16 KiB DMBs (net.smc.rmem
+# and wmem 16 KiB on both VMs): each SMC-D, a DMB for each in both
+# partitions (more than the 254 slots a partition had), each echoing its
+# bytes; and none left after.
+thousand() {
+	n=1000
+	rmem=$(cat /proc/sys/net/smc/rmem) wmem=$(cat /proc/sys/net/smc/wmem)
+	for vm in 0 1; do
+		topo_on $vm "sysctl -qw net.smc.rmem=16384 net.smc.wmem=16384" ||
+			tap_assert "net.smc.rmem and wmem on VM $vm" false
+	done
+	topo_stop_2vm /tmp/srv.pid
+	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $port -n $n -r /tmp/ready -t $(tap_scaled 240) >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" ||
+		tap_assert "smc-conns server on VM 1" false
+	$T/smc-conns -c -a $SRV -p $port -n $n -H 5 -t "$(tap_scaled 240)" >"$TMPDIR/conns" 2>&1 &
+	pid=$!
+	tap_wait_for "$(tap_scaled 200)" grep -qs '^open ' "$TMPDIR/conns" ||
+		tap_fail "the connections did not open: $(cat "$TMPDIR/conns")"
+	modes=$(grep '^open ' "$TMPDIR/conns")
+	d0=$(dmbs_of 0) d1=$(dmbs_of 1)
+	wait $pid || tap_fail "smc-conns: $(cat "$TMPDIR/conns")"
+	for vm in 0 1; do topo_on $vm "sysctl -qw net.smc.rmem=$rmem net.smc.wmem=$wmem"; done
+	tap_diag "$modes; DMBs: VM 0 $d0, VM 1 $d1"
+	echo "$modes" | grep -q "^open $n verified $n modes smcr=0 smcd=$n tcp=0" ||
+		tap_fail "not $n SMC-D connections, each with its bytes"
+	[ "$d0" = $n ] && [ "$d1" = $n ] || tap_fail "DMBs $d0 and $d1 for $n SMC-D connections"
+	tap_wait_for 10 no_dmbs 0 || tap_fail "VM 0 still has $(dmbs_of 0) DMBs"
+	tap_wait_for 10 no_dmbs 1 || tap_fail "VM 1 still has $(dmbs_of 1) DMBs"
+	# The echo server again, for the next cases.
+	tap_assert "echo server on VM 1" serve
+}
+
 smcd_inside() {
 	before=$(irqs_of 1 0)
 	out=$(topo_on 1 "$T/smc-echo -c -f smc -a $SRV -p $port -n 65537 -w 20 -t 60" 2>&1) ||
@@ -224,6 +264,7 @@ tap_case "a doorbell from VM 0 interrupts VM 1 on the vector rung" 60 ring 0 1 1
 tap_case "a doorbell from VM 1 interrupts VM 0 on the vector rung" 60 ring 1 0 0
 tap_case "SMC-D between the VMs over the region, byte-exact 1 B .. 256 MiB" 300 smcd_between
 tap_case "a partition full of DMBs: the next connections fall back (Decline for memory), all carry their bytes" 180 full
+tap_case "1000 connections open at once between the VMs, all SMC-D, a DMB each in both partitions" 300 thousand
 tap_case "inside one VM the loopback device still carries SMC-D" 60 smcd_inside
 # A VM that stops dead: its heartbeat stands still, and after 15 s VM 0
 # resets the connections with it.

@@ -5,8 +5,10 @@
 # smcd/ivshmem_2vm.sh. Runs on a VM whose af_smc is removed (so the BARs
 # are nobody's and busybox devmem may write them) and writes COUNT random
 # 32-bit words into the partition at byte OFFSET of the region, SIZE bytes
-# long: half into its header area past the first 64 bytes (signal bits,
-# DMB slots), half into its first MiB of DMBs; every tenth write rings the
+# long: half into its header area's first 16 KiB past the first 64 bytes
+# (the signal bits and the first 252 DMB slots, where the DMBs in use are:
+# slots are taken lowest first), half into its first MiB of DMBs, which
+# begin after the 64 KiB header area; every tenth write rings the
 # doorbell of peer ID RING, vector 0. Before them it points the first four
 # DMB slots (the DMBs of the connections that run) far outside the
 # partition: offset 0x7ffff000, length 1 MiB. With "claim" instead of
@@ -22,19 +24,21 @@ if [ "$what" = claim ]; then
 	for o in 0 4 32 36; do devmem $((base + o)) 32 0x5ca1ab1e; done
 	exit 0
 fi
-# A slot is 64 bytes from byte 128: token, then offset and length.
+# A slot is 64 bytes from byte 256: token, then offset and length
+# (kernel/smcd_ivshmem.c, struct smcd_ivsh_header; its build checks them).
 for slot in 0 1 2 3; do
-	devmem $((base + 128 + slot * 64 + 8)) 32 0x7ffff000
-	devmem $((base + 128 + slot * 64 + 12)) 32 0x100000
+	devmem $((base + 256 + slot * 64 + 8)) 32 0x7ffff000
+	devmem $((base + 256 + slot * 64 + 12)) 32 0x100000
 done
 devmem $((bar0 + 12)) 32 $((ring << 16))
 # "OFFSET VALUE" lines: OFFSET 4-aligned, inside the partition.
 awk -v seed="$seed" -v n="$what" -v size="$size" 'BEGIN {
 	srand(seed)
-	dmbs = size - 16384; if (dmbs > 1048576) dmbs = 1048576
+	hdr = 65536
+	dmbs = size - hdr; if (dmbs > 1048576) dmbs = 1048576
 	for (i = 0; i < n; i++) {
 		if (i % 2) o = 64 + int(rand() * (16384 - 64) / 4) * 4
-		else o = 16384 + int(rand() * dmbs / 4) * 4
+		else o = hdr + int(rand() * dmbs / 4) * 4
 		printf "%d 0x%04x%04x\n", o, int(rand() * 65536), int(rand() * 65536)
 	}
 }' | {
