@@ -14,6 +14,11 @@
 #   connection must be SMC-R by sock_diag on the VM that holds it, and rxe0's
 #   RoCE counters must move on both VMs while the AF_SMC half runs; IPv4
 #   (10.43.0.x) and IPv6 (fd43::x) connections both (default -f smc,smc6).
+# MODE smcd: in topology 2+ivshmem (af_smc with ivshmem=1 on both VMs, one
+#   region between them), a UEID in common on both VMs, SMC_DIFF_MODE=smcd
+#   (default -f smc,smc6): every AF_SMC connection must be SMC-D by
+#   sock_diag on the VM that holds it, over the region: VM 1's ivshmem
+#   signal vector must count interrupts while the program runs.
 #
 # ARGs go to PROGRAM on both VMs (e.g. -f inet). VM 1's log follows VM 0's
 # results as "# VM 1: ..." lines; VM 1's exit status is part of the verdict.
@@ -23,12 +28,12 @@
 . "$SMC_SELFTESTS/lib/topology.sh"
 
 mode=$1 prog=$2
-[ $# -ge 2 ] || { echo "Bail out! usage: mirror_2vm.sh tcp|smcr PROGRAM [ARG...]"; exit 1; }
+[ $# -ge 2 ] || { echo "Bail out! usage: mirror_2vm.sh tcp|smcr|smcd PROGRAM [ARG...]"; exit 1; }
 shift 2
 case "$mode" in
 tcp) [ $# -gt 0 ] || set -- -f inet,inet6 ;;
-smcr) [ $# -gt 0 ] || set -- -f smc,smc6 ;;
-*) echo "Bail out! mode $mode: want tcp or smcr"; exit 1 ;;
+smcr|smcd) [ $# -gt 0 ] || set -- -f smc,smc6 ;;
+*) echo "Bail out! mode $mode: want tcp, smcr or smcd"; exit 1 ;;
 esac
 if [ "${SMC_VM_COUNT:-1}" -lt 2 ] || ! command -v smc-vm-exec >/dev/null; then
 	echo "1..0 # SKIP needs two VMs (vm/run --vms 2)"
@@ -42,6 +47,11 @@ case "$prog" in */*) rel=$prog ;; *) rel=socket/$prog ;; esac
 env="SMC_MIRROR_CTL=$CTL SMC_TEST_LOCAL4=10.43.0.2 SMC_TEST_LOCAL6=fd43::2"
 env="$env SMC_TIMEOUT_SCALE=${SMC_TIMEOUT_SCALE:-1}"
 [ "$mode" = smcr ] && env="$env SMC_DIFF_MODE=smcr SMC_DIFF_RXE=rxe0"
+[ "$mode" = smcd ] && env="$env SMC_DIFF_MODE=smcd"
+# smcd: the ivshmem device's state in debugfs, a UEID both VMs have.
+D=/sys/kernel/debug/af_smc/ivshmem
+EID=SMC-IVSHMEM.MIRROR
+irqs1() { vm1 "sed -n 's/.* irqs \([0-9]*\) [0-9]*\$/\1/p' $D | head -n 1"; }
 
 vm1() {
 	smc-vm-exec 1 "$1"
@@ -65,6 +75,10 @@ restore() {
 		reload_both || { echo "# cannot reload af_smc with its defaults"; restore_rc=1; }
 		topo_cleanup
 	fi
+	if [ "$mode" = smcd ]; then
+		smcd ueid del $EID >/dev/null 2>&1
+		vm1 "smcd ueid del $EID >/dev/null 2>&1; true"
+	fi
 	return $restore_rc
 }
 
@@ -79,6 +93,24 @@ if [ "$mode" = smcr ]; then
 		exit 1
 	fi
 	echo "# af_smc reloaded with smcr=1 loopback_ism=0 on both VMs; rxe0 on eth0 of both"
+fi
+if [ "$mode" = smcd ]; then
+	smc_module_ours && [ -n "${SMC_IVSHMEM:-}" ] ||
+		{ echo "Bail out! smcd across two VMs needs our af_smc and an ivshmem region (topology 2+ivshmem)"; exit 1; }
+	# Both partitions up in both VMs' eyes: an entry before may have left
+	# one taken over, which its VM gets back 15 s after the claim stood still.
+	n=0
+	until [ "$(grep -c '^  part [0-9]* up ' $D 2>/dev/null)" = 2 ] &&
+		[ "$(vm1 "grep -c '^  part [0-9]* up ' $D")" = 2 ]; do
+		n=$((n + 1))
+		[ $n -lt $((120 * ${SMC_TIMEOUT_SCALE:-1})) ] ||
+			{ echo "Bail out! the ivshmem partitions are not both up: $(tr '\n' ';' <$D)"; exit 1; }
+		sleep 0.5
+	done
+	smcd ueid add $EID >/dev/null && vm1 "smcd ueid add $EID >/dev/null" ||
+		{ echo "Bail out! cannot add the UEID $EID on both VMs"; restore; exit 1; }
+	irqs_before=$(irqs1)
+	echo "# a UEID in common ($EID); VM 1's ivshmem signal vector at $irqs_before"
 fi
 
 v6_up || { echo "Bail out! fd43::1 or fd43::2 is missing on eth0 (vm/guest/init puts them there)"; restore; exit 1; }
@@ -113,6 +145,12 @@ echo "# VM 1: exit status ${vm1_rc:-none: still running}"
 if [ "$vm1_rc" != 0 ]; then
 	echo "# VM 1's half of $prog failed (exit status ${vm1_rc:-none}): the entry fails"
 	rc=1
+fi
+if [ "$mode" = smcd ]; then
+	irqs_after=$(irqs1)
+	echo "# VM 1's ivshmem signal vector: $irqs_before -> $irqs_after"
+	[ -n "$irqs_after" ] && [ "$irqs_after" -gt "${irqs_before:-0}" ] ||
+		{ echo "# no interrupt on VM 1's ivshmem device: the SMC-D half did not cross the region"; rc=1; }
 fi
 restore || rc=1
 exit $rc
