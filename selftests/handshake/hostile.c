@@ -1122,6 +1122,44 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 			err_out, NULL);
 }
 
+/* Count a CDC or growth connection's outcome; a failure with its seed and port. */
+static void cdc_record(int port, const char *part, enum cdc_outcome o, int err, const char *why)
+{
+	pthread_mutex_lock(&lock);
+	if (o == C_FAIL) {
+		tap_fail("seed %llu port %d (%s): %s", seed, port, part, why);
+		failures++;
+	}
+	cdc_counts[o]++;
+	if (err > 0 && err < 256)
+		errnos[err]++;
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * After a CDC or growth part: the module's stats into stats, the outcomes,
+ * errnos, the server's ends and the longest close() as diagnostics; the
+ * number of outcomes counted.
+ */
+static int cdc_report(int total, long ms, int left, char *stats, size_t size)
+{
+	int i, sum = 0;
+
+	param_read("stats", stats, size);
+	tap_diag("%d connections in %ld ms; %s", total, ms, stats);
+	for (i = 0; i < C_NR; i++) {
+		tap_diag("  %-28s %d", cdc_names[i], cdc_counts[i]);
+		sum += cdc_counts[i];
+	}
+	for (i = 1; i < 256; i++)
+		if (errnos[i])
+			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
+	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %d closed by the test",
+		 srv_accepted, srv_eof, srv_err, left);
+	tap_diag("longest close(): %ld ms", cdc_close_max);
+	return sum;
+}
+
 static void cdc_job(int port)
 {
 	char why[256] = "";
@@ -1129,15 +1167,7 @@ static void cdc_job(int port)
 	int err;
 
 	o = cdc_one(port, why, sizeof(why), &err);
-	pthread_mutex_lock(&lock);
-	if (o == C_FAIL) {
-		tap_fail("seed %llu port %d (CDC): %s", seed, port, why);
-		failures++;
-	}
-	cdc_counts[o]++;
-	if (err > 0 && err < 256)
-		errnos[err]++;
-	pthread_mutex_unlock(&lock);
+	cdc_record(port, "CDC", o, err, why);
 }
 
 static void *cdc_worker(void *arg)
@@ -1156,7 +1186,7 @@ static void run_cdc(const void *arg)
 	char stats[1024];
 	char val[16];
 	long t0, t1;
-	int i, left, sum = 0, rounds;
+	int i, left, sum, rounds;
 
 	(void)arg;
 	param_write("clc", "0");
@@ -1182,18 +1212,7 @@ static void run_cdc(const void *arg)
 	left = server_stop((long)(3000 * tscale));
 	param_write("cdc_permille", "0");
 	param_write("clc", "1");
-	param_read("stats", stats, sizeof(stats));
-	tap_diag("%d connections in %ld ms; %s", cdc_total, t1 - t0, stats);
-	for (i = 0; i < C_NR; i++) {
-		tap_diag("  %-28s %d", cdc_names[i], cdc_counts[i]);
-		sum += cdc_counts[i];
-	}
-	for (i = 1; i < 256; i++)
-		if (errnos[i])
-			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
-	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %d closed by the test",
-		 srv_accepted, srv_eof, srv_err, left);
-	tap_diag("longest close(): %ld ms", cdc_close_max);
+	sum = cdc_report(cdc_total, t1 - t0, left, stats, sizeof(stats));
 	EXPECT_EQ(sum, cdc_total);
 	EXPECT_EQ(cdc_counts[C_FAIL], 0);
 	/* It tested something: mutated CDCs, and connections that still worked. */
@@ -1233,16 +1252,9 @@ static void grow_job(int port)
 		snprintf(why, sizeof(why), "out of memory");
 	free(out);
 	free(in);
-	pthread_mutex_lock(&lock);
-	if (o == C_FAIL) {
-		tap_fail("seed %llu port %d (a ring that grows): %s", seed, port, why);
-		failures++;
-	}
-	cdc_counts[o]++;
-	grow_count += grown;
-	if (err > 0 && err < 256)
-		errnos[err]++;
-	pthread_mutex_unlock(&lock);
+	cdc_record(port, "a ring that grows", o, err, why);
+	if (grown)
+		__atomic_add_fetch(&grow_count, 1, __ATOMIC_RELAXED);
 }
 
 static void *grow_worker(void *arg)
@@ -1261,7 +1273,7 @@ static void run_grow(const void *arg)
 	char stats[1024];
 	char val[16];
 	long t0, t1;
-	int i, left, sum = 0;
+	int i, left, sum;
 
 	(void)arg;
 	param_write("clc", "0");
@@ -1284,19 +1296,8 @@ static void run_grow(const void *arg)
 	param_write("offer_permille", "0");
 	param_write("cdc_permille", "0");
 	param_write("clc", "1");
-	param_read("stats", stats, sizeof(stats));
-	tap_diag("%d connections in %ld ms; %s", grow_total, t1 - t0, stats);
-	for (i = 0; i < C_NR; i++) {
-		tap_diag("  %-28s %d", cdc_names[i], cdc_counts[i]);
-		sum += cdc_counts[i];
-	}
-	tap_diag("  byte-exact with a grown ring %d", grow_count);
-	for (i = 1; i < 256; i++)
-		if (errnos[i])
-			tap_diag("  client errno %-12s %d", tap_errno_name(i), errnos[i]);
-	tap_diag("server: %ld accepted, %ld ended by end of stream, %ld by an error, %d closed by the test",
-		 srv_accepted, srv_eof, srv_err, left);
-	tap_diag("longest close(): %ld ms", cdc_close_max);
+	sum = cdc_report(grow_total, t1 - t0, left, stats, sizeof(stats));
+	tap_diag("byte-exact with a grown ring: %d", grow_count);
 	EXPECT_EQ(sum, grow_total);
 	EXPECT_EQ(cdc_counts[C_FAIL], 0);
 	/* It tested something: offers mutated, and rings that grew all the same. */

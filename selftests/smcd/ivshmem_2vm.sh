@@ -120,6 +120,20 @@ serve() {
 		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
+# part_size: the bytes of a partition of the region (this VM's debugfs).
+part_size() {
+	_s=$(sed -n 's/.* size \([0-9]*\) partitions \([0-9]*\) .*/\1 \2/p' $D | head -n 1)
+	[ -n "$_s" ] && echo $((${_s% *} / ${_s#* }))
+}
+
+# conns_serve N SECONDS: smc-conns on VM 1 accepting N connections and
+# echoing each, for at most SECONDS (scaled), ready when it returns 0.
+conns_serve() {
+	topo_stop_2vm /tmp/srv.pid
+	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $port -n $1 -r /tmp/ready -t $(tap_scaled "$2") >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+}
+
 smcd_between() {
 	for vm in 0 1; do
 		topo_on $vm "$B/smcd ueid add $EID" || tap_assert "UEID $EID on VM $vm" false
@@ -152,18 +166,14 @@ smcd_between() {
 # closed the DMBs are gone and a new echo is SMCD again.
 full() {
 	# Five more 1 MiB DMBs than a partition holds after its 64 KiB header.
-	size=$(sed -n 's/.* size \([0-9]*\) partitions \([0-9]*\) .*/\1 \2/p' $D | head -n 1)
+	size=$(part_size)
 	[ -n "$size" ] || tap_assert "the region's size in $D" false
-	size=$((${size% *} / ${size#* }))
 	n=$(((size - 65536) / 1048576 + 5))
 	rmem=$(cat /proc/sys/net/smc/rmem)	# the same on both VMs
 	for vm in 0 1; do
 		topo_on $vm "sysctl -qw net.smc.rmem=1048576" || tap_assert "net.smc.rmem on VM $vm" false
 	done
-	topo_stop_2vm /tmp/srv.pid
-	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $port -n $n -r /tmp/ready -t $(tap_scaled 120) >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
-		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" ||
-		tap_assert "smc-conns server on VM 1" false
+	conns_serve $n 120 || tap_assert "smc-conns server on VM 1" false
 	$T/smc-conns -c -a $SRV -p $port -n $n -H 10 -t "$(tap_scaled 120)" >"$TMPDIR/conns" 2>&1 &
 	pid=$!
 	tap_wait_for "$(tap_scaled 60)" grep -qs '^open ' "$TMPDIR/conns" ||
@@ -203,10 +213,7 @@ thousand() {
 		topo_on $vm "sysctl -qw net.smc.rmem=16384 net.smc.wmem=16384" ||
 			tap_assert "net.smc.rmem and wmem on VM $vm" false
 	done
-	topo_stop_2vm /tmp/srv.pid
-	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $port -n $n -r /tmp/ready -t $(tap_scaled 240) >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
-		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" ||
-		tap_assert "smc-conns server on VM 1" false
+	conns_serve $n 240 || tap_assert "smc-conns server on VM 1" false
 	$T/smc-conns -c -a $SRV -p $port -n $n -H 5 -t "$(tap_scaled 240)" >"$TMPDIR/conns" 2>&1 &
 	pid=$!
 	tap_wait_for "$(tap_scaled 200)" grep -qs '^open ' "$TMPDIR/conns" ||
@@ -318,8 +325,7 @@ scribbled() {
 		tap_assert "af_smc ivshmem=1 loopback_ism=0 on VM 0" false
 	tap_wait_for 10 grep -q ' part [0-9][0-9]* size ' $D || tap_fail "VM 0 has no partition"
 	p0=$(part_of 0) id0=$(id_of 0)
-	size=$(sed -n 's/.* size \([0-9]*\) partitions \([0-9]*\) .*/\1 \2/p' $D | head -n 1)
-	ps=$(( ${size% *} / ${size#* } ))
+	ps=$(part_size)
 	topo_on 1 "rmmod af_smc" || tap_assert "rmmod on VM 1" false
 	rm -f /tmp/ready
 	$T/smc-echo -s -k 0 -f smc -a 10.43.0.1 -p $port -r /tmp/ready -t "$(tap_scaled 120)" >"$TMPDIR/srv0" 2>&1 &
