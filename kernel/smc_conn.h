@@ -84,8 +84,9 @@ struct smc_conn_ops {
 	 * switch_tx: the peer offered a ring (token, class) and nothing
 	 * waits in its old one: make ours point there and say where the new
 	 * ring is (*ring: for nocopy, or NULL; *size: its bytes); the caller
-	 * moves the cursors. Process context; conn->tx_mutex held. 0, or
-	 * -errno: the connection is broken.
+	 * moves the cursors. Process context; conn->tx_mutex and
+	 * conn->cdc_mutex held (no CDC between the switch and the cursors'
+	 * move). 0, or -errno: the connection is broken.
 	 */
 	void (*grow_rx)(struct smc_conn *conn);
 	int (*switch_tx)(struct smc_conn *conn, u64 token, u8 class,

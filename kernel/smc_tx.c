@@ -168,18 +168,29 @@ static int smc_tx_move_ring(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	if (!token)
 		return 0;
+	/*
+	 * The CDCs of our reads go out meanwhile (smc_cdc_send()): none may
+	 * count our producer cursor in the old ring and land in the new
+	 * one, which the reader would take for the move itself and read
+	 * with the new ring's size. So the new DMB and the new cursors,
+	 * under the one cdc_mutex.
+	 */
+	mutex_lock(&conn->cdc_mutex);
 	rc = conn->ops->switch_tx(conn, token, class, &ring, &size);
+	if (!rc) {
+		spin_lock_bh(&conn->lock);
+		conn->peer_ring = ring;
+		conn->peer_size = size;
+		conn->tx_base = conn->tx_prod;
+		conn->peer_gen++;
+		conn->peer_cons = (struct smc_cdc_cursor){};
+		conn->peer_ring_token = token;
+		conn->peer_offer_token = 0;
+		spin_unlock_bh(&conn->lock);
+	}
+	mutex_unlock(&conn->cdc_mutex);
 	if (rc)
 		return rc;
-	spin_lock_bh(&conn->lock);
-	conn->peer_ring = ring;
-	conn->peer_size = size;
-	conn->tx_base = conn->tx_prod;
-	conn->peer_gen++;
-	conn->peer_cons = (struct smc_cdc_cursor){};
-	conn->peer_ring_token = token;
-	conn->peer_offer_token = 0;
-	spin_unlock_bh(&conn->lock);
 	smc_cdc_send(smc);
 	return 0;
 }

@@ -175,7 +175,8 @@ out:
 /*
  * The peer's offered ring, checked as the handshake checks its first
  * one: attached where the device can (nocopy), else a move of nothing
- * (token, owner and bounds). CDCs go there from now on, so cdc_mutex.
+ * (token, owner and bounds). CDCs go there from now on: the caller holds
+ * cdc_mutex (smc_tx_move_ring()).
  */
 static int smcd_switch_tx(struct smc_conn *conn, u64 token, u8 class,
 			  u8 **ring, u32 *size)
@@ -191,7 +192,7 @@ static int smcd_switch_tx(struct smc_conn *conn, u64 token, u8 class,
 	if (class > SMCD_DMB_MAX_CLASS)
 		return -EINVAL;
 	ism = sc->ism;
-	mutex_lock(&conn->cdc_mutex);
+	lockdep_assert_held(&conn->cdc_mutex);
 	if (!ism->ops->attach_dmb) {
 		rc = ism->ops->move_data(ism, sc->peer_gid, token, &sc->tuple, 0,
 					 NULL, 0, false);
@@ -218,7 +219,6 @@ static int smcd_switch_tx(struct smc_conn *conn, u64 token, u8 class,
 	sc->peer_attached = true;
 	*ring = mem + SMC_CDC_D_LEN;
 out:
-	mutex_unlock(&conn->cdc_mutex);
 	*size = len - SMC_CDC_D_LEN;
 	return rc;
 }

@@ -8,6 +8,8 @@
  *             unlocked the listener (security/listener)
  *   write     an SMC-R RDMA WRITE held at one point of its way to the post
  *             while its link's device goes (smcr/writegone_topo1)
+ *   move      an SMC-D writer held right after it switched to the ring its
+ *             reader offered, before its cursors follow (smcd/movewin)
  *
  * Both are read by the counters below ("held", "busy", and each window's
  * own), so a test can show it really was inside the window.
@@ -61,6 +63,19 @@
  *             (its only one is the link teardown's, on verbs_sem), counted
  *             when they return: the teardown reached the lock in the window
  *   busy      1 while a WRITE is held
+ *
+ * Window "move". A reader that grows its ring offers a bigger DMB; its
+ * writer moves there in smc_tx_move_ring(): smcd_switch_tx() points the
+ * connection's CDCs at the new DMB, then the cursors are made to count in
+ * the new ring. A CDC sent in between (the same socket's reads send them)
+ * would count in the old ring and land in the new one (Documentation/
+ * smc-d.md, "Rings that grow"). A kretprobe on smcd_switch_tx() holds every
+ * successful return for delay_ms, and counts the CDCs af_smc sends
+ * (smcd_cdc_send()) from other tasks meanwhile.
+ *
+ * Its counters:
+ *   held      how many switches were held
+ *   cdcs      how many CDCs went out from another task while one was
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -79,11 +94,11 @@
 
 static char sw_window[16] = "listener";
 module_param_string(window, sw_window, sizeof(sw_window), 0444);
-MODULE_PARM_DESC(window, "the window to widen: listener (default) or write");
+MODULE_PARM_DESC(window, "the window to widen: listener (default), write or move");
 
 static unsigned int delay_ms = 20;
 module_param(delay_ms, uint, 0644);
-MODULE_PARM_DESC(delay_ms, "listener: how long a handshake work is held after it unlocked the listener (ms, at most 200); write: how long a WRITE is held at most (ms, at most 5000)");
+MODULE_PARM_DESC(delay_ms, "listener, move: how long a handshake work is held after it unlocked the listener, a writer after its switch (ms, at most 200); write: how long a WRITE is held at most (ms, at most 5000)");
 
 static atomic_t sw_held_count = ATOMIC_INIT(0);
 static atomic_t sw_freed_count = ATOMIC_INIT(0);
@@ -97,7 +112,7 @@ static const struct kernel_param_ops sw_count_ops = {
 	.get = sw_get_count,
 };
 module_param_cb(held, &sw_count_ops, &sw_held_count, 0444);
-MODULE_PARM_DESC(held, "times a handshake work (listener) or a WRITE (write) was held in the window");
+MODULE_PARM_DESC(held, "times a handshake work (listener), a WRITE (write) or a switch to a new ring (move) was held in the window");
 module_param_cb(freed, &sw_count_ops, &sw_freed_count, 0444);
 MODULE_PARM_DESC(freed, "times the unlocked socket was freed while its work was held");
 
@@ -347,6 +362,68 @@ static void sw_write_exit(void)
 	unregister_kretprobe(&sw_pd_probe);
 }
 
+/* ---- window "move" ---- */
+
+static atomic_t sw_cdcs_count = ATOMIC_INIT(0);
+module_param_cb(cdcs, &sw_count_ops, &sw_cdcs_count, 0444);
+MODULE_PARM_DESC(cdcs, "move: CDCs sent by other tasks while a switch was held");
+
+/* The task held after its switch; NULL when none is. */
+static struct task_struct *sw_mover;
+
+static int sw_move_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (regs_return_value(regs) || cmpxchg(&sw_mover, NULL, current))
+		return 0;	/* a failed switch, or one held already */
+	atomic_inc(&sw_held_count);
+	mdelay(min(delay_ms, 200u));
+	WRITE_ONCE(sw_mover, NULL);
+	return 0;
+}
+
+static struct kretprobe sw_move_probe = {
+	.kp.symbol_name	= "smcd_switch_tx",
+	.handler	= sw_move_return,
+	.maxactive	= 16,
+};
+
+static int sw_cdc_send(struct kprobe *p, struct pt_regs *regs)
+{
+	struct task_struct *t = READ_ONCE(sw_mover);
+
+	if (t && t != current)
+		atomic_inc(&sw_cdcs_count);
+	return 0;
+}
+
+static struct kprobe sw_cdc_probe = {
+	.symbol_name	= "smcd_cdc_send",
+	.pre_handler	= sw_cdc_send,
+};
+
+static int sw_move_init(void)
+{
+	int rc;
+
+	rc = register_kprobe(&sw_cdc_probe);
+	if (rc) {
+		pr_err("cannot probe smcd_cdc_send: %d\n", rc);
+		return rc;
+	}
+	rc = register_kretprobe(&sw_move_probe);
+	if (rc) {
+		pr_err("cannot probe smcd_switch_tx: %d\n", rc);
+		unregister_kprobe(&sw_cdc_probe);
+	}
+	return rc;
+}
+
+static void sw_move_exit(void)
+{
+	unregister_kretprobe(&sw_move_probe);
+	unregister_kprobe(&sw_cdc_probe);
+}
+
 /* ---- window "listener" ---- */
 
 static int sw_listener_init(void)
@@ -375,7 +452,7 @@ static void sw_listener_exit(void)
 	unregister_kprobe(&sw_free_probe);
 }
 
-static bool sw_write_window;
+static bool sw_write_window, sw_move_window;
 
 static int __init sw_init(void)
 {
@@ -383,9 +460,13 @@ static int __init sw_init(void)
 		sw_write_window = true;
 		return sw_write_init();
 	}
+	if (!strcmp(sw_window, "move")) {
+		sw_move_window = true;
+		return sw_move_init();
+	}
 	if (!strcmp(sw_window, "listener"))
 		return sw_listener_init();
-	pr_err("unknown window \"%s\" (listener or write)\n", sw_window);
+	pr_err("unknown window \"%s\" (listener, write or move)\n", sw_window);
 	return -EINVAL;
 }
 
@@ -393,6 +474,8 @@ static void __exit sw_exit(void)
 {
 	if (sw_write_window)
 		sw_write_exit();
+	else if (sw_move_window)
+		sw_move_exit();
 	else
 		sw_listener_exit();
 }
