@@ -17,7 +17,6 @@
 #     with 1 MiB DMBs, 12 connections overfill a partition: the ones that
 #     find no room fall back to TCP with the server's Decline for memory,
 #     every one carries its bytes, and SMC-D works again once they closed;
-#     20 echoes of 4 MiB in a row, byte-exact while both ends' rings grow;
 #     1000 connections open at once with 16 KiB DMBs are all SMC-D, with
 #     a DMB each in both partitions (1020 slots each), none left after;
 #     inside one VM the loopback device still carries SMC-D (VM 1's
@@ -203,23 +202,6 @@ full() {
 }
 
 # Inside VM 1 the loopback device carries SMC-D; the region is not used.
-# 20 echoes of 4 MiB in a row, each byte-exact. Both rings of each grow
-# while both ways carry data, so each end moves to a bigger ring while its
-# reads send CDCs: one of those counted in the old ring and written into
-# the new one cost the reader the writer's next bytes (an echo ended
-# 65536 bytes short, 1 run in about 10 of smcd_between's single 4 MiB
-# echo; smc_tx_move_ring() now switches under cdc_mutex).
-echoes() {
-	tap_assert "echo server on VM 1" serve
-	i=0
-	while [ $i -lt 20 ]; do
-		out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 4194304 -w 20 -t "$(tap_scaled 60)" 2>&1) ||
-			tap_fail "echo $i of 4 MiB: $(echo "$out" | grep -E '^(received|smc-echo)' | tr '\n' ' ')"
-		echo "$out" | grep -q '^mode SMCD ' || tap_fail "echo $i is not SMCD"
-		i=$((i + 1))
-	done
-}
-
 # 1000 connections from VM 0 to VM 1 open at once, 16 KiB DMBs (net.smc.rmem
 # and wmem 16 KiB on both VMs): each SMC-D, a DMB for each in both
 # partitions (more than the 254 slots a partition had), each echoing its
@@ -288,7 +270,6 @@ tap_case "both partitions up on both VMs, each heartbeat moves" 60 heartbeats
 tap_case "a doorbell from VM 0 interrupts VM 1 on the vector rung" 60 ring 0 1 1
 tap_case "a doorbell from VM 1 interrupts VM 0 on the vector rung" 60 ring 1 0 0
 tap_case "SMC-D between the VMs over the region, byte-exact 1 B .. 256 MiB" 300 smcd_between
-tap_case "20 echoes of 4 MiB in a row, byte-exact while both rings grow" 300 echoes
 tap_case "a partition full of DMBs: the next connections fall back (Decline for memory), all carry their bytes" 180 full
 tap_case "1000 connections open at once between the VMs, all SMC-D, a DMB each in both partitions" 300 thousand
 tap_case "inside one VM the loopback device still carries SMC-D" 60 smcd_inside
