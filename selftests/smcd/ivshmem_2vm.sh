@@ -134,6 +134,18 @@ conns_serve() {
 		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
+# conns_open N HOLD SECONDS: smc-conns's client on VM 0 opens N connections
+# to conns_serve's server and holds them HOLD seconds, all within SECONDS
+# (scaled); returns once they are open, with the client's pid in pid and
+# its "open ..." line in modes (its output in $TMPDIR/conns).
+conns_open() {
+	$T/smc-conns -c -a $SRV -p $port -n "$1" -H "$2" -t "$(tap_scaled "$3")" >"$TMPDIR/conns" 2>&1 &
+	pid=$!
+	tap_wait_for "$(tap_scaled $(($3 * 5 / 6)))" grep -qs '^open ' "$TMPDIR/conns" ||
+		tap_fail "the connections did not open: $(cat "$TMPDIR/conns")"
+	modes=$(grep '^open ' "$TMPDIR/conns")
+}
+
 smcd_between() {
 	for vm in 0 1; do
 		topo_on $vm "$B/smcd ueid add $EID" || tap_assert "UEID $EID on VM $vm" false
@@ -174,11 +186,7 @@ full() {
 		topo_on $vm "sysctl -qw net.smc.rmem=1048576" || tap_assert "net.smc.rmem on VM $vm" false
 	done
 	conns_serve $n 120 || tap_assert "smc-conns server on VM 1" false
-	$T/smc-conns -c -a $SRV -p $port -n $n -H 10 -t "$(tap_scaled 120)" >"$TMPDIR/conns" 2>&1 &
-	pid=$!
-	tap_wait_for "$(tap_scaled 60)" grep -qs '^open ' "$TMPDIR/conns" ||
-		tap_fail "the connections did not open: $(cat "$TMPDIR/conns")"
-	modes=$(grep '^open ' "$TMPDIR/conns")
+	conns_open $n 10 120
 	ss=$($B/smcss -a 2>&1 | grep ":$port ")
 	d0=$(dmbs_of 0) d1=$(dmbs_of 1)
 	wait $pid || tap_fail "smc-conns: $(cat "$TMPDIR/conns")"
@@ -214,11 +222,7 @@ thousand() {
 			tap_assert "net.smc.rmem and wmem on VM $vm" false
 	done
 	conns_serve $n 240 || tap_assert "smc-conns server on VM 1" false
-	$T/smc-conns -c -a $SRV -p $port -n $n -H 5 -t "$(tap_scaled 240)" >"$TMPDIR/conns" 2>&1 &
-	pid=$!
-	tap_wait_for "$(tap_scaled 200)" grep -qs '^open ' "$TMPDIR/conns" ||
-		tap_fail "the connections did not open: $(cat "$TMPDIR/conns")"
-	modes=$(grep '^open ' "$TMPDIR/conns")
+	conns_open $n 5 240
 	d0=$(dmbs_of 0) d1=$(dmbs_of 1)
 	wait $pid || tap_fail "smc-conns: $(cat "$TMPDIR/conns")"
 	for vm in 0 1; do topo_on $vm "sysctl -qw net.smc.rmem=$rmem net.smc.wmem=$wmem"; done
