@@ -9,7 +9,7 @@
  *   write     an SMC-R RDMA WRITE held at one point of its way to the post
  *             while its link's device goes (smcr/writegone_topo1)
  *   move      an SMC-D writer held right after it switched to the ring its
- *             reader offered, before its cursors follow (smcd/movewin)
+ *             reader offered, before its cursors follow (smcd/movewin_2vm)
  *
  * Both are read by the counters below ("held", "busy", and each window's
  * own), so a test can show it really was inside the window.
