@@ -18,23 +18,19 @@ srv=10.43.0.2
 D=/sys/kernel/debug/af_smc/ivshmem
 # SMC-Dv2 between two systems needs an EID in common: their SEIDs differ.
 eid=SMC-IVSHMEM.BENCH
-on1() { smc-vm-exec 1 "$1"; }
 
 [ "${SMC_IVSHMEM:-}" ] || { echo "bench: no ivshmem region (vm/run --ivshmem)"; exit 1; }
-# Both VMs' partitions up in VM 0's eyes: each VM's driver has bound and
+# shellcheck source=../selftests/lib/topology.sh
+. "$here/../selftests/lib/topology.sh"
+# Both VMs' partitions up in both VMs' eyes: each VM's driver has bound and
 # claimed one (within a few heartbeats of boot).
-n=0
-until [ "$(grep -c '^  part [0-9]* up ' $D 2>/dev/null)" = 2 ]; do
-	n=$((n + 1))
-	[ $n -lt 60 ] || { echo "bench: the ivshmem partitions are not both up:"; cat $D; exit 1; }
-	sleep 0.5
-done
-smcd ueid add $eid >/dev/null && on1 "smcd ueid add $eid >/dev/null" ||
+topo_ivshmem_up 30 || { echo "bench: the ivshmem partitions are not both up:"; cat $D; exit 1; }
+smcd ueid add $eid >/dev/null && topo_on 1 "smcd ueid add $eid >/dev/null" ||
 	{ echo "bench: cannot add the UEID $eid"; exit 1; }
 
 # The servers on VM 1; by pid file, so that they can be stopped before the
 # harness's rmmod there.
-on1 "sockperf server -i $srv -p 11111 --tcp >/dev/null 2>&1 & echo \$! >/tmp/b.pids
+topo_on 1 "sockperf server -i $srv -p 11111 --tcp >/dev/null 2>&1 & echo \$! >/tmp/b.pids
 smc_run sockperf server -i $srv -p 11112 --tcp >/dev/null 2>&1 & echo \$! >>/tmp/b.pids
 qperf -lp 19765 >/dev/null 2>&1 & echo \$! >>/tmp/b.pids
 smc_run qperf -lp 19766 >/dev/null 2>&1 & echo \$! >>/tmp/b.pids
@@ -62,21 +58,20 @@ qlat() {	# port [smc_run] -> qperf tcp_lat of 1-byte messages, usec
 # The ACTIVE AF_SMC connections smcss lists, as "COUNT MODE" pairs.
 modes() { smcss -a | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' '; }
 eth_tx() { cat /sys/class/net/eth0/statistics/tx_bytes; }
-irqs1() { on1 "sed -n 's/.* irqs \([0-9]*\) [0-9]*\$/\1/p' $D | head -n 1"; }
 
 # Prove the SMC side is SMC-D over the region: a connection held open
 # while each VM lists its connections.
 timeout 20 smc_run sockperf pp -i $srv -p 11112 --tcp -m 14 -t 3 >/dev/null 2>&1 &
 sleep 1.5
-echo "MODE_I $(modes) / $(on1 "smcss -a" | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' ')"
+echo "MODE_I $(modes) / $(topo_on 1 "smcss -a" | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' ')"
 wait $!
 
 e0=$(eth_tx)
 r_tcp=$(tp 11111)
 e1=$(eth_tx)
-i0=$(irqs1)
+i0=$(topo_ivshmem_irqs 1 0)
 r_smc=$(tp 11112 smc_run)
-i1=$(irqs1)
+i1=$(topo_ivshmem_irqs 1 0)
 e2=$(eth_tx)
 echo "ETH_I tcp $((e1 - e0)) smc $((e2 - e1))"
 echo "IRQ_I ${i0:-?} ${i1:-?}"
@@ -93,7 +88,7 @@ echo "PHASES_I SMC-D $(sed -n 's/^phases_us //p' "$work/cr_smc")"
 # af_smc's own count of the SMC-D connections and fallbacks on VM 0.
 echo "STATS_I $(smcd stats 2>/dev/null | grep -iE 'connections|fallback' | tr -s ' \n' ' ')"
 
-on1 "kill \$(cat /tmp/b.pids) 2>/dev/null; sleep 1; smcd ueid del $eid >/dev/null 2>&1; true"
+topo_on 1 "kill \$(cat /tmp/b.pids) 2>/dev/null; sleep 1; smcd ueid del $eid >/dev/null 2>&1; true"
 smcd ueid del $eid >/dev/null 2>&1
 echo "LOAD_I $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$work"

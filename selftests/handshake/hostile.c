@@ -59,7 +59,8 @@
  * at once (48, 48, 8, 4), SMC_HOSTILE_CDC_PERMILLE (20),
  * SMC_HOSTILE_OFFER_PERMILLE (20, of the CDCs with an offer),
  * SMC_HOSTILE_GROW_CDC_PERMILLE (2, of the others in that part) and
- * SMC_HOSTILE_LLC_PERMILLE (400) how many of those messages are mutated, SMC_HOSTILE_MODE smcd or smcr,
+ * SMC_HOSTILE_LLC_PERMILLE (400) how many of those messages are mutated,
+ * SMC_HOSTILE_MODE smcd or smcr,
  * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses, IPv4 or IPv6
  * (default 127.0.0.1 and 127.0.1.1-16; with an IPv6 server, clients on
  * fd43:5c:0:N::1, N 1-16, which hostile.sh v6 puts on lo),
@@ -1227,11 +1228,12 @@ static void run_cdc(const void *arg)
  * that grow") while smc_hostile changes offer_permille of the CDCs that
  * carry an offer, and grow_cdc_permille of the rest (both few: an offer
  * rides on every CDC until the writer moves, some 45 per connection, and
- * a 4 MiB echo has a hundred times the CDCs of one of the 2,000): a class or token that is
- * not the offered DMB's, an offer out of nowhere, a cons cursor of the
- * wrong ring, and a consumer cursor that claims the old ring empty before
- * it is (so the writer moves while bytes are unread). The same must hold
- * as for the 2,000; and some rings did grow, or the run tested nothing.
+ * a 4 MiB echo has a hundred times the CDCs of one of the 2,000): a class
+ * or token that is not the offered DMB's, an offer out of nowhere, a cons
+ * cursor of the wrong ring, and a consumer cursor that claims the old
+ * ring empty before it is (so the writer moves while bytes are unread).
+ * The same must hold as for the 2,000; and some rings did grow, or the
+ * run tested nothing.
  */
 #define GROW_DATA	(4u << 20)
 
@@ -1582,10 +1584,7 @@ int main(int argc, char **argv)
 	llc_permille = env_int("SMC_HOSTILE_LLC_PERMILLE", 400, 0, 1000);
 	cdc_permille = env_int("SMC_HOSTILE_CDC_PERMILLE", 20, 0, 1000);
 	/* Rings that grow are SMC-D's only. */
-	grow_total = env_int("SMC_HOSTILE_GROW_N", want_mode == SMC_DIAG_MODE_SMCD ? 40 : 0, 0,
-			     2000);
-	if (want_mode != SMC_DIAG_MODE_SMCD)
-		grow_total = 0;
+	grow_total = want_mode == SMC_DIAG_MODE_SMCD ? env_int("SMC_HOSTILE_GROW_N", 40, 0, 2000) : 0;
 	grow_workers = env_int("SMC_HOSTILE_GROW_WORKERS", 8, 1, WORKERS);
 	offer_permille = env_int("SMC_HOSTILE_OFFER_PERMILLE", 20, 0, 1000);
 	grow_cdc_permille = env_int("SMC_HOSTILE_GROW_CDC_PERMILLE", 2, 0, 1000);

@@ -597,6 +597,11 @@ static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 	u64 r = hp_next(&cdc_rng);
 	unsigned int at = (r >> 8) % 2 ? 8 : 16;	/* prod or cons */
 
+	/* Kinds 7-9 change what only one of the two forms has. */
+	if (!lo->smcr && r % 10 >= 7) {
+		hp_cdc_mutate_offer(b, r >> 8);
+		return;
+	}
 	switch (r % 10) {
 	case 0:		/* a count at a bound */
 		hp_put_be(b + at + lo->count, 4, counts[(r >> 16) % ARRAY_SIZE(counts)]);
@@ -623,23 +628,14 @@ static void hp_cdc_mutate(u8 *b, const struct hp_cdc_layout *lo)
 		b[(r >> 16) % lo->len] ^= 1 << ((r >> 24) % 8);
 		break;
 	case 7:		/* SMC-R: the length byte */
-		if (lo->smcr)
-			b[1] = (r >> 16) % 2 ? 0 : r >> 24;
-		else
-			hp_cdc_mutate_offer(b, r >> 8);
+		b[1] = (r >> 16) % 2 ? 0 : r >> 24;
 		break;
 	case 8:		/* SMC-R: the seqno stale (one back) or far ahead */
-		if (lo->smcr)
-			hp_put_be(b + 2, 2, hp_get_be(b + 2, 2) + ((r >> 16) % 2 ? -1 : 0x7fff));
-		else
-			hp_cdc_mutate_offer(b, r >> 8);
+		hp_put_be(b + 2, 2, hp_get_be(b + 2, 2) + ((r >> 16) % 2 ? -1 : 0x7fff));
 		break;
 	default:	/* SMC-R: the token of a neighbour, or random */
-		if (lo->smcr)
-			hp_put_be(b + 4, 4, (r >> 16) % 2 ?
-				  hp_get_be(b + 4, 4) + ((r >> 17) % 2 ? 1 : -1) : (u32)(r >> 24));
-		else
-			hp_cdc_mutate_offer(b, r >> 8);
+		hp_put_be(b + 4, 4, (r >> 16) % 2 ? hp_get_be(b + 4, 4) + ((r >> 17) % 2 ? 1 : -1) :
+			  (u32)(r >> 24));
 		break;
 	}
 }

@@ -135,6 +135,28 @@ topo_on() {
 	if [ "$1" = 0 ] || [ "${TOPO_ONE_VM:-}" = 1 ]; then sh -c "$2"; else smc-vm-exec "$1" "$2"; fi
 }
 
+# topo_ivshmem_irqs VM VECTOR: the interrupts VM's ivshmem device counted on
+# VECTOR (0 the signal vector), from af_smc's debugfs; nothing without one.
+topo_ivshmem_irqs() {
+	topo_on "$1" "sed -n 's/.* irqs \([0-9]*\) \([0-9]*\)\$/\1 \2/p' /sys/kernel/debug/af_smc/ivshmem | head -n 1" |
+		cut -d' ' -f$(($2 + 1))
+}
+
+# topo_ivshmem_up SECONDS: within SECONDS, both VMs see both partitions of
+# the ivshmem region up (af_smc's debugfs). An entry before may have left
+# one taken over, which its VM gets back once the claim stood still for
+# 15 s. 1 otherwise, naming the VM on stderr.
+topo_ivshmem_up() {
+	_topo_end=$(($(date +%s) + $1))
+	for _topo_vm in 0 1; do
+		until [ "$(topo_on $_topo_vm "grep -c '^  part [0-9]* up ' /sys/kernel/debug/af_smc/ivshmem 2>/dev/null")" = 2 ]; do
+			[ "$(date +%s)" -lt $_topo_end ] ||
+				{ echo "VM $_topo_vm does not see both ivshmem partitions up" >&2; return 1; }
+			sleep 0.5
+		done
+	done
+}
+
 # topo_reload_2vm [ARG...]: af_smc ($module) loaded again with the
 # harness's arguments (SMC_MODULE_ARGS) and ARGs on VM 0, then on VM 1; 1 as
 # soon as one fails.

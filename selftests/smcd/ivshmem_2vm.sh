@@ -66,12 +66,11 @@ cleanup() {
 tap_at_exit cleanup
 
 # id_of VM (its peer ID), part_of VM (its partition, -1: none yet),
-# irqs_of VM VECTOR, beat_of VM PART: numbers from VM's debugfs.
+# beat_of VM PART: numbers from VM's debugfs (interrupts: topo_ivshmem_irqs).
 id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) part .*/\1/p' $D | head -n 1"; }
 part_of() { topo_on "$1" "sed -n 's/.* part \(-*[0-9]*\) size .*/\1/p' $D | head -n 1"; }
 dmbs_of() { topo_on "$1" "sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1"; }
 no_dmbs() { [ "$(dmbs_of "$1")" = 0 ]; }
-irqs_of() { topo_on "$1" "sed -n 's/.* irqs \([0-9]*\) \([0-9]*\)\$/\1 \2/p' $D | head -n 1" | cut -d' ' -f$(($2 + 1)); }
 beat_of() { topo_on "$1" "sed -n 's/^  part $2 up id [0-9]* heartbeat \([0-9]*\)\$/\1/p' $D"; }
 
 ids() {
@@ -103,11 +102,11 @@ heartbeats() {
 # none on the other.
 ring() {
 	other=$((1 - $3))
-	before=$(irqs_of "$2" "$3") before_other=$(irqs_of "$2" $other)
+	before=$(topo_ivshmem_irqs "$2" "$3") before_other=$(topo_ivshmem_irqs "$2" $other)
 	topo_on "$1" "echo ring $(id_of "$2") $3 >$D" || tap_fail "VM $1 could not ring"
 	n=0
-	while [ "$(irqs_of "$2" "$3")" = "$before" ] && [ $n -lt 20 ]; do sleep 0.25; n=$((n + 1)); done
-	after=$(irqs_of "$2" "$3") after_other=$(irqs_of "$2" $other)
+	while [ "$(topo_ivshmem_irqs "$2" "$3")" = "$before" ] && [ $n -lt 20 ]; do sleep 0.25; n=$((n + 1)); done
+	after=$(topo_ivshmem_irqs "$2" "$3") after_other=$(topo_ivshmem_irqs "$2" $other)
 	tap_diag "VM $2 vector $3: $before -> $after interrupts; vector $other: $before_other -> $after_other"
 	[ "$after" = $((before + 1)) ] || tap_fail "VM $2's vector $3 did not count one interrupt"
 	[ "$after_other" = "$before_other" ] || tap_fail "VM $2's vector $other counted one too"
@@ -152,10 +151,10 @@ smcd_between() {
 	done
 	tap_assert "echo server on VM 1" serve
 	for n in 1 65537 4194304 268435456; do
-		before=$(irqs_of 1 0)
+		before=$(topo_ivshmem_irqs 1 0)
 		out=$($T/smc-echo -c -f smc -a $SRV -p $port -n $n -w 20 -t "$(tap_scaled 120)" 2>&1) ||
 			tap_fail "echo of $n bytes: $out"
-		after=$(irqs_of 1 0)
+		after=$(topo_ivshmem_irqs 1 0)
 		tap_diag "$n B: $(echo "$out" | grep -E '^(mode|verified)' | tr '\n' ' '); VM 1's signal vector $before -> $after"
 		echo "$out" | grep -q '^mode SMCD ' || tap_fail "the client is not SMCD for $n bytes"
 		echo "$out" | grep -q "^verified $n bytes" || tap_fail "$n bytes not verified"
@@ -237,10 +236,10 @@ thousand() {
 }
 
 smcd_inside() {
-	before=$(irqs_of 1 0)
+	before=$(topo_ivshmem_irqs 1 0)
 	out=$(topo_on 1 "$T/smc-echo -c -f smc -a $SRV -p $port -n 65537 -w 20 -t 60" 2>&1) ||
 		tap_fail "echo inside VM 1: $out"
-	after=$(irqs_of 1 0)
+	after=$(topo_ivshmem_irqs 1 0)
 	tap_diag "inside VM 1: $(echo "$out" | grep -E '^(mode|verified)' | tr '\n' ' '); signal vector $before -> $after"
 	echo "$out" | grep -q '^mode SMCD ' || tap_fail "not SMCD inside VM 1"
 	[ "$after" = "$before" ] || tap_fail "VM 1's ivshmem vector moved for a connection inside it"
@@ -338,7 +337,7 @@ scribbled() {
 	echo_in_vm0 2G >"$TMPDIR/scr" &
 	pid=$!
 	tap_wait_for 20 grep -qs '^mode SMCD ' "$TMPDIR/scr" || tap_fail "the echo inside VM 0 is not SMCD: $(cat "$TMPDIR/scr")"
-	before=$(irqs_of 0 0)
+	before=$(topo_ivshmem_irqs 0 0)
 	topo_on 1 "sh $here/ivshmem_scribble.sh $((p0 * ps)) $ps $$ 400 $id0" ||
 		tap_fail "the scribbler failed"
 	# The echo ends by itself (verified, or an error) or is stopped: its
@@ -348,7 +347,7 @@ scribbled() {
 	wait $pid
 	rc=$?
 	tap_diag "echo during the scribbling: status $rc$running, $(grep -E '^(verified|smc-echo)' "$TMPDIR/scr" | head -n 2 | tr '\n' ' ');" \
-		"VM 0's signal vector $before -> $(irqs_of 0 0)"
+		"VM 0's signal vector $before -> $(topo_ivshmem_irqs 0 0)"
 	# Whichever end found the other's slot broken also reset the TCP
 	# connection under it, so the server's end of the echo ends too (an
 	# error, or the EOF of a client that stopped in time), and the same

@@ -26,7 +26,6 @@ topo_require_ours_2vm "rings that grow are af_smc's own"
 [ -n "${SMC_IVSHMEM:-}" ] || tap_skip_all "no ivshmem region (vm/run --ivshmem, topology 2+ivshmem)"
 window=$(dirname "$module")/smc_window.ko
 [ -f "$window" ] || tap_skip_all "no smc_window.ko next to $module"
-D=/sys/kernel/debug/af_smc/ivshmem
 B=$(dirname "$(command -v smcd)")
 T=$SMC_SELFTESTS/tools
 P=/sys/module/smc_window/parameters
@@ -43,9 +42,8 @@ cleanup() {
 tap_at_exit cleanup
 
 setup() {
+	topo_ivshmem_up "$(tap_scaled 60)" || tap_fail "the ivshmem partitions are not up"
 	for vm in 0 1; do
-		tap_wait_for "$(tap_scaled 60)" topo_on $vm "[ \$(grep -c '^  part [0-9]* up ' $D) = 2 ]" ||
-			tap_fail "VM $vm does not see both partitions up"
 		topo_on $vm "$B/smcd ueid add $EID >/dev/null && insmod $window window=move delay_ms=20" ||
 			tap_fail "VM $vm: the UEID or smc_window"
 	done

@@ -40,7 +40,6 @@ cleanup() {
 }
 tap_at_exit cleanup
 
-irqs1() { topo_on 1 "sed -n 's/.* irqs \([0-9]*\) [0-9]*\$/\1/p' $D | head -n 1"; }
 eth_tx() { cat /sys/class/net/eth0/statistics/tx_bytes; }
 
 # serve PORT CMD: CMD under smc_run on VM 1, in the background (its pid in
@@ -63,7 +62,7 @@ serve() {
 watch() {
 	_log=$work/watch.$1
 	: >"$_log"
-	_i0=$(irqs1)
+	_i0=$(topo_ivshmem_irqs 1 0)
 	_n=0 _peer=
 	while tap_alive "$2"; do
 		smcss -a 2>/dev/null | port_conns "$1" >>"$_log"
@@ -71,7 +70,7 @@ watch() {
 		[ $_n != 4 ] || _peer=$(topo_on 1 "smcss -a" | port_conns "$1" | sort | uniq -c | tr -s ' \n' ' ')
 		sleep 0.3
 	done
-	_i1=$(irqs1)
+	_i1=$(topo_ivshmem_irqs 1 0)
 	_smc=$(grep -c '^ACTIVE SMCD$' "$_log")
 	_tcp=$(grep -c ' TCP$' "$_log")
 	tap_diag "port $1: $_n smcss samples on VM 0: $_smc SMCD, $_tcp TCP; VM 1 listed:${_peer:- nothing}; VM 1's signal vector $_i0 -> $_i1"
@@ -85,14 +84,10 @@ watch() {
 		tap_fail "VM 1's ivshmem signal vector did not move ($_i0 -> $_i1)"
 }
 
-# Both VMs' partitions up in each VM's eyes (an entry before may have
-# left one taken over: a VM then waits until the claim stood still for
-# 15 s before it takes the partition again), and a UEID in common.
+# Both VMs' partitions up in each VM's eyes, and a UEID in common.
 ready() {
-	for vm in 0 1; do
-		tap_wait_for "$(tap_scaled 60)" topo_on $vm "[ \$(grep -c '^  part [0-9]* up ' $D) = 2 ]" ||
-			tap_fail "VM $vm does not see both partitions up: $(topo_on $vm "cat $D" | tr '\n' ';')"
-	done
+	topo_ivshmem_up "$(tap_scaled 60)" ||
+		tap_fail "the partitions are not up: VM 0 $(tr '\n' ';' <$D) VM 1 $(topo_on 1 "cat $D" | tr '\n' ';')"
 	for vm in 0 1; do
 		topo_on $vm "$B/smcd ueid add $EID" || tap_assert "UEID $EID on VM $vm" false
 	done

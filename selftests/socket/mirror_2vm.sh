@@ -51,7 +51,6 @@ env="$env SMC_TIMEOUT_SCALE=${SMC_TIMEOUT_SCALE:-1}"
 # smcd: the ivshmem device's state in debugfs, a UEID both VMs have.
 D=/sys/kernel/debug/af_smc/ivshmem
 EID=SMC-IVSHMEM.MIRROR
-irqs1() { vm1 "sed -n 's/.* irqs \([0-9]*\) [0-9]*\$/\1/p' $D | head -n 1"; }
 
 vm1() {
 	smc-vm-exec 1 "$1"
@@ -97,19 +96,12 @@ fi
 if [ "$mode" = smcd ]; then
 	smc_module_ours && [ -n "${SMC_IVSHMEM:-}" ] ||
 		{ echo "Bail out! smcd across two VMs needs our af_smc and an ivshmem region (topology 2+ivshmem)"; exit 1; }
-	# Both partitions up in both VMs' eyes: an entry before may have left
-	# one taken over, which its VM gets back 15 s after the claim stood still.
-	n=0
-	until [ "$(grep -c '^  part [0-9]* up ' $D 2>/dev/null)" = 2 ] &&
-		[ "$(vm1 "grep -c '^  part [0-9]* up ' $D")" = 2 ]; do
-		n=$((n + 1))
-		[ $n -lt $((120 * ${SMC_TIMEOUT_SCALE:-1})) ] ||
-			{ echo "Bail out! the ivshmem partitions are not both up: $(tr '\n' ';' <$D)"; exit 1; }
-		sleep 0.5
-	done
+	# Both partitions up in both VMs' eyes.
+	topo_ivshmem_up $((60 * ${SMC_TIMEOUT_SCALE:-1})) ||
+		{ echo "Bail out! the ivshmem partitions are not both up: $(tr '\n' ';' <$D)"; exit 1; }
 	smcd ueid add $EID >/dev/null && vm1 "smcd ueid add $EID >/dev/null" ||
 		{ echo "Bail out! cannot add the UEID $EID on both VMs"; restore; exit 1; }
-	irqs_before=$(irqs1)
+	irqs_before=$(topo_ivshmem_irqs 1 0)
 	echo "# a UEID in common ($EID); VM 1's ivshmem signal vector at $irqs_before"
 fi
 
@@ -147,7 +139,7 @@ if [ "$vm1_rc" != 0 ]; then
 	rc=1
 fi
 if [ "$mode" = smcd ]; then
-	irqs_after=$(irqs1)
+	irqs_after=$(topo_ivshmem_irqs 1 0)
 	echo "# VM 1's ivshmem signal vector: $irqs_before -> $irqs_after"
 	[ -n "$irqs_after" ] && [ "$irqs_after" -gt "${irqs_before:-0}" ] ||
 		{ echo "# no interrupt on VM 1's ivshmem device: the SMC-D half did not cross the region"; rc=1; }
