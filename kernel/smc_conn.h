@@ -91,7 +91,11 @@ struct smc_conn_ops {
 	void (*grow_rx)(struct smc_conn *conn);
 	int (*switch_tx)(struct smc_conn *conn, u64 token, u8 class,
 			 u8 **ring, u32 *size);
-	/* Undo what the transport set up for the connection. Once. */
+	/*
+	 * Undo what the transport set up for the connection. Once, but for
+	 * SMC-D's, which a device going away calls early under the socket
+	 * lock (smcd_conn_detach()); its second call finds nothing to undo.
+	 */
 	void (*destroy)(struct smc_conn *conn);
 };
 

@@ -272,7 +272,9 @@ static void smcd_conn_free(struct smcd_conn *sc)
 /*
  * Under tx_mutex and cdc_mutex (in that order, as the connection layer
  * takes them), so a push or CDC send still running finishes with sc
- * first, and any later one finds no transport state (-ENOTCONN).
+ * first, and any later one finds no transport state (-ENOTCONN). A
+ * second call (the owner's close after smcd_conn_detach(), or an orphan's
+ * end racing it) finds sc gone and does nothing.
  */
 static void smcd_destroy(struct smc_conn *conn)
 {
@@ -293,6 +295,22 @@ static void smcd_destroy(struct smc_conn *conn)
 	conn->rx_ring = NULL;
 	/* smc_tx_destroy() freed the send buffer before us. */
 	smc_mem_unreserve(container_of(conn, struct smc_sock, conn));
+}
+
+void smcd_conn_detach(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	sock_owned_by_me(&smc->sk);
+	smcd_destroy(conn);
+	/*
+	 * The socket lock keeps readers out of the ring, which is gone now:
+	 * the bytes still unread in it are lost with the reset (the reader
+	 * gets ECONNRESET).
+	 */
+	spin_lock_bh(&conn->lock);
+	conn->rx_prod = conn->rx_cons;
+	spin_unlock_bh(&conn->lock);
 }
 
 static const struct smc_conn_ops smcd_ops = {

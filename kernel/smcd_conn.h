@@ -54,6 +54,12 @@ int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 		     u64 peer_gid, bool server);
 /* Attach the peer's DMB; size_class is what the peer announced. */
 int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
+/*
+ * The device goes away under the connection, which the caller reset
+ * (smcd_lgr_dev_gone()): let go of its DMBs, the peer's and the device
+ * now, not when the owner closes. Socket lock held.
+ */
+void smcd_conn_detach(struct smc_sock *smc);
 /* The size class of our DMB, as our Accept or Confirm announces it. */
 u8 smcd_conn_size_class(const struct smcd_conn *sc);
 

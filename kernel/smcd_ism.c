@@ -3,8 +3,10 @@
  * af_smc: the list of ISM devices SMC-D may use.
  *
  * Devices register once and stay until unregistered; a connection holds a
- * reference on its device for its whole life, and unregistering waits for
- * the last one, so a device never disappears under a connection.
+ * reference on its device while it uses it, and unregistering waits for
+ * the last one, so a device never disappears under a connection. A device
+ * that goes away (unbound, unplugged) does not wait for its connections'
+ * owners: unregistering resets them and makes them let go of it first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +19,7 @@
 #include <net/sock.h>
 
 #include "smcd_ism.h"
+#include "smcd_lgr.h"
 #include "wire/smc_clc.h"
 
 static LIST_HEAD(smcd_ism_devices);
@@ -38,7 +41,8 @@ void smcd_ism_unregister(struct smcd_ism_dev *dev)
 	mutex_lock(&smcd_ism_lock);
 	list_del_init(&dev->list);
 	mutex_unlock(&smcd_ism_lock);
-	/* Connections still using it keep it until they end. */
+	smcd_lgr_dev_gone(dev);
+	/* Handshakes that found it before: bounded by their CLC waits. */
 	if (!refcount_dec_and_test(&dev->ref))
 		wait_var_event(&dev->ref, !refcount_read(&dev->ref));
 }

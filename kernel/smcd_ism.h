@@ -120,6 +120,11 @@ struct smcd_ism_dev {
 	u64				gid;
 	u16				chid;
 	refcount_t			ref;	/* held by each connection */
+	/*
+	 * Being unregistered: no connection joins a group on it any more
+	 * (smcd_lgr_dev_gone()). Under smcd_lgr.c's lock.
+	 */
+	bool				gone;
 };
 
 /* The virtual CHID of software ISM devices, as in Linux's loopback-ism. */

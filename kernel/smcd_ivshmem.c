@@ -691,9 +691,9 @@ static void smcd_ivsh_remove(struct pci_dev *pdev)
 	/* No claim, no watch after this. */
 	cancel_delayed_work_sync(&iv->beat);
 	/*
-	 * No new connection after this; it waits for the last one of ours
-	 * to end, whose DMBs go with it (Documentation/smc-d.md: a device
-	 * unbound under live connections waits for them, for now).
+	 * No new connection after this; the live ones are reset and let go
+	 * of their DMBs in the region now, whether or not their owners
+	 * close them (smcd_lgr_dev_gone()), so devres may unmap it after.
 	 */
 	if (iv->ism_registered)
 		smcd_ism_unregister(&iv->ism);

@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -113,6 +114,12 @@ again:
 }
 
 static void smcd_lgr_free_work(struct work_struct *work);
+
+/* How long an empty group lingers: not at all on a device going away. */
+static unsigned long smcd_lgr_linger_of(const struct smcd_ism_dev *ism)
+{
+	return ism->gone ? 0 : READ_ONCE(smc_lgr_linger) * HZ;
+}
 
 /*
  * The namespace is part of the key: on the loopback device every
@@ -303,6 +310,10 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 	if (class > SMCD_DMB_MAX_CLASS)
 		return -EINVAL;
 	mutex_lock(&smcd_lgr_lock);
+	if (ism->gone) {
+		mutex_unlock(&smcd_lgr_lock);
+		return -ENODEV;
+	}
 	lgr = smcd_lgr_find(ism, net_cookie, peer_gid, vlan_id, role);
 	if (!lgr) {
 		lgr = smcd_lgr_create(ism, net_cookie, peer_gid, vlan_id, role);
@@ -317,7 +328,7 @@ int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
 		/* A new group stays empty: it lingers and goes. */
 		if (!lgr->conns_num)
 			mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
-					 READ_ONCE(smc_lgr_linger) * HZ);
+					 smcd_lgr_linger_of(ism));
 		mutex_unlock(&smcd_lgr_lock);
 		return rc;
 	}
@@ -350,7 +361,7 @@ void smcd_lgr_conn_del(struct smcd_conn *sc)
 	smcd_lgr_dmb_put(lgr, sc, &sc->rmb);
 	if (!lgr->conns_num)
 		mod_delayed_work(smcd_lgr_wq, &lgr->free_work,
-				 READ_ONCE(smc_lgr_linger) * HZ);
+				 smcd_lgr_linger_of(lgr->ism));
 	mutex_unlock(&smcd_lgr_lock);
 }
 
@@ -385,10 +396,12 @@ static void smcd_lgr_free_work(struct work_struct *work)
 }
 
 /*
- * One connection of (ism, peer_gid)'s groups not reset yet, with a
- * reference on its sock; NULL when none is left.
+ * One connection of ism's groups with a reference on its sock, NULL when
+ * none is left: with peer_gid's groups and not reset yet (all false), or
+ * any (all true).
  */
-static struct smc_sock *smcd_lgr_next_of_peer(struct smcd_ism_dev *ism, u64 peer_gid)
+static struct smc_sock *smcd_lgr_next_conn(struct smcd_ism_dev *ism, u64 peer_gid,
+					   bool all)
 {
 	struct smc_sock *smc = NULL;
 	struct smcd_lgr *lgr;
@@ -396,12 +409,12 @@ static struct smc_sock *smcd_lgr_next_of_peer(struct smcd_ism_dev *ism, u64 peer
 
 	mutex_lock(&smcd_lgr_lock);
 	list_for_each_entry(lgr, &smcd_lgrs, list) {
-		if (lgr->ism != ism || lgr->peer_gid != peer_gid)
+		if (lgr->ism != ism || (!all && lgr->peer_gid != peer_gid))
 			continue;
 		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
 			/* Reset already (smc_close_peer_gone() sets neither then). */
-			if (READ_ONCE(sc->smc->conn.peer_gone) ||
-			    READ_ONCE(sc->smc->conn.peer_abort))
+			if (!all && (READ_ONCE(sc->smc->conn.peer_gone) ||
+				     READ_ONCE(sc->smc->conn.peer_abort)))
 				continue;
 			smc = sc->smc;
 			/*
@@ -428,10 +441,44 @@ void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid)
 	 * peer_gone, so the next look skips it. A group holds at most a
 	 * device's DMBs, so this ends.
 	 */
-	while ((smc = smcd_lgr_next_of_peer(ism, peer_gid))) {
+	while ((smc = smcd_lgr_next_conn(ism, peer_gid, false))) {
 		smc_close_peer_gone(smc);
 		sock_put(&smc->sk);
 	}
+}
+
+void smcd_lgr_dev_gone(struct smcd_ism_dev *ism)
+{
+	struct smcd_lgr *lgr;
+	struct smc_sock *smc;
+	bool done;
+
+	mutex_lock(&smcd_lgr_lock);
+	ism->gone = true;
+	mutex_unlock(&smcd_lgr_lock);
+	/*
+	 * Each one detached leaves its group's list; one in its handshake
+	 * stays listed until the handshake ends it or finishes (its CLC
+	 * waits are bounded), and is looked at again after a pause.
+	 */
+	while ((smc = smcd_lgr_next_conn(ism, 0, true))) {
+		lock_sock(&smc->sk);
+		done = smc_hs_state(smc) == SMC_HS_DONE;
+		if (done) {
+			smc_close_peer_gone(smc);
+			smcd_conn_detach(smc);
+		}
+		release_sock(&smc->sk);
+		sock_put(&smc->sk);
+		if (!done)
+			msleep(20);
+	}
+	/* Empty groups hold the device too: they go now, not after linger. */
+	mutex_lock(&smcd_lgr_lock);
+	list_for_each_entry(lgr, &smcd_lgrs, list)
+		if (lgr->ism == ism && !lgr->conns_num)
+			mod_delayed_work(smcd_lgr_wq, &lgr->free_work, 0);
+	mutex_unlock(&smcd_lgr_lock);
 }
 
 void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,

@@ -112,6 +112,16 @@ void smcd_lgr_dmb_del(struct smcd_conn *sc, struct smcd_dmb *dmb);
  * outside it.
  */
 void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid);
+/*
+ * ism is going away (unbound, unplugged; smcd_ism_unregister()): no
+ * connection joins a group on it from now on; every connection on it is
+ * reset as in smcd_lgr_peer_gone() and lets go of the device at once
+ * (smcd_conn_detach()), whether or not its owner ever closes it; groups
+ * left empty are freed without their linger. A connection still in its
+ * handshake is waited for (its CLC waits are bounded). Process context;
+ * takes each connection's socket lock, outside the group lock.
+ */
+void smcd_lgr_dev_gone(struct smcd_ism_dev *ism);
 /* What the peer said about itself in its first-contact CLC message. */
 void smcd_lgr_set_peer(struct smcd_conn *sc, u8 os, u8 release,
 		      const u8 *host, const u8 *eid);

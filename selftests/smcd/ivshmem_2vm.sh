@@ -21,6 +21,12 @@
 #     a DMB each in both partitions (1020 slots each), none left after;
 #     inside one VM the loopback device still carries SMC-D (VM 1's
 #     ivshmem interrupts stay put);
+#   - VM 0's device unbound (sysfs) under four connections a client holds
+#     open and an echo in flight: the unbind returns within 10 s without
+#     their owners' close, no SMC-D connection or DMB is left on VM 0 while
+#     the four sockets live on, the echo ends with an error, VM 1's ends
+#     of all five end (the TCP connections under them were reset); bound
+#     again, the device takes a partition and an echo is SMCD again;
 #   - smcd device lists the ivshmem device (its PCI address, its CHID)
 #     beside the loopback device (CHID ffff);
 #   - af_smc removed on VM 1: VM 0 sees VM 1's partition "free"; loaded
@@ -59,6 +65,7 @@ EID=SMC-IVSHMEM.SELFTEST
 
 cleanup() {
 	topo_stop_2vm /tmp/srv.pid
+	topo_stop_2vm /tmp/srv2.pid
 	for vm in 0 1; do topo_on $vm "$B/smcd ueid flush" >/dev/null 2>&1; done
 	# As the harness loaded it (the last cases load it otherwise).
 	topo_reload_ours_2vm
@@ -113,10 +120,18 @@ ring() {
 }
 
 # serve: an echo server on VM 1, ready when it writes /tmp/ready.
+# on1_start PIDFILE READY COMMAND: COMMAND in the background on VM 1, its
+# pid in PIDFILE; returns 0 once COMMAND created the file READY (30 s at
+# most).
+on1_start() {
+	topo_on 1 "rm -f $2; $3 </dev/null & echo \$! >$1" &&
+		topo_on 1 "n=0; until [ -e $2 ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+}
+
 serve() {
 	topo_stop_2vm /tmp/srv.pid
-	topo_on 1 "rm -f /tmp/ready; $T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t $(tap_scaled 300) >/tmp/srv.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
-		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+	on1_start /tmp/srv.pid /tmp/ready \
+		"$T/smc-echo -s -k 0 -f smc -a $SRV -p $port -r /tmp/ready -t $(tap_scaled 300) >/tmp/srv.log 2>&1"
 }
 
 # part_size: the bytes of a partition of the region (this VM's debugfs).
@@ -129,8 +144,8 @@ part_size() {
 # echoing each, for at most SECONDS (scaled), ready when it returns 0.
 conns_serve() {
 	topo_stop_2vm /tmp/srv.pid
-	topo_on 1 "rm -f /tmp/ready; $T/smc-conns -s -a $SRV -p $port -n $1 -r /tmp/ready -t $(tap_scaled "$2") >/tmp/conns.log 2>&1 </dev/null & echo \$! >/tmp/srv.pid" &&
-		topo_on 1 "n=0; until [ -e /tmp/ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+	on1_start /tmp/srv.pid /tmp/ready \
+		"$T/smc-conns -s -a $SRV -p $port -n $1 -r /tmp/ready -t $(tap_scaled "$2") >/tmp/conns.log 2>&1"
 }
 
 # conns_open N HOLD SECONDS: smc-conns's client on VM 0 opens N connections
@@ -138,6 +153,9 @@ conns_serve() {
 # (scaled); returns once they are open, with the client's pid in pid and
 # its "open ..." line in modes (its output in $TMPDIR/conns).
 conns_open() {
+	# Not the last call's lines: the shell truncates the file in the
+	# background child, maybe after the first look below.
+	rm -f "$TMPDIR/conns"
 	$T/smc-conns -c -a $SRV -p $port -n "$1" -H "$2" -t "$(tap_scaled "$3")" >"$TMPDIR/conns" 2>&1 &
 	pid=$!
 	tap_wait_for "$(tap_scaled $(($3 * 5 / 6)))" grep -qs '^open ' "$TMPDIR/conns" ||
@@ -245,6 +263,58 @@ smcd_inside() {
 	[ "$after" = "$before" ] || tap_fail "VM 1's ivshmem vector moved for a connection inside it"
 }
 
+# VM 0's device unbound (sysfs, as a hot unplug does) under live
+# connections: four that a client holds open and sleeps on (their owner
+# closes them only later) and an echo in flight.
+unbound() {
+	drv=/sys/bus/pci/drivers/af_smc-ivshmem
+	O=/sys/kernel/debug/af_smc/objects
+	pci=$(sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1)
+	[ -e "$drv/$pci" ] || tap_fail "no device $pci bound to $drv"
+	tap_assert "echo server on VM 1" serve
+	on1_start /tmp/srv2.pid /tmp/ready2 \
+		"$T/smc-conns -s -a $SRV -p $((port + 1)) -n 4 -r /tmp/ready2 -t $(tap_scaled 120) >/tmp/conns2.log 2>&1" ||
+		tap_assert "smc-conns server on VM 1" false
+	$T/smc-conns -c -a $SRV -p $((port + 1)) -n 4 -H 600 -t "$(tap_scaled 700)" >"$TMPDIR/held" 2>&1 &
+	held=$!
+	tap_wait_for "$(tap_scaled 60)" grep -qs '^open ' "$TMPDIR/held" ||
+		tap_fail "the held connections did not open: $(cat "$TMPDIR/held")"
+	grep -q '^open 4 verified 4 modes smcr=0 smcd=4 tcp=0' "$TMPDIR/held" ||
+		tap_fail "not 4 SMC-D connections: $(cat "$TMPDIR/held")"
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 2G -w 20 -t "$(tap_scaled 300)" >"$TMPDIR/ub" 2>&1 &
+	echoing=$!
+	tap_wait_for 20 grep -qs '^mode SMCD ' "$TMPDIR/ub" || tap_fail "the echo is not SMCD: $(cat "$TMPDIR/ub")"
+	sleep 1
+	t0=$(date +%s)
+	sh -c "echo $pci >$drv/unbind" 2>"$TMPDIR/unbind" &
+	ub=$!
+	tap_wait_for "$(tap_scaled 10)" sh -c "! kill -0 $ub 2>/dev/null" ||
+		tap_fail "the unbind still waits $(tap_scaled 10) s later, for connections their owner holds open"
+	wait $ub || tap_fail "the unbind failed: $(cat "$TMPDIR/unbind")"
+	tap_diag "unbound in $(($(date +%s) - t0)) s; objects: $(tr '\n' ' ' <$O)"
+	kill -0 $held 2>/dev/null || tap_fail "the client holding four connections ended: $(cat "$TMPDIR/held")"
+	# Its four sockets live on; nothing of SMC-D is left under them.
+	[ "$(sed -n 's/^conns //p' $O)" = 0 ] && [ "$(sed -n 's/^dmbs //p' $O)" = 0 ] ||
+		tap_fail "VM 0 keeps SMC-D connections or DMBs: $(tr '\n' ' ' <$O)"
+	tap_wait_for 10 sh -c "! kill -0 $echoing 2>/dev/null" || tap_fail "the echo still runs after the unbind"
+	wait $echoing && tap_fail "the echo succeeded across the unbind"
+	tap_diag "echo: $(grep -E '^(received|smc-echo)' "$TMPDIR/ub" | head -n 2 | tr '\n' ' ')"
+	# VM 1's ends learn by the reset of the TCP connections under them.
+	tap_wait_for "$(tap_scaled 10)" topo_on 1 "grep -q '^served 4' /tmp/conns2.log" ||
+		tap_fail "VM 1's ends of the held connections did not end: $(topo_on 1 "cat /tmp/conns2.log")"
+	tap_wait_for "$(tap_scaled 10)" topo_on 1 "grep -qE '^(smc-echo: )?connection 1: (read|write)' /tmp/srv.log" ||
+		tap_fail "VM 1's end of the echo did not end: $(topo_on 1 "tail -n 3 /tmp/srv.log")"
+	kill $held 2>/dev/null
+	wait $held 2>/dev/null
+	# Bound again: a partition, and SMC-D between the VMs again.
+	echo "$pci" >$drv/bind || tap_fail "bind $pci again"
+	topo_ivshmem_up "$(tap_scaled 60)" || tap_fail "the partitions are not up after the bind"
+	tap_assert "echo server on VM 1" serve
+	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 65537 -w 20 -t "$(tap_scaled 60)" 2>&1) ||
+		tap_fail "echo after the bind: $out"
+	echo "$out" | grep -q '^mode SMCD ' || tap_fail "the echo after the bind is not SMCD: $out"
+}
+
 tools() {
 	out=$($B/smcd device 2>&1) || tap_fail "smcd device: $out"
 	pci=$(sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1)
@@ -276,6 +346,7 @@ tap_case "SMC-D between the VMs over the region, byte-exact 1 B .. 256 MiB" 300 
 tap_case "a partition full of DMBs: the next connections fall back (Decline for memory), all carry their bytes" 180 full
 tap_case "1000 connections open at once between the VMs, all SMC-D, a DMB each in both partitions" 300 thousand
 tap_case "inside one VM the loopback device still carries SMC-D" 60 smcd_inside
+tap_case "VM 0's device unbound under live connections: done in 10 s, they reset, their DMBs gone; bound again: SMCD" 180 unbound
 # A VM that stops dead: its heartbeat stands still, and after 15 s VM 0
 # resets the connections with it.
 killed() {
