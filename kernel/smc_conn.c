@@ -13,6 +13,12 @@ void smc_conn_init(struct smc_conn *conn)
 {
 	spin_lock_init(&conn->lock);
 	mutex_init(&conn->cdc_mutex);
+	/*
+	 * The first ring's worth is timed from here, not from 0: jiffies
+	 * start 5 minutes short of wrapping, so in the first minutes of
+	 * uptime 0 lies ahead, and any first ring's worth would count.
+	 */
+	conn->rx_grow_since = jiffies;
 	smc_tx_init(conn);
 }
 
