@@ -25,7 +25,9 @@
 #     open and an echo in flight: the unbind returns within 10 s without
 #     their owners' close, no SMC-D connection or DMB is left on VM 0 while
 #     the four sockets live on, the echo ends with an error, VM 1's ends
-#     of all five end (the TCP connections under them were reset); bound
+#     of all five end (the TCP connections under them were reset), the
+#     300 connections opened meanwhile end (each SMC-D, a fallback or an
+#     error, their client within 90 s); bound
 #     again, the device takes a partition and an echo is SMCD again;
 #   - smcd device lists the ivshmem device (its PCI address, its CHID)
 #     beside the loopback device (CHID ffff);
@@ -66,6 +68,7 @@ EID=SMC-IVSHMEM.SELFTEST
 cleanup() {
 	topo_stop_2vm /tmp/srv.pid
 	topo_stop_2vm /tmp/srv2.pid
+	topo_stop_2vm /tmp/srv3.pid
 	for vm in 0 1; do topo_on $vm "$B/smcd ueid flush" >/dev/null 2>&1; done
 	# As the harness loaded it (the last cases load it otherwise).
 	topo_reload_ours_2vm
@@ -265,7 +268,8 @@ smcd_inside() {
 
 # VM 0's device unbound (sysfs, as a hot unplug does) under live
 # connections: four that a client holds open and sleeps on (their owner
-# closes them only later) and an echo in flight.
+# closes them only later), an echo in flight, and new connections being
+# made one after the other (handshakes in flight).
 unbound() {
 	drv=/sys/bus/pci/drivers/af_smc-ivshmem
 	O=/sys/kernel/debug/af_smc/objects
@@ -284,7 +288,15 @@ unbound() {
 	$T/smc-echo -c -f smc -a $SRV -p $port -n 2G -w 20 -t "$(tap_scaled 300)" >"$TMPDIR/ub" 2>&1 &
 	echoing=$!
 	tap_wait_for 20 grep -qs '^mode SMCD ' "$TMPDIR/ub" || tap_fail "the echo is not SMCD: $(cat "$TMPDIR/ub")"
+	# Handshakes in flight during the unbind: 300 connections opened one
+	# after the other, each SMC-D, a fallback or an error; they must end.
+	on1_start /tmp/srv3.pid /tmp/ready3 \
+		"$T/smc-conns -s -a $SRV -p $((port + 2)) -n 300 -r /tmp/ready3 -t $(tap_scaled 120) >/dev/null 2>&1" ||
+		tap_assert "third server on VM 1" false
 	sleep 1
+	$T/smc-conns -c -a $SRV -p $((port + 2)) -n 300 -t "$(tap_scaled 90)" >"$TMPDIR/many" 2>&1 &
+	many=$!
+	sleep 0.5
 	t0=$(date +%s)
 	sh -c "echo $pci >$drv/unbind" 2>"$TMPDIR/unbind" &
 	ub=$!
@@ -306,6 +318,10 @@ unbound() {
 		tap_fail "VM 1's end of the echo did not end: $(topo_on 1 "tail -n 3 /tmp/srv.log")"
 	kill $held 2>/dev/null
 	wait $held 2>/dev/null
+	tap_wait_for "$(tap_scaled 100)" sh -c "! kill -0 $many 2>/dev/null" ||
+		tap_fail "the connections opened during the unbind still run: $(cat "$TMPDIR/many")"
+	tap_diag "connections opened during the unbind: $(grep -E '^(open|smc-conns)' "$TMPDIR/many" | head -n 2 | tr '\n' ' ')"
+	topo_stop_2vm /tmp/srv3.pid
 	# Bound again: a partition, and SMC-D between the VMs again.
 	echo "$pci" >$drv/bind || tap_fail "bind $pci again"
 	topo_ivshmem_up "$(tap_scaled 60)" || tap_fail "the partitions are not up after the bind"
