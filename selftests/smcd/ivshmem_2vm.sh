@@ -27,8 +27,8 @@
 #     the four sockets live on, the echo ends with an error, VM 1's ends
 #     of all five end (the TCP connections under them were reset), the
 #     300 connections opened meanwhile end (each SMC-D, a fallback or an
-#     error, their client within 90 s); bound
-#     again, the device takes a partition and an echo is SMCD again;
+#     error, their client within 90 s); bound again, the device takes a
+#     partition and an echo is SMCD again;
 #   - smcd device lists the ivshmem device (its PCI address, its CHID)
 #     beside the loopback device (CHID ffff);
 #   - af_smc removed on VM 1: VM 0 sees VM 1's partition "free"; loaded
@@ -122,7 +122,6 @@ ring() {
 	[ "$after_other" = "$before_other" ] || tap_fail "VM $2's vector $other counted one too"
 }
 
-# serve: an echo server on VM 1, ready when it writes /tmp/ready.
 # on1_start PIDFILE READY COMMAND: COMMAND in the background on VM 1, its
 # pid in PIDFILE; returns 0 once COMMAND created the file READY (30 s at
 # most).
@@ -131,6 +130,7 @@ on1_start() {
 		topo_on 1 "n=0; until [ -e $2 ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
 }
 
+# serve: an echo server on VM 1, ready when it writes /tmp/ready.
 serve() {
 	topo_stop_2vm /tmp/srv.pid
 	on1_start /tmp/srv.pid /tmp/ready \
