@@ -81,6 +81,8 @@ id_of() { topo_on "$1" "sed -n 's/.* id \([0-9]*\) part .*/\1/p' $D | head -n 1"
 part_of() { topo_on "$1" "sed -n 's/.* part \(-*[0-9]*\) size .*/\1/p' $D | head -n 1"; }
 dmbs_of() { topo_on "$1" "sed -n 's/.* dmbs \([0-9]*\) .*/\1/p' $D | head -n 1"; }
 no_dmbs() { [ "$(dmbs_of "$1")" = 0 ]; }
+# pci_of: the PCI address of this VM's device.
+pci_of() { sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1; }
 beat_of() { topo_on "$1" "sed -n 's/^  part $2 up id [0-9]* heartbeat \([0-9]*\)\$/\1/p' $D"; }
 
 ids() {
@@ -273,7 +275,7 @@ smcd_inside() {
 unbound() {
 	drv=/sys/bus/pci/drivers/af_smc-ivshmem
 	O=/sys/kernel/debug/af_smc/objects
-	pci=$(sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1)
+	pci=$(pci_of)
 	[ -e "$drv/$pci" ] || tap_fail "no device $pci bound to $drv"
 	tap_assert "echo server on VM 1" serve
 	on1_start /tmp/srv2.pid /tmp/ready2 \
@@ -333,7 +335,7 @@ unbound() {
 
 tools() {
 	out=$($B/smcd device 2>&1) || tap_fail "smcd device: $out"
-	pci=$(sed -n 's/^\([0-9a-f:.]*\) id .*/\1/p' $D | head -n 1)
+	pci=$(pci_of)
 	chid=$(sed -n 's/.* chid \([0-9a-f]*\) .*/\1/p' $D | head -n 1)
 	tap_diag "$(echo "$out" | tr '\n' ';') (the device: $pci, CHID $chid)"
 	echo "$out" | grep -q " $pci .* $chid " || tap_fail "no line with $pci and CHID $chid"
