@@ -169,6 +169,13 @@ struct smcd_ivsh {
 	/* Partitions whose heartbeat stopped: unreachable till it moves. */
 	unsigned long		dead;
 	atomic64_t		irqs[IVSH_VECTORS];
+	/*
+	 * Vector 0's Linux irq, looked up once at probe: pci_irq_vector()
+	 * takes the MSI descriptors' mutex, which the hard irq handler
+	 * must not (the debug kernel's "sleeping function called from
+	 * invalid context" in smcd_ivsh_irq, 2026-12-02).
+	 */
+	int			signal_irq;
 	struct smcd_ism_dev	ism;
 	bool			ism_registered;
 	/*
@@ -441,8 +448,7 @@ static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
 static irqreturn_t smcd_ivsh_irq(int irq, void *arg)
 {
 	struct smcd_ivsh *iv = arg;
-	unsigned int v = irq == pci_irq_vector(iv->pdev, IVSH_VEC_SIGNAL) ?
-			 IVSH_VEC_SIGNAL : 1;
+	unsigned int v = irq == iv->signal_irq ? IVSH_VEC_SIGNAL : 1;
 
 	atomic64_inc(&iv->irqs[v]);
 	return v == IVSH_VEC_SIGNAL ? IRQ_WAKE_THREAD : IRQ_HANDLED;
@@ -639,6 +645,7 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	iv->units = devm_bitmap_zalloc(&pdev->dev, iv->nunits, GFP_KERNEL);
 	if (!iv->units)
 		return -ENOMEM;
+	iv->signal_irq = pci_irq_vector(pdev, IVSH_VEC_SIGNAL);
 	for (v = 0; v < IVSH_VECTORS; v++) {
 		rc = devm_request_threaded_irq(&pdev->dev, pci_irq_vector(pdev, v),
 					       smcd_ivsh_irq,

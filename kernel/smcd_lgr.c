@@ -470,8 +470,15 @@ void smcd_lgr_dev_gone(struct smcd_ism_dev *ism)
 		}
 		release_sock(&smc->sk);
 		sock_put(&smc->sk);
+		/*
+		 * A detached one has left the list; one its owner is closing
+		 * at this moment may still be listed for a moment more, so
+		 * even a done pass yields rather than spin on it.
+		 */
 		if (!done)
 			msleep(20);
+		else
+			cond_resched();
 	}
 	/* Empty groups hold the device too: they go now, not after linger. */
 	mutex_lock(&smcd_lgr_lock);
