@@ -77,6 +77,32 @@ static void smcd_ring_moved(struct smcd_conn *sc)
 }
 
 /*
+ * The CDC header in our DMB, copied out as one snapshot. The peer may be
+ * writing the next header while we read (another VM over ivshmem, another
+ * CPU over loopback): read byte by byte, a cursor's count could take its
+ * high bytes from one message and its low ones from the next, a count
+ * nobody sent, and one ahead of the writer has us read ring bytes it has
+ * not written yet (the debug kernel's echoes between VMs got such bytes,
+ * 2026-12-02). Each of the four words is one aligned 64-bit load, so a
+ * cursor (wrap and count in one word) is whole. The writer's copy stores
+ * them in ascending order (move_data()'s memcpy of 32 aligned bytes) and
+ * we load them in descending order, so the cons word with its flags is
+ * never newer than the prod word beside it (no close ahead of its last
+ * bytes), nor ring_token newer than ring_class.
+ */
+static void smcd_cdc_snapshot(const void *hdr, u64 *snap)
+{
+	const u64 *w = hdr;
+	int i;
+
+	BUILD_BUG_ON(SMC_CDC_D_LEN % sizeof(u64));
+	for (i = SMC_CDC_D_LEN / sizeof(u64) - 1; i >= 0; i--) {
+		snap[i] = READ_ONCE(w[i]);
+		smp_rmb();	/* this word before the lower ones */
+	}
+}
+
+/*
  * Runs in the sender's context, bh off, under our DMB's lock: the peer
  * wrote its CDC header into our DMB and signalled. sc outlives every
  * call: smcd_lgr_conn_del() stops them before sc is freed. While our ring
@@ -86,11 +112,13 @@ static void smcd_ring_moved(struct smcd_conn *sc)
 static void smcd_cdc_rx(void *owner)
 {
 	struct smcd_conn *sc = owner;
+	u64 hdr[SMC_CDC_D_LEN / sizeof(u64)];
 	struct smc_cdc_msg m;
 
 	if (READ_ONCE(sc->rmb_next.cpu_addr))
 		smcd_ring_moved(sc);
-	if (smc_cdc_decode_d(sc->rmb.cpu_addr, SMC_CDC_D_LEN, &m))
+	smcd_cdc_snapshot(sc->rmb.cpu_addr, hdr);
+	if (smc_cdc_decode_d(hdr, SMC_CDC_D_LEN, &m))
 		return;		/* the header is the peer's to write; ignore junk */
 	smc_cdc_rx_msg(sc->smc, &m);
 }

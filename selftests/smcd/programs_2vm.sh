@@ -57,8 +57,11 @@ serve() {
 }
 
 # watch PORT PID: until PID (a client on VM 0) ends, sample smcss for the
-# connections on PORT here, and once, a second into the run, on VM 1;
-# then require SMCD and no TCP on both, and VM 1's signal vector moving.
+# connections on PORT here, and once on VM 1, as soon as a sample here has
+# an ACTIVE SMCD connection (not after a fixed count of samples: on the
+# debug kernel four samples outlasted iperf3's 3 s, and VM 1's came too
+# late to list anything); then require SMCD and no TCP on both, and VM
+# 1's signal vector moving.
 watch() {
 	_log=$work/watch.$1
 	: >"$_log"
@@ -67,7 +70,8 @@ watch() {
 	while tap_alive "$2"; do
 		smcss -a 2>/dev/null | port_conns "$1" >>"$_log"
 		_n=$((_n + 1))
-		[ $_n != 4 ] || _peer=$(topo_on 1 "smcss -a" | port_conns "$1" | sort | uniq -c | tr -s ' \n' ' ')
+		[ -n "$_peer" ] || ! grep -q '^ACTIVE SMCD$' "$_log" ||
+			_peer=$(topo_on 1 "smcss -a" | port_conns "$1" | sort | uniq -c | tr -s ' \n' ' ')
 		sleep 0.3
 	done
 	_i1=$(topo_ivshmem_irqs 1 0)

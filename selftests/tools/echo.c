@@ -242,6 +242,50 @@ static int connect_with_retry(const struct options *o, const struct sockaddr_sto
 	}
 }
 
+/*
+ * A mismatch at stream offset OFF (BUF[0] is that byte, N bytes read from
+ * there): say on stderr how long the bad run is and whether its first
+ * bytes are the stream's own from another offset within 64 MiB before or
+ * after (a ring's bytes a lap early or late), or zeros, so that a
+ * corruption says what kind it is before the client dies.
+ */
+static void explain_mismatch(const unsigned char *buf, size_t n, uint64_t seed, uint64_t off)
+{
+	unsigned char want[4096], other[32];
+	size_t run = 0, cmp = n < sizeof(other) ? n : sizeof(other), i, zeros = 0;
+	int64_t d;
+
+	while (run < n) {
+		size_t k = n - run < sizeof(want) ? n - run : sizeof(want);
+
+		pattern_fill(want, k, seed, off + run);
+		for (i = 0; i < k && buf[run + i] != want[i]; i++)
+			;
+		run += i;
+		if (i < k)
+			break;
+	}
+	for (i = 0; i < cmp; i++)
+		zeros += !buf[i];
+	fprintf(stderr, "smc-echo: %zu bad bytes from %" PRIu64 " (of %zu read), %zu of the first %zu zero:",
+		run, off, n, zeros, cmp);
+	for (i = 0; i < cmp; i++)
+		fprintf(stderr, " %02x", buf[i]);
+	fputc('\n', stderr);
+	/* Shifts by whole 512-byte units: rings and their CDCs come in those. */
+	for (d = -(64LL << 20); d <= (64LL << 20); d += 512) {
+		if (!d || (d < 0 && (uint64_t)-d > off))
+			continue;
+		pattern_fill(other, cmp, seed, off + (uint64_t)d);
+		if (!memcmp(other, buf, cmp)) {
+			fprintf(stderr, "smc-echo: they are the stream's bytes at %" PRIu64 " (%+" PRId64 ")\n",
+				off + (uint64_t)d, d);
+			return;
+		}
+	}
+	fprintf(stderr, "smc-echo: they are not the stream's bytes at any 512-byte shift within 64 MiB\n");
+}
+
 static int run_client(const struct options *o)
 {
 	struct stream_sum sent_sum, recv_sum;
@@ -325,6 +369,8 @@ static int run_client(const struct options *o)
 				unsigned char want;
 
 				pattern_fill(&want, 1, o->seed, received + bad);
+				explain_mismatch((const unsigned char *)rbuf + bad, (size_t)n - bad,
+						 o->seed, received + bad);
 				die("data differs at byte %" PRIu64 ": got 0x%02x, sent 0x%02x",
 				    received + bad, (unsigned char)rbuf[bad], want);
 			}
