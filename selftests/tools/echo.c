@@ -272,7 +272,15 @@ static void explain_mismatch(const unsigned char *buf, size_t n, uint64_t seed, 
 	for (i = 0; i < cmp; i++)
 		fprintf(stderr, " %02x", buf[i]);
 	fputc('\n', stderr);
-	/* Shifts by whole 512-byte units: rings and their CDCs come in those. */
+	/*
+	 * Shifts by whole 512-byte units: rings and their CDCs come in those.
+	 * Among 262,144 shifts a few bytes would match one by chance: it
+	 * takes 16 to say anything.
+	 */
+	if (cmp < 16) {
+		fprintf(stderr, "smc-echo: too few bytes read after it to look for them elsewhere in the stream\n");
+		return;
+	}
 	for (d = -(64LL << 20); d <= (64LL << 20); d += 512) {
 		if (!d || (d < 0 && (uint64_t)-d > off))
 			continue;
