@@ -8,7 +8,7 @@
  * Server: accept N connections and echo each one (poll over all of them)
  * until every client closed. READY is created once listening.
  *
- *	smc-conns -c -a ADDR -p PORT -n N [-b BYTES] [-H HOLD] [-t SECONDS]
+ *	smc-conns -c -a ADDR -p PORT -n N [-b BYTES] [-H HOLD] [-W FILE] [-t SECONDS]
  *
  * Client: open N connections one after the other (all stay open), then
  * send BYTES (default 1000) of a per-connection pattern on each, read the
@@ -16,8 +16,13 @@
  * mode each one is; it prints
  *	open N verified N modes smcr=A smcd=B tcp=C
  * and keeps them all open HOLD seconds (default 0) before closing them,
- * so a script can look at the link groups meanwhile. Exit 0 when all N
- * were verified, 1 otherwise (the reason on stderr). -t SECONDS (default
+ * so a script can look at the link groups meanwhile. With -W FILE it then
+ * waits until FILE exists (a script made a link fail meanwhile), sends the
+ * next BYTES of each connection's pattern, compares the echo again, and
+ * prints
+ *	again N verified N
+ * before the hold. Exit 0 when all N were verified (each time), 1
+ * otherwise (the reason on stderr). -t SECONDS (default
  * 600, times SMC_TIMEOUT_SCALE) bounds the whole run.
  */
 #define _GNU_SOURCE
@@ -132,8 +137,40 @@ static int own_inode(const int *fds, long n, uint64_t inode)
 	return 0;
 }
 
+/*
+ * BYTES of each connection's pattern from off, sent on it and its echo
+ * compared, one connection after the other; the number that matched.
+ */
+static long echo_round(const int *fds, long n, long bytes, long off, char *sbuf, char *rbuf)
+{
+	long ok = 0;
+
+	for (long i = 0; i < n; i++) {
+		long got = 0;
+
+		pattern_fill(sbuf, bytes, i + 1, off);
+		if (write(fds[i], sbuf, bytes) != bytes) {
+			fprintf(stderr, "smc-conns: write %ld: %s\n", i, strerror(errno));
+			continue;
+		}
+		while (got < bytes) {
+			ssize_t r = read(fds[i], rbuf + got, bytes - got);
+
+			if (r <= 0)
+				break;
+			got += r;
+		}
+		if (got == bytes && !memcmp(sbuf, rbuf, bytes))
+			ok++;
+		else
+			fprintf(stderr, "smc-conns: connection %ld: echo of %ld/%ld bytes %s\n",
+				i, got, bytes, got == bytes ? "differs" : "short");
+	}
+	return ok;
+}
+
 static int client(const struct sf_family *f, const char *addr, unsigned int port,
-		  long n, long bytes, int hold)
+		  long n, long bytes, int hold, const char *again)
 {
 	int *fds = calloc(n, sizeof(*fds));
 	char *sbuf = malloc(bytes), *rbuf = malloc(bytes);
@@ -155,27 +192,7 @@ static int client(const struct sf_family *f, const char *addr, unsigned int port
 			return 1;
 		}
 	}
-	for (long i = 0; i < n; i++) {
-		long got = 0;
-
-		pattern_fill(sbuf, bytes, i + 1, 0);
-		if (write(fds[i], sbuf, bytes) != bytes) {
-			fprintf(stderr, "smc-conns: write %ld: %s\n", i, strerror(errno));
-			continue;
-		}
-		while (got < bytes) {
-			ssize_t r = read(fds[i], rbuf + got, bytes - got);
-
-			if (r <= 0)
-				break;
-			got += r;
-		}
-		if (got == bytes && !memcmp(sbuf, rbuf, bytes))
-			ok++;
-		else
-			fprintf(stderr, "smc-conns: connection %ld: echo of %ld/%ld bytes %s\n",
-				i, got, bytes, got == bytes ? "differs" : "short");
-	}
+	ok = echo_round(fds, n, bytes, 0, sbuf, rbuf);
 	/* Room for the server's sockets too, when it runs in this namespace. */
 	s = calloc(2 * n + 64, sizeof(*s));
 	if (!s)
@@ -204,6 +221,18 @@ static int client(const struct sf_family *f, const char *addr, unsigned int port
 	printf("open %ld verified %ld modes smcr=%ld smcd=%ld tcp=%ld\n", n, ok,
 	       modes[0], modes[1], modes[2]);
 	fflush(stdout);
+	if (again) {
+		long ok2;
+
+		/* Bounded by the alarm (-t). */
+		while (access(again, F_OK))
+			usleep(100 * 1000);
+		ok2 = echo_round(fds, n, bytes, bytes, sbuf, rbuf);
+		printf("again %ld verified %ld\n", n, ok2);
+		fflush(stdout);
+		if (ok2 != n)
+			ok = 0;
+	}
 	sleep(hold);
 	for (long i = 0; i < n; i++)
 		close(fds[i]);
@@ -213,12 +242,12 @@ static int client(const struct sf_family *f, const char *addr, unsigned int port
 int main(int argc, char **argv)
 {
 	const struct sf_family *f = sf_find("smc");
-	const char *addr = NULL, *ready = NULL;
+	const char *addr = NULL, *ready = NULL, *again = NULL;
 	int srv = -1, hold = 0, c, limit = 600;
 	unsigned int port = 0;
 	long n = 1, bytes = 1000;
 
-	while ((c = getopt(argc, argv, "sca:p:n:r:b:H:t:")) != -1) {
+	while ((c = getopt(argc, argv, "sca:p:n:r:b:H:W:t:")) != -1) {
 		switch (c) {
 		case 's': srv = 1; break;
 		case 'c': srv = 0; break;
@@ -228,17 +257,18 @@ int main(int argc, char **argv)
 		case 'r': ready = optarg; break;
 		case 'b': bytes = atol(optarg); break;
 		case 'H': hold = atoi(optarg); break;
+		case 'W': again = optarg; break;
 		case 't': limit = atoi(optarg); break;
 		default: srv = -1; optind = argc; break;
 		}
 	}
 	if (srv < 0 || n < 1 || bytes < 1 || !port || (!srv && !addr)) {
 		fprintf(stderr, "usage: smc-conns -s [-a ADDR] -p PORT -n N [-r READY] [-t S]\n"
-				"       smc-conns -c -a ADDR -p PORT -n N [-b BYTES] [-H HOLD] [-t S]\n");
+				"       smc-conns -c -a ADDR -p PORT -n N [-b BYTES] [-H HOLD] [-W FILE] [-t S]\n");
 		return 2;
 	}
 	raise_nofile(n);
 	alarm(tap_scaled_seconds((unsigned int)limit));	/* times SMC_TIMEOUT_SCALE */
 	return srv ? server(f, addr ? addr : "any", port, n, ready) :
-		     client(f, addr, port, n, bytes, hold);
+		     client(f, addr, port, n, bytes, hold, again);
 }

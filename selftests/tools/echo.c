@@ -11,12 +11,20 @@
  * The server prints the checksum of what it echoed, so a script can also
  * compare the three views (sent, echoed, received) across machines.
  *
+ * One way (-o on the client, -v on the server): the client only sends, and
+ * the server echoes nothing but compares every byte with the stream of the
+ * same seed itself. A test that needs the client's sending never to stall on
+ * its own reading uses it (smcr/failover_topo1.sh: a sender that always has
+ * bytes to write, so its link fails with WRITEs queued).
+ *
  * Output lines a script can parse (stdout):
  *	listening on ADDR port PORT (family N)
  *	echoed bytes=N checksum=HEX              (server, per connection)
+ *	connection N: verified bytes=N checksum=HEX  (server -v, per connection)
  *	sent bytes=N checksum=HEX                (client)
  *	received bytes=N checksum=HEX            (client)
  *	verified N bytes in S s (R MiB/s)        (client, on success)
+ *	sent N bytes one way in S s (R MiB/s)    (client -o, at the server's EOF)
  *	mode M reason 0xL peer 0xP               (client, AF_SMC: after connect)
  *	connection N mode M reason 0xL peer 0xP  (server, AF_SMC: after accept)
  * M is what sock_diag says the connection is: SMCD, SMCR or TCP (a fallback),
@@ -49,6 +57,7 @@
 
 struct options {
 	int server, client;
+	int one_way, verify;
 	const struct sf_family *family;
 	const char *addr;
 	unsigned int port;
@@ -64,11 +73,15 @@ struct options {
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: smc-echo -s [-f FAMILY] [-a ADDR] [-p PORT] [-k COUNT] [-r FILE]\n"
-		"       smc-echo -c [-f FAMILY] [-a ADDR] -p PORT [-n BYTES] [-x SEED] [-w SECONDS]\n"
+		"usage: smc-echo -s [-v] [-f FAMILY] [-a ADDR] [-p PORT] [-k COUNT] [-r FILE] [-x SEED]\n"
+		"       smc-echo -c [-o] [-f FAMILY] [-a ADDR] -p PORT [-n BYTES] [-x SEED] [-w SECONDS]\n"
 		"common: [-t SECONDS] [-b BUFSIZE]\n"
 		"  -s          server: echo each connection back until the client's EOF\n"
 		"  -c          client: send -n BYTES of pattern, verify the echo\n"
+		"  -v          server: echo nothing; compare what arrives with the\n"
+		"              pattern of -x SEED, close at the client's EOF\n"
+		"  -o          client: one way, for a server with -v: send, then wait\n"
+		"              for its EOF; any byte that comes back is an error\n"
 		"  -f FAMILY   inet, inet6, smc (default) or smc6\n"
 		"  -a ADDR     server: address to bind (default any); client: server\n"
 		"              address (default loopback)\n"
@@ -76,7 +89,7 @@ static void usage(void)
 		"  -k COUNT    server: connections to serve, then exit (default 1, 0 = forever)\n"
 		"  -r FILE     server: write the port to FILE once listening\n"
 		"  -n BYTES    client: bytes to send, K/M/G suffixes (default 64M)\n"
-		"  -x SEED     client: pattern seed (default 1)\n"
+		"  -x SEED     pattern seed (default 1)\n"
 		"  -w SECONDS  client: retry a refused connect for this long (server starting)\n"
 		"  -t SECONDS  time limit of the whole program, times SMC_TIMEOUT_SCALE\n"
 		"              (default 600, 0 = none)\n"
@@ -152,8 +165,14 @@ static void print_mode(const struct options *o, const char *prefix, int fd)
 	fflush(stdout);
 }
 
-/* Echo one connection; returns 0 when it ended with the client's EOF. */
-static int echo_connection(int fd, char *buf, size_t size, long number)
+static void explain_mismatch(const unsigned char *buf, size_t n, uint64_t seed, uint64_t off);
+
+/*
+ * Echo one connection, or with -v compare it with the pattern; returns 0
+ * when it ended with the client's EOF (and with -v every byte matched).
+ */
+static int echo_connection(const struct options *o, int fd, char *buf, size_t size,
+			   long number)
 {
 	struct stream_sum sum;
 
@@ -170,6 +189,19 @@ static int echo_connection(int fd, char *buf, size_t size, long number)
 		}
 		if (n == 0)
 			break;
+		if (o->verify) {
+			size_t bad = pattern_mismatch(buf, (size_t)n, o->seed, sum.bytes);
+
+			if (bad < (size_t)n) {
+				explain_mismatch((const unsigned char *)buf + bad, (size_t)n - bad,
+						 o->seed, sum.bytes + bad);
+				fprintf(stderr, "smc-echo: connection %ld: data differs at byte %"
+					PRIu64 "\n", number, sum.bytes + bad);
+				return -1;
+			}
+			stream_sum_add(&sum, buf, (size_t)n);
+			continue;
+		}
 		stream_sum_add(&sum, buf, (size_t)n);
 		if (sf_write_all(fd, buf, (size_t)n)) {
 			fprintf(stderr, "smc-echo: connection %ld: write after %" PRIu64
@@ -177,8 +209,8 @@ static int echo_connection(int fd, char *buf, size_t size, long number)
 			return -1;
 		}
 	}
-	printf("connection %ld: echoed bytes=%" PRIu64 " checksum=%016" PRIx64 "\n",
-	       number, sum.bytes, stream_sum_value(&sum));
+	printf("connection %ld: %s bytes=%" PRIu64 " checksum=%016" PRIx64 "\n",
+	       number, o->verify ? "verified" : "echoed", sum.bytes, stream_sum_value(&sum));
 	fflush(stdout);
 	return 0;
 }
@@ -216,7 +248,7 @@ static int run_server(const struct options *o)
 		fflush(stdout);
 		snprintf(text, sizeof(text), "connection %ld ", i);
 		print_mode(o, text, fd);
-		failures += echo_connection(fd, buf, o->buf_size, i) != 0;
+		failures += echo_connection(o, fd, buf, o->buf_size, i) != 0;
 		close(fd);
 	}
 	close(lfd);
@@ -369,6 +401,8 @@ static int run_client(const struct options *o)
 				eof = 1;
 				break;
 			}
+			if (o->one_way)
+				die("%zd bytes came back on a one-way stream", n);
 			if (received + (uint64_t)n > sent)
 				die("received %" PRIu64 " bytes but only %" PRIu64 " were sent",
 				    received + (uint64_t)n, sent);
@@ -390,6 +424,16 @@ static int run_client(const struct options *o)
 	close(fd);
 	printf("sent bytes=%" PRIu64 " checksum=%016" PRIx64 "\n", sent_sum.bytes,
 	       stream_sum_value(&sent_sum));
+	if (o->one_way) {
+		/* The server's EOF came after ours: it read all, and says if it matched. */
+		if (sent != total)
+			die("EOF after %" PRIu64 " of %" PRIu64 " bytes sent", sent, total);
+		printf("sent %" PRIu64 " bytes one way in %.2f s (%.1f MiB/s)\n", total, elapsed,
+		       elapsed > 0 ? (double)total / (1 << 20) / elapsed : 0.0);
+		free(sbuf);
+		free(rbuf);
+		return 0;
+	}
 	printf("received bytes=%" PRIu64 " checksum=%016" PRIx64 "\n", recv_sum.bytes,
 	       stream_sum_value(&recv_sum));
 	if (received != total)
@@ -412,10 +456,12 @@ int main(int argc, char **argv)
 	long long v;
 	int c;
 
-	while ((c = getopt(argc, argv, "scf:a:p:k:r:n:x:w:t:b:h")) != -1) {
+	while ((c = getopt(argc, argv, "scovf:a:p:k:r:n:x:w:t:b:h")) != -1) {
 		switch (c) {
 		case 's': o.server = 1; break;
 		case 'c': o.client = 1; break;
+		case 'o': o.one_way = 1; break;
+		case 'v': o.verify = 1; break;
 		case 'f':
 			o.family = sf_find(optarg);
 			if (!o.family)
@@ -442,7 +488,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (optind != argc || o.server == o.client || (o.client && !o.port))
+	if (optind != argc || o.server == o.client || (o.client && !o.port) ||
+	    (o.one_way && !o.client) || (o.verify && !o.server))
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGALRM, on_alarm);
