@@ -82,8 +82,9 @@ static int smc_dbg_smcr_conns_open(struct inode *inode, struct file *file)
 
 /*
  * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write();
- * "delete client|server LINKNUM": smcr_lgr_dbg_delete(). The write()
- * returns their error (tests only).
+ * "delete client|server LINKNUM": smcr_lgr_dbg_delete();
+ * "break client|server": smcr_conn_dbg_break(). The write() returns
+ * their error (tests only).
  */
 static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 					const char __user *ubuf, size_t len,
@@ -99,6 +100,12 @@ static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 	if (copy_from_user(cmd, ubuf, len))
 		return -EFAULT;
 	cmd[len] = 0;
+	if (sscanf(cmd, "break %7s", role) == 1) {
+		if (strcmp(role, "client") && strcmp(role, "server"))
+			return -EINVAL;
+		smcr_conn_dbg_break(!strcmp(role, "server"));
+		return len;
+	}
 	if (sscanf(cmd, "delete %7s %u", role, &n) == 2) {
 		if ((strcmp(role, "client") && strcmp(role, "server")) || !n || n > 255)
 			return -EINVAL;

@@ -16,6 +16,26 @@
  * a WRITE is posted its send buffer stays (posted count, smcr_buf.c),
  * however the connection ends.
  *
+ * Failover. When the link fails, the connection goes on over another
+ * link of its group (smcr_conn_failover()), from the down work or from
+ * the first write or wait here that meets the dead link. What the dead
+ * QP may not have delivered is exactly what it had posted and we had not
+ * yet seen complete: the WRITEs still queued in sc->writes (one that
+ * completed was acknowledged by the peer's device, so its bytes are in
+ * the peer's RMB) and our CDCs. Their bytes are still in the send buffer
+ * (settle() let nobody overwrite them), so they are written again over
+ * the new link to the same RMB offsets, from tx_cons on: a byte below
+ * it was read by the peer, and its place in the ring may hold newer
+ * bytes already. Writing a byte again where it already is changes
+ * nothing the peer may read: above tx_cons the ring holds that very
+ * byte, or room that only we write into. Then one CDC with all our
+ * cursors and flags goes over the new link, after those WRITEs (RC
+ * order): it says whatever a lost CDC said, since every CDC says it
+ * all, and the peer drops an old CDC of the dead link that arrives
+ * after it (sequence numbers, smcr_lgr_cdc_rx()). A CDC the dead link
+ * refused is not an error while another link works: that CDC is owed,
+ * and the failover sends it.
+ *
  * The objects: struct smcr_conn (smcr_lgr.h) hangs off smc->conn.smcr
  * from smcr_conn_start() until ops->destroy; its group, link and buffers
  * live as long as it is in the group.
@@ -30,14 +50,134 @@
 #include "smc_conn.h"
 #include "smcr_lgr.h"
 
-/* Wait for the oldest WRITE in flight and forget it; tx_mutex held. */
+/*
+ * Wait for the oldest WRITE in flight and forget it; tx_mutex held. One
+ * that failed stays queued, for the failover to write again.
+ */
 static int smcr_conn_write_done(struct smcr_conn *sc)
 {
-	int rc = smcr_wr_wait(sc->link, &sc->writes[sc->writes_head].t);
+	int rc = smcr_wr_wait(sc->writes[sc->writes_head].link,
+			      &sc->writes[sc->writes_head].t);
 
+	if (rc)
+		return rc;
 	sc->writes_head = (sc->writes_head + 1) % SMCR_CONN_WRITES;
 	sc->writes_num--;
-	return rc;
+	return 0;
+}
+
+/* Armed by smcr_conn_dbg_break(): 0, or SMCR_CONN_BREAK_ + the role. */
+static atomic_t smcr_conn_break = ATOMIC_INIT(0);
+#define SMCR_CONN_BREAK_CLIENT	1
+#define SMCR_CONN_BREAK_SERVER	2
+
+void smcr_conn_dbg_break(bool server)
+{
+	atomic_set(&smcr_conn_break,
+		   server ? SMCR_CONN_BREAK_SERVER : SMCR_CONN_BREAK_CLIENT);
+}
+
+/*
+ * The test's break, if armed for sc's role: l (the WRITE just posted on
+ * it) fails as on a QP error, once. The WRITE may still complete before
+ * the QP is in error; either way its CDC is not sent (the link is
+ * broken), so the peer has not read its bytes and a failover writes them
+ * again.
+ */
+static void smcr_conn_dbg_broken(struct smcr_conn *sc, struct smcr_link *l)
+{
+	int armed = sc->lgr->key.role == SMC_LGR_SERVER ?
+		    SMCR_CONN_BREAK_SERVER : SMCR_CONN_BREAK_CLIENT;
+
+	if (likely(!atomic_read(&smcr_conn_break)) ||
+	    atomic_cmpxchg(&smcr_conn_break, armed, 0) != armed)
+		return;
+	spin_lock_bh(&l->lock);
+	smcr_link_broken(l, "broken after a WRITE by the test (debugfs smcr_conns)");
+	spin_unlock_bh(&l->lock);
+	wake_up_all(&l->wait);
+}
+
+/*
+ * One RDMA WRITE over sc->link of the len send buffer bytes at soff (byte
+ * count pos) to the peer's RMB + roff, queued with its ticket; a free
+ * place in sc->writes is the caller's to make. tx_mutex held.
+ */
+static int smcr_conn_post(struct smcr_conn *sc, u64 pos, u32 roff, u32 soff,
+			  u32 len)
+{
+	unsigned int i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
+	int rc;
+
+	rc = smcr_buf_write(sc->link, sc->sndbuf, soff, len,
+			    sc->peer_rkey[sc->slot], sc->peer_addr[sc->slot] + roff,
+			    &sc->writes[i].t);
+	if (rc)
+		return rc;
+	sc->writes[i].link = sc->link;
+	sc->writes[i].pos = pos;
+	sc->writes[i].len = len;
+	sc->writes_num++;
+	smcr_conn_dbg_broken(sc, sc->link);
+	return 0;
+}
+
+/*
+ * A write or wait on sc's link failed with rc: when the link is down and
+ * the group has another one we can write to, move there (see the top of
+ * this file) and return 0; else rc. tx_mutex held; takes cdc_mutex.
+ */
+static int smcr_conn_failover(struct smc_conn *conn, int rc)
+{
+	struct smcr_conn *sc = conn->smcr;
+	struct smcr_link *old = sc->link;
+	unsigned int k, n, head;
+	u64 cons, resent = 0;
+
+	if (smcr_link_active(old))
+		return rc;
+	/* The dead QP stopped, its WRs flushed (bounded): it sends no more. */
+	smcr_link_await_flush(old);
+	mutex_lock(&conn->cdc_mutex);
+	/* Before the move: then old may leave its slot (smcr_lgr_llc_prune()). */
+	smcr_link_send_forget(old, &sc->cdc_cb);
+	if (smcr_lgr_move(sc)) {
+		mutex_unlock(&conn->cdc_mutex);
+		return rc;
+	}
+	spin_lock_bh(&conn->lock);
+	cons = conn->tx_cons;
+	spin_unlock_bh(&conn->lock);
+	/*
+	 * Each queued WRITE again, from tx_cons on, in order, each into the
+	 * place of the queue it leaves or an earlier one.
+	 */
+	n = sc->writes_num;
+	head = sc->writes_head;
+	sc->writes_num = 0;
+	rc = 0;
+	for (k = 0; k < n && !rc; k++) {
+		unsigned int i = (head + k) % SMCR_CONN_WRITES;
+		u64 to = sc->writes[i].pos + sc->writes[i].len;
+		u64 from = max(sc->writes[i].pos, cons);
+
+		if (from >= to)
+			continue;
+		rc = smcr_conn_post(sc, from,
+				    (u32)((from - conn->tx_base) % conn->peer_size),
+				    (u32)(from % conn->sndbuf_size), (u32)(to - from));
+		if (!rc)
+			resent += to - from;
+	}
+	sc->failovers++;
+	sc->resent += resent;
+	atomic64_add(resent, &sc->lgr->resent);
+	mutex_unlock(&conn->cdc_mutex);
+	if (rc)
+		return rc;
+	/* What our CDCs on the dead link said, after those WRITEs. */
+	smc_cdc_send(sc->smc);
+	return 0;
 }
 
 /*
@@ -53,7 +193,6 @@ static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 			   u32 len)
 {
 	struct smcr_conn *sc = conn->smcr;
-	unsigned int i;
 	u32 n;
 	int rc;
 
@@ -66,17 +205,17 @@ static int smcr_conn_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 		/* Every ticket taken: the oldest WRITE is long done, most likely. */
 		if (sc->writes_num == SMCR_CONN_WRITES) {
 			rc = smcr_conn_write_done(sc);
-			if (rc)
+			if (rc && smcr_conn_failover(conn, rc))
 				return rc;
+			continue;
 		}
-		i = (sc->writes_head + sc->writes_num) % SMCR_CONN_WRITES;
-		rc = smcr_buf_write(sc->link, sc->sndbuf, soff, n,
-				    sc->peer_rkey[sc->slot], sc->peer_addr[sc->slot] + roff,
-				    &sc->writes[i].t);
-		if (rc)
-			return rc;
-		sc->writes[i].pos = pos;
-		sc->writes_num++;
+		rc = smcr_conn_post(sc, pos, roff, soff, n);
+		if (rc) {
+			/* Moved to another link: this WRITE goes there. */
+			if (smcr_conn_failover(conn, rc))
+				return rc;
+			continue;
+		}
 		pos += n;
 		roff += n;
 		soff += n;
@@ -95,7 +234,7 @@ static int smcr_conn_settle(struct smc_conn *conn, u64 upto)
 		return -ENOTCONN;
 	while (sc->writes_num && sc->writes[sc->writes_head].pos < upto) {
 		rc = smcr_conn_write_done(sc);
-		if (rc)
+		if (rc && smcr_conn_failover(conn, rc))
 			return rc;
 	}
 	return 0;
@@ -116,9 +255,14 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
 		return -EINVAL;
 	rc = smcr_link_send(sc->link, buf, sizeof(buf), &sc->cdc_cb);
-	/* The link is gone or broken: to the socket, the peer is gone. */
-	if (rc == -ETIMEDOUT)
-		rc = -ENOLINK;
+	/*
+	 * The link is gone or broken. While the group has another, this CDC
+	 * is owed: the failover sends our state over that one (the down
+	 * work, queued when the link failed, moves us). Else, to the socket,
+	 * the peer is gone.
+	 */
+	if (rc == -ETIMEDOUT || rc == -ENOLINK)
+		rc = smcr_lgr_has_ready(sc->lgr) ? 0 : -ENOLINK;
 	return rc;
 }
 
@@ -178,17 +322,38 @@ static const struct smc_conn_ops smcr_conn_ops = {
 	.destroy	= smcr_conn_destroy,
 };
 
-/* In the link's CQ handler, under lgr->conns_lock (read), bh off. */
-void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m)
+/*
+ * In link l's CQ handler, under lgr->conns_lock (read) and sc->rx_lock,
+ * bh off.
+ */
+void smcr_conn_cdc_rx(struct smcr_conn *sc, struct smcr_link *l,
+		      const struct smc_cdc_msg *m)
 {
-	/* The WRITEs before this CDC are in the RMB; let the CPU see them. */
-	smcr_buf_sync_cpu(sc->link, sc->rmb);
+	/* The WRITEs before this CDC on l are in the RMB; let the CPU see them. */
+	smcr_buf_sync_cpu(l, sc->rmb);
 	smc_cdc_rx_msg(sc->smc, m);
 }
 
 void smcr_conn_link_down(struct smc_sock *smc)
 {
 	smc_close_peer_gone(smc);
+}
+
+int smcr_conn_link_failed(struct smc_sock *smc)
+{
+	struct smc_conn *conn = &smc->conn;
+	int rc = -ENOLINK;
+
+	mutex_lock(&conn->tx_mutex);
+	/*
+	 * Still in its handshake (no transport yet): it is reset, as before.
+	 * A write that met the dead link may have moved it already.
+	 */
+	if (conn->smcr)
+		rc = smcr_link_active(conn->smcr->link) ? 0 :
+		     smcr_conn_failover(conn, -ENOLINK);
+	mutex_unlock(&conn->tx_mutex);
+	return rc;
 }
 
 bool smcr_conn_is_v2(struct smc_sock *smc)
@@ -231,7 +396,7 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 	sc->started = true;
 	if (sc->has_early) {
 		sc->has_early = false;
-		smcr_conn_cdc_rx(sc, &sc->early);
+		smcr_conn_cdc_rx(sc, sc->link, &sc->early);
 	}
 	write_unlock_bh(&lgr->conns_lock);
 	return 0;

@@ -124,7 +124,7 @@ static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)
 	 * Every buffer of the group is mapped on every link, so each link
 	 * counts them all: the first link's counts are the group's.
 	 */
-	const struct smcr_link *l = lgr->links[0];
+	const struct smcr_link *l = smcr_lgr_first_link(lgr);
 	struct sk_buff *skb = c->skb;
 	struct nlattr *n;
 	void *hdr;

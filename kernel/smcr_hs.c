@@ -542,6 +542,7 @@ static struct smcr_conn *smcr_hs_conn_alloc(struct smc_sock *smc)
 	if (!sc)
 		return NULL;
 	INIT_LIST_HEAD(&sc->lgr_entry);
+	spin_lock_init(&sc->rx_lock);
 	sc->smc = smc;
 	return sc;
 }
@@ -638,6 +639,9 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 		sc->peer_rkey[0] = 0;
 		sc->peer_addr[0] = 0;
 	}
+	/* The Accept's RMB on the group's other link, if the server said. */
+	if (!first)
+		smcr_lgr_rkey_take(sc);
 	if (v2.on && first)	/* before the Confirm overwrites ac */
 		smcr_lgr_set_v2_peer(sc->lgr, &ac->fce, v2.eid, v2.direct);
 	if (!first) {
@@ -647,6 +651,8 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 			smcr_hs_conn_drop(sc);
 			return smcr_hs_decline(smc, code);
 		}
+		/* Our RMB on the other link; without it, no failover. */
+		smcr_lgr_rkey_announce(sc);
 		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, &v2, ac);
 		rc = smc_clc_send(smc, msg);
 		if (!rc)
@@ -844,6 +850,9 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		rc = smcr_hs_decline(nsmc, code);
 		goto fail;
 	}
+	/* Our RMB on the other link; without it, no failover. */
+	if (!first)
+		smcr_lgr_rkey_announce(sc);
 	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, &v2, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)
@@ -896,6 +905,9 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 		smcr_hs_conn_drop(sc);
 		return rc;
 	}
+	/* The Confirm's RMB on the group's other link, if the client said. */
+	if (!first)
+		smcr_lgr_rkey_take(sc);
 	rc = smcr_conn_start(nsmc, sc);
 	if (rc)
 		smcr_hs_conn_drop(sc);

@@ -135,6 +135,50 @@ static int smcr_lgr_pick_link(const struct smcr_lgr *lgr)
 	return best;
 }
 
+bool smcr_lgr_has_ready(const struct smcr_lgr *lgr)
+{
+	const struct smcr_link *l;
+	bool ready = false;
+	int i;
+
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (smcr_link_active(l) && lgr->link_ready[i])
+			ready = true;
+	mutex_unlock(&smcr_lgr_lock);
+	return ready;
+}
+
+int smcr_lgr_move(struct smcr_conn *sc)
+{
+	struct smc_conn *conn = &sc->smc->conn;
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	int i, best = -1;
+
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (l != sc->link && smcr_link_active(l) && lgr->link_ready[i] &&
+		    sc->peer_rkey[i] &&
+		    (best < 0 || lgr->link_conns[i] < lgr->link_conns[best]))
+			best = i;
+	if (best < 0) {
+		mutex_unlock(&smcr_lgr_lock);
+		return -ENOLINK;
+	}
+	/* The last connection of a failed link: its slot can go. */
+	if (!--lgr->link_conns[sc->slot] && !lgr->link_ready[sc->slot])
+		smcr_lgr_llc_kick(lgr);
+	lgr->link_conns[best]++;
+	lgr->failovers++;
+	spin_lock_bh(&conn->lock);	/* smc_diag reads sc->link under it */
+	sc->link = lgr->links[best];
+	sc->slot = best;
+	spin_unlock_bh(&conn->lock);
+	mutex_unlock(&smcr_lgr_lock);
+	return 0;
+}
+
 /* sc into lgr on links[slot], with a new token. smcr_lgr_lock held. */
 static void smcr_lgr_add(struct smcr_lgr *lgr, struct smcr_conn *sc, int slot)
 {
@@ -714,34 +758,54 @@ static void smcr_lgr_free_work(struct work_struct *work)
 	smcr_lgr_destroy(lgr);
 }
 
+/* next moved to a working link: a later failure of that one counts again. */
+static void smcr_lgr_down_untell(struct smcr_lgr *lgr, struct smc_sock *next)
+{
+	struct smcr_conn *sc;
+
+	read_lock_bh(&lgr->conns_lock);
+	list_for_each_entry(sc, &lgr->conns, lgr_entry)
+		if (sc->smc == next)
+			sc->down_told = false;
+	read_unlock_bh(&lgr->conns_lock);
+}
+
 /*
  * A link failed (its CQ, the peer's DELETE_LINK, its port, its device,
- * the keepalive): with no failover yet, its connections are reset, and
- * when it was the group's last working link, nobody joins the group any
- * more and every connection in it is reset. One at a time, holding the
- * socket, since the reset may sleep and the list may change meanwhile.
+ * the keepalive): its connections move to another working link of the
+ * group (failover, smcr_conn_link_failed()), and one that cannot is
+ * reset; when it was the group's last working link, nobody joins the
+ * group any more and every connection in it is reset. One at a time,
+ * holding the socket, since both may sleep and the list may change
+ * meanwhile.
  */
 static void smcr_lgr_down_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(work, struct smcr_lgr, down_work);
+	struct smcr_link *l, *via = NULL;
+	u8 failed[SMCR_LGR_LINKS];
 	struct smc_sock *next;
 	struct smcr_conn *sc;
-	struct smcr_link *l;
+	int i, nfailed = 0;
 	bool all = true;
-	int i;
 
 	mutex_lock(&smcr_lgr_lock);
 	/*
 	 * A link that failed takes no new connection. While another
-	 * confirmed link works, the group lives on with it and only the
-	 * connections of the failed one are reset (no failover yet: issue
-	 * 20); the failed link keeps its slot until the group goes.
+	 * confirmed link works, the group lives on with it, and the failed
+	 * link keeps its slot until its connections have left it. One that
+	 * was ready until now and that the peer did not delete itself is
+	 * told to the peer below.
 	 */
 	smcr_lgr_for_each_link(lgr, l, i) {
-		if (!smcr_link_active(l))
+		if (!smcr_link_active(l)) {
+			if (lgr->link_ready[i] && !READ_ONCE(l->peer_deleted))
+				failed[nfailed++] = l->link_num;
 			lgr->link_ready[i] = false;
-		else if (lgr->link_ready[i])
+		} else if (lgr->link_ready[i]) {
 			all = false;
+			via = via ?: l;
+		}
 	}
 	if (all) {
 		lgr->dead = true;
@@ -753,13 +817,21 @@ static void smcr_lgr_down_work(struct work_struct *work)
 	mutex_unlock(&smcr_lgr_lock);
 	/* An LLC flow of the group stops waiting for the peer. */
 	wake_up(&lgr->llc_wait);
+	/*
+	 * The peer's side of each link that failed here fails over at once.
+	 * via stays: only a flow's own link that never was ready, or the
+	 * group's end, destroys a link (and that cancels this work first).
+	 */
+	for (i = 0; !all && i < nfailed; i++)
+		smcr_lgr_llc_tell_failed(lgr, via, failed[i]);
 	/* A failed link with no connection gives up its slot at once. */
 	if (!all)
 		smcr_lgr_llc_kick(lgr);
 	/*
-	 * Every WR still posted flushed first (bounded), so the resets below
-	 * free send buffers that nothing reads; one still named by a WR after
-	 * the bound waits for it (smcr_buf_free).
+	 * Every WR still posted flushed first (bounded): the resets below
+	 * free send buffers that nothing reads (one still named by a WR
+	 * after the bound waits for it, smcr_buf_free), and a failover
+	 * writes again what the dead QP can no longer send.
 	 */
 	smcr_lgr_for_each_link(lgr, l, i)
 		if (!smcr_link_active(l))
@@ -768,7 +840,8 @@ static void smcr_lgr_down_work(struct work_struct *work)
 		next = NULL;
 		read_lock_bh(&lgr->conns_lock);
 		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
-			if (!sc->down_told && (all || !smcr_link_active(sc->link))) {
+			if (!sc->down_told &&
+			    (all || !smcr_link_active(READ_ONCE(sc->link)))) {
 				sc->down_told = true;
 				next = sc->smc;
 				sock_hold(&next->sk);
@@ -778,19 +851,27 @@ static void smcr_lgr_down_work(struct work_struct *work)
 		read_unlock_bh(&lgr->conns_lock);
 		if (!next)
 			break;
-		/* sc may be gone by now (its socket closed); the socket is not. */
-		smcr_conn_link_down(next);
+		/*
+		 * sc may be gone by now (its socket closed); the socket is
+		 * not. A connection that moved may fail again on its new
+		 * link: this work looks at it again then.
+		 */
+		if (all || smcr_conn_link_failed(next))
+			smcr_conn_link_down(next);
+		else
+			smcr_lgr_down_untell(lgr, next);
 		sock_put(&next->sk);
 	}
 }
 
 /*
- * A CDC arrived on lgr's link (softirq, completions of the link never
- * concurrent): to the connection whose token it carries, in order.
- * Repeated or stale sequence numbers (a resend after a failover, which
- * we do not do yet, or a confused peer) are dropped.
+ * A CDC arrived on link l of lgr (softirq; the completions of one link
+ * never run at once, those of two links may): to the connection whose
+ * token it carries, in order. Repeated or stale sequence numbers are
+ * dropped: a CDC of a failed link that arrives after its successor's
+ * newer ones (a failover), or a confused peer's.
  */
-void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
+void smcr_lgr_cdc_rx(void *arg, struct smcr_link *l, const u8 *msg)
 {
 	struct smcr_lgr *lgr = arg;
 	struct smc_cdc_msg m;
@@ -802,12 +883,15 @@ void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
 	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
 		if (sc->token != m.token)
 			continue;
-		if (sc->rx_seq_seen && !smc_cdc_seqno_before(sc->rx_seqno, m.seqno))
+		spin_lock(&sc->rx_lock);
+		if (sc->rx_seq_seen && !smc_cdc_seqno_before(sc->rx_seqno, m.seqno)) {
+			spin_unlock(&sc->rx_lock);
 			break;
+		}
 		sc->rx_seqno = m.seqno;
 		sc->rx_seq_seen = true;
 		if (sc->started) {
-			smcr_conn_cdc_rx(sc, &m);
+			smcr_conn_cdc_rx(sc, l, &m);
 		} else {
 			/*
 			 * The peer's side of the connection is up before ours
@@ -818,6 +902,7 @@ void smcr_lgr_cdc_rx(void *arg, const u8 *msg)
 			sc->early = m;
 			sc->has_early = true;
 		}
+		spin_unlock(&sc->rx_lock);
 		break;
 	}
 	read_unlock(&lgr->conns_lock);
@@ -871,8 +956,8 @@ void smcr_lgr_show(struct seq_file *m)
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
-		l = lgr->links[0];
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u links_added %u add_failed %u\n",
+		l = smcr_lgr_first_link(lgr);
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u failovers %u resent %llu rkeys_sent %u rkeys_taken %u deletes_sent %u deletes_taken %u links_added %u add_failed %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, smcr_lgr_links_num(lgr),
@@ -885,7 +970,10 @@ void smcr_lgr_show(struct seq_file *m)
 			   l->qp_cap.max_recv_wr, lgr->pool_bytes, l->write_max,
 			   READ_ONCE(l->writes), READ_ONCE(l->write_largest),
 			   lgr->max_conns, lgr->max_links, lgr->v2_peer.release,
-			   lgr->links_added, lgr->add_failed);
+			   lgr->failovers, (u64)atomic64_read(&lgr->resent),
+			   lgr->rkeys_sent, lgr->rkeys_taken, lgr->deletes_sent,
+			   lgr->deletes_taken, lgr->links_added,
+			   lgr->add_failed);
 		smcr_lgr_show_links(m, lgr);
 	}
 	mutex_unlock(&smcr_lgr_lock);
@@ -911,12 +999,13 @@ void smcr_lgr_conns_show(struct seq_file *m)
 			const struct smcr_buf *rmb = READ_ONCE(sc->rmb);
 			const struct smcr_buf *snd = READ_ONCE(sc->sndbuf);
 
-			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx rmb_size %u rmb_virt %d sndbuf_size %u sndbuf_virt %d\n",
+			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx rmb_size %u rmb_virt %d sndbuf_size %u sndbuf_virt %d slot %u failovers %u resent %llu\n",
 				   lgr->id, lgr->key.role == SMC_LGR_SERVER ?
 				   "server" : "client", sc->token, sc->rmb_rkey,
 				   sc->rmb_addr, rmb ? rmb->size : 0,
 				   rmb ? rmb->virt : 0, snd ? snd->size : 0,
-				   snd ? snd->virt : 0);
+				   snd ? snd->virt : 0, READ_ONCE(sc->slot),
+				   READ_ONCE(sc->failovers), READ_ONCE(sc->resent));
 		}
 		read_unlock_bh(&lgr->conns_lock);
 	}
@@ -936,8 +1025,8 @@ void smcr_lgr_conns_show(struct seq_file *m)
 int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 {
 	struct smcr_lgr *lgr, *found = NULL;
+	struct smcr_link *l = NULL;
 	struct smcr_conn *sc;
-	struct smcr_link *l;
 	struct smcr_buf *b;
 	int rc;
 
@@ -955,8 +1044,10 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 		if (found)
 			break;
 	}
-	if (found)
+	if (found) {
 		found->conns_num++;
+		l = smcr_lgr_first_link(found);
+	}
 	mutex_unlock(&smcr_lgr_lock);
 	if (!found)
 		return -ENOENT;
@@ -964,7 +1055,6 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 	 * A page, not a connection's: whichever kind the allocator has, on
 	 * the group's first link (the tests' connections are on it).
 	 */
-	l = found->links[0];
 	b = smcr_buf_alloc(l, PAGE_SIZE, false, SMCR_MIXED_BUFS);
 	rc = PTR_ERR_OR_ZERO(b);
 	if (!rc) {

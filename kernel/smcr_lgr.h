@@ -15,9 +15,11 @@
  * every link. When its last connection leaves, a group lingers
  * lgr_linger seconds (the module parameter SMC-D groups use too), then
  * its links end with DELETE_LINK. A link that fails takes no new
- * connections and its own are reset (smc_close_peer_gone(); no failover
- * yet); a group whose last working link failed is "dead": nobody joins
- * it, every connection in it is reset and it is freed once empty.
+ * connections, and its own move to another working link of the group
+ * whose rkey of the peer's RMB they know (failover, smcr_conn.c); one
+ * that cannot move is reset (smc_close_peer_gone()). A group whose last
+ * working link failed is "dead": nobody joins it, every connection in it
+ * is reset and it is freed once empty.
  *
  * Connections are found by their alert token (ours, unique in the group)
  * when a CDC arrives. Locking:
@@ -85,6 +87,19 @@ struct smcr_lgr_key {
 #define SMCR_LGR_LINK_NUMS	256
 /* The group's LLC messages waiting for its flow (smcr_lgr_llc.c). */
 #define SMCR_LGR_LLC_Q		8
+/* The peer's CONFIRM_RKEYs kept until a handshake takes them. */
+#define SMCR_LGR_RKEYS		16
+
+/*
+ * What the peer's CONFIRM_RKEY said of one of its RMBs: its rkey and
+ * address on the link the message came over (link number via), which
+ * the CLC message of the connection names, and on another (other).
+ */
+struct smcr_lgr_rkey {
+	u8		via, other;
+	u32		rkey, other_rkey;
+	u64		addr, other_addr;
+};
 
 struct smcr_lgr {
 	struct list_head	list;		/* smcr_lgrs, under smcr_lgr_lock */
@@ -94,14 +109,18 @@ struct smcr_lgr {
 	struct smcr_lgr_key	key;
 	/*
 	 * The links, by slot. links[0] is made with the group (first
-	 * contact), before the group is listed, and stays until the group
-	 * is freed; it is on key's device and port. The other slots are for
-	 * the links ADD_LINK adds (smcr_lgr_llc.c). A slot is set under
-	 * smcr_lgr_lock and cleared only by the group's own works (down,
-	 * free, the LLC work), so those and a connection in the group (for
-	 * its sc->link) read it without the lock. link_conns[i]: the
-	 * connections on links[i]; link_ready[i]: links[i] is confirmed and
-	 * new connections may use it; both under smcr_lgr_lock.
+	 * contact), before the group is listed, on key's device and port;
+	 * ADD_LINK adds the others (smcr_lgr_llc.c). A failed link, the
+	 * first one too, gives up its slot once its connections have left
+	 * it and while another link of the group is ready, and goes to
+	 * retired, kept until the group is freed (key.dev is so kept too):
+	 * so the group always has a link in some slot, and ADD_LINK can put
+	 * a new one in any free slot. A slot is set under smcr_lgr_lock and
+	 * cleared only by the group's own works (down, free, the LLC work),
+	 * so those and a connection in the group (for its sc->link) read
+	 * it without the lock. link_conns[i]: the connections on links[i];
+	 * link_ready[i]: links[i] is confirmed and new connections may use
+	 * it; both under smcr_lgr_lock.
 	 */
 	struct smcr_link	*links[SMCR_LGR_LINKS];
 	u32			link_conns[SMCR_LGR_LINKS];
@@ -186,6 +205,26 @@ struct smcr_lgr {
 	u8			link_num_last;
 	/* Links added and ADD_LINK flows that failed (debugfs smcr_lgr). */
 	u32			links_added, add_failed;
+	/*
+	 * Our failed links told to the peer, the peer's that ended one of
+	 * ours (DELETE_LINK of a single link; debugfs; smcr_lgr_lock).
+	 */
+	u32			deletes_sent, deletes_taken;
+	/*
+	 * The peer's CONFIRM_RKEYs, the last SMCR_LGR_RKEYS, until the
+	 * handshakes whose RMBs they name take them (smcr_lgr_rkey_take());
+	 * under llc_lock. rkeys_sent, _taken: our CONFIRM_RKEYs the peer
+	 * confirmed, and the peer's that a connection took (debugfs).
+	 */
+	struct smcr_lgr_rkey	rkeys[SMCR_LGR_RKEYS];
+	unsigned int		rkeys_next;
+	u32			rkeys_sent, rkeys_taken;
+	/*
+	 * Connections moved off a failed link (under smcr_lgr_lock), and
+	 * the bytes their moves wrote again (debugfs smcr_lgr).
+	 */
+	u32			failovers;
+	atomic64_t		resent;
 };
 
 /*
@@ -210,14 +249,29 @@ static inline struct smcr_link *smcr_lgr_next_link(const struct smcr_lgr *lgr,
 #define smcr_lgr_for_each_link(lgr, l, i)				\
 	for ((i) = 0; ((l) = smcr_lgr_next_link(lgr, &(i))); (i)++)
 
+/*
+ * The link whose counters and QP the group's reports show (debugfs, the
+ * netlink group): the one in the lowest slot, links[0] until a failed
+ * first link gave its slot up. Never NULL (see links[]); smcr_lgr_lock
+ * held. A retired link stays until the group is freed, so it may be
+ * used after the lock while the caller holds the group.
+ */
+static inline struct smcr_link *smcr_lgr_first_link(const struct smcr_lgr *lgr)
+{
+	int i = 0;
+
+	return smcr_lgr_next_link(lgr, &i);
+}
+
 /* The SMC-R state of one connection. */
 struct smcr_conn {
 	struct list_head	lgr_entry;	/* lgr->conns, under conns_lock */
 	struct smcr_lgr		*lgr;
 	/*
 	 * The link our WRITEs and CDCs go over, lgr->links[slot]: set
-	 * when sc joins the group (smcr_lgr_lock), the same until it
-	 * leaves (a failover will move it: issue 20).
+	 * when sc joins the group, and by a failover (smcr_lgr_move()),
+	 * under smcr_lgr_lock, conn->tx_mutex, conn->cdc_mutex and
+	 * conn->lock: any one of them keeps it still.
 	 */
 	struct smcr_link	*link;
 	u8			slot;
@@ -239,19 +293,32 @@ struct smcr_conn {
 	u64			rmb_addr;
 	/*
 	 * RDMA WRITEs of the send buffer posted and not waited for yet,
-	 * oldest first, each with the byte count of its first byte
-	 * (smcr_conn.c); under conn->tx_mutex.
+	 * oldest first, each with the byte count of its first byte, its
+	 * length and the link it went over (smcr_conn.c: a failover writes
+	 * them again); under conn->tx_mutex.
 	 */
 	struct {
 		struct smcr_wr_ticket	t;
+		struct smcr_link	*link;
 		u64			pos;
+		u32			len;
 	}			writes[SMCR_CONN_WRITES];
 	u8			writes_head, writes_num;
 	/* Our CDCs in flight, for autocorking (smcr_conn.c). */
 	struct smcr_send_cb	cdc_cb;
 	u16			tx_seqno;	/* under conn->cdc_mutex */
-	u16			rx_seqno;	/* CQ handler only */
+	/*
+	 * rx_lock (bh): the CDC handlers of the group's links (each link
+	 * has its CQ, and they may run at once on two CPUs) one at a time,
+	 * so a stale CDC of a failed link is never taken after a newer one
+	 * of its successor. Taken under lgr->conns_lock, before conn->lock.
+	 */
+	spinlock_t		rx_lock;
+	u16			rx_seqno;	/* under rx_lock */
 	bool			rx_seq_seen;
+	/* Times sc moved off a failed link, bytes written again; tx_mutex. */
+	u32			failovers;
+	u64			resent;
 	bool			in_group;	/* on lgr->conns */
 	/*
 	 * Under lgr->conns_lock: CDCs go to the connection layer once
@@ -282,6 +349,15 @@ int smcr_lgr_join(struct smcr_conn *sc, const struct smcr_lgr_key *key,
  */
 int smcr_lgr_join_qp(struct smcr_conn *sc, const struct smcr_lgr_key *key,
 		     u32 peer_qpn, const u8 *peer_gid);
+/*
+ * Failover: sc (conn->tx_mutex and conn->cdc_mutex held) goes from its
+ * link, which failed, to a working, confirmed link of its group whose
+ * rkey of the peer's RMB it knows, the one with the fewest connections.
+ * 0, or -ENOLINK: there is none, sc stays.
+ */
+int smcr_lgr_move(struct smcr_conn *sc);
+/* Whether lgr has a working, confirmed link (takes smcr_lgr_lock). */
+bool smcr_lgr_has_ready(const struct smcr_lgr *lgr);
 /* The new group's link is confirmed (ok) or failed; ends the claim (server). */
 void smcr_lgr_first_done(struct smcr_conn *sc, bool ok);
 /* A handshake's socket is being closed: its wait for a claim ends. */
@@ -328,6 +404,13 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len);
 /* Test plumbing (debugfs smcr_conns): the oldest group in role drops link num. */
 int smcr_lgr_dbg_delete(bool server, u8 num);
 /*
+ * Test plumbing (debugfs smcr_conns "break"): the next RDMA WRITE that a
+ * connection in a group of role server (or client) posts breaks its link
+ * right after the post, as a QP error would (smcr_conn.c), so that a
+ * failover certainly finds that WRITE queued and its CDC not sent.
+ */
+void smcr_conn_dbg_break(bool server);
+/*
  * For SMC_GEN_NETLINK's dumps (smcr_gnl.c): visit the listed groups in
  * creation order, from the *pos-th on, under smcr_lgr_lock, so a visited
  * group, its link and its device stay while fn runs and the fields
@@ -350,8 +433,15 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc);
 /* Whether smc is an SMC-R connection in an SMC-Rv2 group. */
 bool smcr_conn_is_v2(struct smc_sock *smc);
 /* The connection layer's hooks, called by smcr_lgr.c. */
-void smcr_conn_cdc_rx(struct smcr_conn *sc, const struct smc_cdc_msg *m);
+void smcr_conn_cdc_rx(struct smcr_conn *sc, struct smcr_link *l,
+		      const struct smc_cdc_msg *m);
 void smcr_conn_link_down(struct smc_sock *smc);
+/*
+ * smc's link failed (down work, process context): move it to another
+ * link of its group (failover). 0 when it moved, or was moved already;
+ * -errno when it cannot, and the caller resets it.
+ */
+int smcr_conn_link_failed(struct smc_sock *smc);
 
 /* smcr_lgr_llc.c, for smcr_lgr.c: the group's LLC flows. */
 void smcr_lgr_llc_init(struct smcr_lgr *lgr);
@@ -359,16 +449,35 @@ void smcr_lgr_llc_init(struct smcr_lgr *lgr);
 void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m);
 /* The server's first link is confirmed: add a second if the group may. */
 void smcr_lgr_llc_add(struct smcr_lgr *lgr);
+/*
+ * A connection's RMB in a group with another ready link, registered on
+ * it: tell the peer its rkey there (CONFIRM_RKEY over sc's link, answer
+ * awaited, bounded), before the CLC message that names the RMB goes out,
+ * so that the connection can fail over to that link. 0, or -errno and
+ * the connection goes on without (it is reset if its link fails).
+ */
+int smcr_lgr_rkey_announce(struct smcr_conn *sc);
+/*
+ * sc learnt the peer's RMB on its link from the CLC: take what the
+ * peer's CONFIRM_RKEY said of it on the group's other links.
+ */
+void smcr_lgr_rkey_take(struct smcr_conn *sc);
 /* The group is going: no flow starts, a running one ended. */
 void smcr_lgr_llc_close(struct smcr_lgr *lgr);
 /* A link of lgr failed, or its last connection left a failed link. */
 void smcr_lgr_llc_kick(struct smcr_lgr *lgr);
 /* Test plumbing: lgr (held) ends its link number num on both ends. */
 int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num);
+/*
+ * Our link number num failed while via works: the peer hears it over
+ * via (DELETE_LINK, lost path) and fails over now, not when its own
+ * QP's retries run out or its keepalive times out. The down work.
+ */
+void smcr_lgr_llc_tell_failed(struct smcr_lgr *lgr, struct smcr_link *via, u8 num);
 /* smcr_ib.c: a port came up; groups that could use it try again. */
 void smcr_lgr_port_up(void);
 /* The CDC handler for the group's links (smcr_lgr.c). */
-void smcr_lgr_cdc_rx(void *arg, const u8 *msg);
+void smcr_lgr_cdc_rx(void *arg, struct smcr_link *l, const u8 *msg);
 extern struct mutex smcr_lgr_lock;
 extern unsigned int smcr_lgr_seqno;
 

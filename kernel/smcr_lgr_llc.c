@@ -45,8 +45,11 @@
  *
  * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
  * (one side with one port), SMC-Rv2 groups (their ADD_LINK carries the
- * rkeys in a v2 extension instead), CONFIRM_RKEY for RMBs made after the
- * link was added, and failover.
+ * rkeys in a v2 extension instead), and a DELETE_RKEY of ours.
+ *
+ * An RMB made once the group has a second link is announced with
+ * CONFIRM_RKEY (smcr_lgr_rkey_announce(), smcr_lgr_rkey_take()), so that
+ * its connection can fail over (smcr_conn.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
@@ -92,6 +95,55 @@ static void smcr_lgr_llc_note_delete(struct smcr_lgr *lgr, u8 num)
 	spin_unlock_bh(&lgr->llc_lock);
 }
 
+/*
+ * The peer's CONFIRM_RKEY or DELETE_RKEY request, over l (rx_work): kept
+ * or forgotten at once and answered, outside the group's flows, since a
+ * handshake of the peer waits for the answer and an ADD_LINK flow may
+ * hold llc_work for long. Only the peer's own connections are named by
+ * what it says here: a lie sends our WRITEs for its connections to
+ * another of its own buffers, which it could write itself.
+ */
+static void smcr_lgr_rkey_rx(struct smcr_lgr *lgr, struct smcr_link *l,
+			     const struct smc_llc_msg *m)
+{
+	struct smc_llc_msg reply = *m;
+	struct smcr_lgr_rkey *k;
+	unsigned int i, j;
+
+	reply.response = true;
+	spin_lock_bh(&lgr->llc_lock);
+	if (m->type == SMC_LLC_CONFIRM_RKEY) {
+		const struct smc_llc_confirm_rkey *c = &m->confirm_rkey;
+
+		k = &lgr->rkeys[lgr->rkeys_next++ % SMCR_LGR_RKEYS];
+		*k = (struct smcr_lgr_rkey){
+			.via = l->link_num,
+			.rkey = c->rtoken[0].rkey,
+			.addr = c->rtoken[0].vaddr,
+		};
+		/* One other link at most: the first that is not l. */
+		for (i = 1; i <= c->num_rkeys && i < SMC_LLC_RKEYS_PER_MSG; i++) {
+			if (c->rtoken[i].link_id == l->link_num)
+				continue;
+			k->other = c->rtoken[i].link_id;
+			k->other_rkey = c->rtoken[i].rkey;
+			k->other_addr = c->rtoken[i].vaddr;
+			break;
+		}
+	} else {
+		const struct smc_llc_delete_rkey *d = &m->delete_rkey;
+
+		for (i = 0; i < d->num_rkeys && i < SMC_LLC_DEL_RKEY_MAX; i++)
+			for (j = 0; j < SMCR_LGR_RKEYS; j++)
+				if (lgr->rkeys[j].via == l->link_num &&
+				    lgr->rkeys[j].rkey == d->rkey[i])
+					lgr->rkeys[j] = (struct smcr_lgr_rkey){};
+		reply.delete_rkey.err_mask = 0;
+	}
+	spin_unlock_bh(&lgr->llc_lock);
+	smcr_llc_send(l, &reply);
+}
+
 void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m)
 {
 	struct smcr_lgr *lgr = arg;
@@ -100,6 +152,10 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 	if (m->type == SMC_LLC_DELETE_LINK) {
 		/* For another link of the group (smcr_llc.c). */
 		smcr_lgr_llc_note_delete(lgr, m->delete_link.link_num);
+		return;
+	}
+	if (m->type == SMC_LLC_CONFIRM_RKEY || m->type == SMC_LLC_DELETE_RKEY) {
+		smcr_lgr_rkey_rx(lgr, l, m);
 		return;
 	}
 	spin_lock_bh(&lgr->llc_lock);
@@ -117,6 +173,77 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 	if (full)
 		l->rx_bad++;	/* more than any flow of ours has in flight */
 	wake_up(&lgr->llc_wait);
+}
+
+int smcr_lgr_rkey_announce(struct smcr_conn *sc)
+{
+	struct smc_llc_msg m = {
+		.type = SMC_LLC_CONFIRM_RKEY,
+		.v2 = sc->link->v2,
+	};
+	struct smc_llc_confirm_rkey *c = &m.confirm_rkey;
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	int i, rc;
+
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (l == sc->link || !lgr->link_ready[i] || !smcr_link_active(l) ||
+		    !smcr_buf_registered(l, sc->rmb))
+			continue;
+		c->num_rkeys = 1;
+		c->rtoken[1].link_id = l->link_num;
+		c->rtoken[1].rkey = smcr_buf_rkey(l, sc->rmb);
+		c->rtoken[1].vaddr = smcr_buf_addr(l, sc->rmb);
+		break;
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	if (!c->num_rkeys)
+		return 0;	/* one link: nothing to fail over to */
+	c->rtoken[0].rkey = smcr_buf_rkey(sc->link, sc->rmb);
+	c->rtoken[0].vaddr = smcr_buf_addr(sc->link, sc->rmb);
+	rc = smcr_llc_confirm_rkey(sc->link, &m);
+	if (!rc) {
+		mutex_lock(&smcr_lgr_lock);
+		lgr->rkeys_sent++;
+		mutex_unlock(&smcr_lgr_lock);
+	}
+	return rc;
+}
+
+void smcr_lgr_rkey_take(struct smcr_conn *sc)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_lgr_rkey k = {};
+	struct smcr_link *l;
+	unsigned int j;
+	int i;
+
+	mutex_lock(&smcr_lgr_lock);
+	spin_lock_bh(&lgr->llc_lock);
+	for (j = 0; j < SMCR_LGR_RKEYS; j++) {
+		struct smcr_lgr_rkey *e = &lgr->rkeys[j];
+
+		if (e->rkey && e->via == sc->link->link_num &&
+		    e->rkey == sc->peer_rkey[sc->slot] &&
+		    e->addr == sc->peer_addr[sc->slot]) {
+			k = *e;
+			*e = (struct smcr_lgr_rkey){};
+			break;
+		}
+	}
+	spin_unlock_bh(&lgr->llc_lock);
+	if (k.other_rkey) {
+		smcr_lgr_for_each_link(lgr, l, i) {
+			if (l == sc->link || l->link_num != k.other)
+				continue;
+			/* The group's ADD_LINK flow reads these too. */
+			WRITE_ONCE(sc->peer_rkey[i], k.other_rkey);
+			WRITE_ONCE(sc->peer_addr[i], k.other_addr);
+			lgr->rkeys_taken++;
+		}
+	}
+	mutex_unlock(&smcr_lgr_lock);
 }
 
 void smcr_lgr_llc_kick(struct smcr_lgr *lgr)
@@ -543,20 +670,52 @@ static int smcr_lgr_llc_slot(struct smcr_lgr *lgr, struct smcr_link *l)
 
 /*
  * A failed link gives up its slot once its connections have left (they
- * were reset; each leaves when its socket is closed): its mappings are
- * dropped and it waits on the retired list for the group's end, which
- * destroys it once its port is back (a QP destroyed while rxe still
- * holds packets for it on a netdev that is down makes rxe WARN, see
- * smcr_lgr_free_work()). The slot is then free for a new link. The
- * first slot stays: the group's key, its counters and the tests' links
- * are its link's (smcr_lgr.h).
+ * moved to another link, or were reset and closed) and while another
+ * link of the group is ready: its mappings are dropped and it waits on
+ * the retired list for the group's end, which destroys it once its port
+ * is back (a QP destroyed while rxe still holds packets for it on a
+ * netdev that is down makes rxe WARN, see smcr_lgr_free_work()). The
+ * slot is then free for a new link, the first one's too: so a group
+ * whose first link failed gets a second again when the port is back,
+ * and survives the other link's failure after that. A group with no
+ * ready link keeps its links for its free work, and one in some slot
+ * for its reports (smcr_lgr_first_link()).
  */
-/* Whether links[i] failed and has no connection left. smcr_lgr_lock held. */
+/*
+ * Whether links[i] failed, has no connection left and another link is
+ * ready. smcr_lgr_lock held.
+ */
 static bool smcr_lgr_llc_spent(const struct smcr_lgr *lgr, int i)
 {
 	const struct smcr_link *l = lgr->links[i];
+	int j;
 
-	return l && !lgr->link_ready[i] && !smcr_link_active(l) && !lgr->link_conns[i];
+	if (!l || lgr->link_ready[i] || smcr_link_active(l) || lgr->link_conns[i])
+		return false;
+	for (j = 0; j < SMCR_LGR_LINKS; j++)
+		if (j != i && lgr->links[j] && lgr->link_ready[j] &&
+		    smcr_link_active(lgr->links[j]))
+			return true;
+	return false;
+}
+
+/*
+ * No connection may use slot i's rkeys of the peer's RMBs any more: a
+ * link that takes the slot later brings its own (ADD_LINK_CONTINUATION,
+ * CONFIRM_RKEY), and a connection it did not name must not move there
+ * with the old link's. No connection is on the slot (spent).
+ */
+static void smcr_lgr_llc_forget_rkeys(struct smcr_lgr *lgr, int i)
+{
+	struct smcr_conn *sc;
+
+	read_lock_bh(&lgr->conns_lock);
+	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
+		/* Read by smcr_lgr_move() under smcr_lgr_lock, held here. */
+		WRITE_ONCE(sc->peer_rkey[i], 0);
+		WRITE_ONCE(sc->peer_addr[i], 0);
+	}
+	read_unlock_bh(&lgr->conns_lock);
 }
 
 static void smcr_lgr_llc_prune(struct smcr_lgr *lgr)
@@ -566,7 +725,7 @@ static void smcr_lgr_llc_prune(struct smcr_lgr *lgr)
 	int i, n = 0;
 
 	mutex_lock(&smcr_lgr_lock);
-	for (i = 1; i < SMCR_LGR_LINKS; i++)
+	for (i = 0; i < SMCR_LGR_LINKS; i++)
 		n += smcr_lgr_llc_spent(lgr, i);
 	mutex_unlock(&smcr_lgr_lock);
 	if (!n)
@@ -574,12 +733,13 @@ static void smcr_lgr_llc_prune(struct smcr_lgr *lgr)
 	n = 0;
 	down_write(&lgr->bufs_sem);
 	mutex_lock(&smcr_lgr_lock);
-	for (i = 1; i < SMCR_LGR_LINKS; i++) {
+	for (i = 0; i < SMCR_LGR_LINKS; i++) {
 		l = lgr->links[i];
 		if (!smcr_lgr_llc_spent(lgr, i))
 			continue;
 		/* Off the slot: nobody joins or looks it up any more. */
 		lgr->links[i] = NULL;
+		smcr_lgr_llc_forget_rkeys(lgr, i);
 		list_add_tail(&l->retired, &lgr->retired);
 		gone[n++] = l;
 		smcr_lgr_seqno++;
@@ -633,6 +793,15 @@ static int smcr_lgr_llc_send_delete(struct smcr_link *l1, u8 num)
 	return smcr_llc_send(l1, &m);
 }
 
+void smcr_lgr_llc_tell_failed(struct smcr_lgr *lgr, struct smcr_link *via, u8 num)
+{
+	if (!smcr_lgr_llc_send_delete(via, num)) {
+		mutex_lock(&smcr_lgr_lock);
+		lgr->deletes_sent++;
+		mutex_unlock(&smcr_lgr_lock);
+	}
+}
+
 /*
  * The peer's DELETE_LINKs for single links (smcr_lgr_llc_rx()): each
  * named link of the group fails, as if its QP had, and its down work
@@ -659,6 +828,7 @@ static void smcr_lgr_llc_deletes(struct smcr_lgr *lgr)
 			if (x->state == SMCR_LINK_ACTIVE) {
 				x->peer_deleted = true;
 				smcr_link_broken(x, "the peer deleted the link");
+				lgr->deletes_taken++;
 			}
 			spin_unlock_bh(&x->lock);
 			wake_up(&x->wait);
@@ -704,11 +874,15 @@ static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
  */
 int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num)
 {
+	struct smcr_link *l1;
 	int rc;
 
 	if (!num)
 		return -EINVAL;
-	rc = smcr_lgr_llc_send_delete(lgr->links[0], num);
+	mutex_lock(&smcr_lgr_lock);
+	l1 = smcr_lgr_first_link(lgr);
+	mutex_unlock(&smcr_lgr_lock);
+	rc = smcr_lgr_llc_send_delete(l1, num);
 	if (!rc)
 		smcr_lgr_llc_note_delete(lgr, num);
 	return rc;

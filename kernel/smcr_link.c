@@ -352,7 +352,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	 * at a time, so completions of this link never run concurrently.
 	 */
 	if (cdc)
-		l->cdc_rx(l->cdc_arg, cdc_msg);
+		l->cdc_rx(l->cdc_arg, l, cdc_msg);
 }
 
 /* ---- sending ---- */

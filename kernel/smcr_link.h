@@ -58,6 +58,7 @@ struct net;
 #define SMCR_RECV_OVF		(SMCR_MSG_V2_MAX - SMCR_MSG_SIZE)
 #define SMCR_RX_RING		16	/* received LLC messages awaiting the work */
 #define SMCR_WR_CTX		16	/* REG_MR and RDMA WRITE requests in flight */
+#define SMCR_RKEY_RESPS		8	/* CONFIRM_RKEY answers kept for waiters */
 /*
  * The most bytes one RDMA WRITE carries (the port's max_msg_sz if less):
  * a push of a large ring is split into WRITEs of this size, each with its
@@ -308,11 +309,13 @@ struct smcr_link {
 	 */
 	struct work_struct	*down_work;
 	/*
-	 * The owner's: a received CDC message (44 bytes), in the completion
-	 * handler (softirq), no lock of the link held. Set before the link
+	 * The owner's: a received CDC message (44 bytes) and the link it
+	 * came over, in the completion handler (softirq), no lock of the
+	 * link held. Set before the link
 	 * is connected; valid as long as the link (its CQ) exists.
 	 */
-	void			(*cdc_rx)(void *arg, const u8 *msg);
+	void			(*cdc_rx)(void *arg, struct smcr_link *l,
+					  const u8 *msg);
 	void			*cdc_arg;
 	/*
 	 * The owner's, with cdc_arg: an LLC message for the link group
@@ -337,6 +340,16 @@ struct smcr_link {
 	bool			confirm_done;
 	struct smc_llc_msg	test_resp;
 	unsigned int		test_resps;
+	/*
+	 * The peer's answers to our CONFIRM_RKEYs, the last SMCR_RKEY_RESPS
+	 * of them (the first rtoken's rkey names the request), for the
+	 * handshakes that wait for them at once (smcr_llc_confirm_rkey()).
+	 */
+	struct {
+		u32		rkey;
+		bool		negative;
+	}			rkey_resp[SMCR_RKEY_RESPS];
+	unsigned int		rkey_resps;
 
 	/* Counters, shown in debugfs. */
 	unsigned int		tx_msgs, rx_msgs, rx_dropped, rx_bad, rx_cdc;
@@ -392,6 +405,11 @@ int smcr_llc_confirm_link(struct smcr_link *l);
 int smcr_llc_await_confirm(struct smcr_link *l);
 /* TEST_LINK request and wait for the echo. */
 int smcr_llc_test_link(struct smcr_link *l);
+/*
+ * CONFIRM_RKEY request m (its first rtoken our RMB on l) and wait, bounded,
+ * for the answer that names it. 0, -EREMOTEIO (refused) or -errno.
+ */
+int smcr_llc_confirm_rkey(struct smcr_link *l, const struct smc_llc_msg *m);
 /*
  * Keepalive (net.smc.smcr_testlink_time for socket links): TEST_LINK
  * after interval jiffies without a message from the peer; an unanswered

@@ -181,8 +181,37 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		reply.add_link.reject_reason = l->v2 ? 0 : SMC_LLC_REJ_RSN_NO_ALT_PATH;
 		smcr_llc_send(l, &reply);
 		return;
+	case SMC_LLC_CONFIRM_RKEY:
+	case SMC_LLC_DELETE_RKEY:
+		if (m->response) {
+			if (m->type != SMC_LLC_CONFIRM_RKEY)
+				return;		/* we send no DELETE_RKEY */
+			spin_lock_bh(&l->lock);
+			l->rkey_resp[l->rkey_resps % SMCR_RKEY_RESPS].rkey =
+				m->confirm_rkey.rtoken[0].rkey;
+			l->rkey_resp[l->rkey_resps % SMCR_RKEY_RESPS].negative =
+				m->confirm_rkey.negative;
+			l->rkey_resps++;
+			spin_unlock_bh(&l->lock);
+			wake_up(&l->wait);
+			return;
+		}
+		/* The group keeps what the peer announces and answers. */
+		if (l->llc_rx) {
+			l->llc_rx(l->cdc_arg, l, m);
+			return;
+		}
+		/* A link with no group has no use for them: refused. */
+		reply = *m;
+		reply.response = true;
+		if (m->type == SMC_LLC_CONFIRM_RKEY)
+			reply.confirm_rkey.negative = true;
+		else
+			reply.delete_rkey.negative = true;
+		smcr_llc_send(l, &reply);
+		return;
 	default:
-		/* rkeys: not handled yet (one link per group). */
+		/* CONFIRM_RKEY_CONT: we announce one other link at most. */
 		l->rx_bad++;
 		return;
 	}
@@ -288,6 +317,50 @@ int smcr_llc_test_link(struct smcr_link *l)
 	if (l->test_resps == before)
 		return smcr_llc_result(l, false);
 	return memcmp(l->test_resp.test_link.user_data, data, sizeof(data)) ? -EPROTO : 0;
+}
+
+/* An answer naming rkey among those since before (*neg: refused). */
+static bool smcr_rkey_answered(struct smcr_link *l, unsigned int before,
+			       u32 rkey, int *rc)
+{
+	unsigned int i;
+	bool done = false;
+
+	spin_lock_bh(&l->lock);
+	if (l->rkey_resps - before > SMCR_RKEY_RESPS)
+		before = l->rkey_resps - SMCR_RKEY_RESPS;
+	for (i = before; i != l->rkey_resps; i++) {
+		if (l->rkey_resp[i % SMCR_RKEY_RESPS].rkey == rkey) {
+			*rc = l->rkey_resp[i % SMCR_RKEY_RESPS].negative ?
+			      -EREMOTEIO : 0;
+			done = true;
+		}
+	}
+	if (!done && (!smcr_link_usable(l) || l->aborted)) {
+		*rc = -ENOLINK;
+		done = true;
+	}
+	spin_unlock_bh(&l->lock);
+	return done;
+}
+
+int smcr_llc_confirm_rkey(struct smcr_link *l, const struct smc_llc_msg *m)
+{
+	unsigned int before;
+	int rc;
+
+	spin_lock_bh(&l->lock);
+	before = l->rkey_resps;
+	spin_unlock_bh(&l->lock);
+	rc = smcr_llc_send(l, m);
+	if (rc)
+		return rc;
+	if (!wait_event_timeout(l->wait,
+				smcr_rkey_answered(l, before,
+						   m->confirm_rkey.rtoken[0].rkey, &rc),
+				SMCR_LLC_WAIT))
+		return -ETIMEDOUT;
+	return rc;
 }
 
 /*
