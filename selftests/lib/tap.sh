@@ -33,6 +33,12 @@
 #	tap_wait_for SECONDS CMD...  poll CMD until it succeeds; 1 on timeout
 #	tap_alive PID                whether PID runs (a zombie does not count)
 #	tap_kill_tree PID            SIGKILL PID and all its descendants
+#	tap_now_ms                   milliseconds since boot, for measured pauses
+#	tap_reap SECONDS PIDFILE LOG WHAT
+#	                             wait up to SECONDS for this shell's child
+#	                             whose pid PIDFILE holds, print LOG, and
+#	                             tap_fail unless it exited 0; its status
+#	                             returned (1 if it did not end), PIDFILE gone
 #	tap_at_exit COMMAND          run COMMAND (a string) when the script exits
 #	tap_done                     print the plan and exit 0 (all passed or
 #	                             skipped) or 1
@@ -128,6 +134,28 @@ _tap_now_cs() {
 	_tap_cs=${_tap_up%.*}${_tap_up#*.}
 	_tap_cs=${_tap_cs#"${_tap_cs%%[!0]*}"}
 	echo "${_tap_cs:-0}"
+}
+
+tap_now_ms() {
+	echo $(( $(_tap_now_cs) * 10 ))
+}
+
+_tap_gone() {
+	! tap_alive "$1"
+}
+
+tap_reap() {
+	_tap_rpid=$(cat "$2")
+	if ! tap_wait_for "$1" _tap_gone "$_tap_rpid"; then
+		tap_fail "$4 did not end within $1 s: $(cat "$3")"
+		return 1
+	fi
+	wait "$_tap_rpid"
+	_tap_rrc=$?
+	rm -f "$2"
+	cat "$3"
+	[ $_tap_rrc = 0 ] || tap_fail "$4 failed ($_tap_rrc): $(cat "$3")"
+	return $_tap_rrc
 }
 
 tap_wait_for() {

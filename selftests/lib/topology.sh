@@ -18,6 +18,10 @@
 #                         topo_vm_rxe, and rxe1 on eth2 (the second test
 #                         network, 10.44.0.(i+1)/24) of every VM; returns
 #                         once all ACTIVE
+#   topo_vm_rxe2_pnet     on VMs 0 and 1 of topology 2+net2: the PNET ID
+#                         SMCNET2 on eth0, eth2, rxe0 and rxe1, so that an
+#                         SMC-R group between them adds a second link (on
+#                         the other wire); "smc_pnet -f" on each undoes it
 #   topo_veth_rxe         topology 1 without namespaces: both ends of one veth
 #                         pair in the initial namespace, each an endpoint of
 #                         its own with its own soft-RoCE device:
@@ -86,6 +90,37 @@
 #   topo_rxe_pkts_on VM DEV  the same on VM (topo_on)
 #   topo_pair_pkts v|w    the same summed over rxeX1 and rxeX2, the two ends
 #                         of one of topo_veth_rxe2's pairs
+#   topo_field NAME LINE  the word after the word NAME in LINE (a debugfs
+#                         line of "name value" pairs)
+#   topo_echo_server_2vm NAME ADDR PORT
+#                         smc-echo's server on VM 1 at ADDR:PORT (one
+#                         connection after the other), its pid in VM 1's
+#                         /tmp/NAME.pid, its output in /tmp/NAME.log; returns
+#                         once it listens; topo_stop_2vm /tmp/NAME.pid stops it
+#   topo_smcr_net2_setup  (needs tap.sh) for a TAP case in topology 2+net2:
+#                         topo_vm_rxe2, af_smc reloaded on both VMs with
+#                         smcr=1 loopback_ism=0 lgr_linger=0, then
+#                         topo_vm_rxe2_pnet; tap_fail on what failed
+#   topo_smcr_net2_cleanup  its undoing, for tap_at_exit (with
+#                         topo_require_ours_2vm's $module)
+#   topo_rxe2_ready_on VM  VM's debugfs smcr_lgr lists one ready link on
+#                         rxe0 and one on rxe1 (topo_vm_rxe2_pnet's group),
+#                         its copy left in $TMPDIR/lgrVM
+#   topo_pause_ms SECONDS N CMD...
+#                         (needs tap.sh) the milliseconds until the number
+#                         CMD prints has grown by N from what it printed at
+#                         the start (a packet counter: data flows again);
+#                         1 and nothing printed if not within SECONDS
+#   topo_smcr_gone_2vm    (needs tap.sh) within 30 s neither VM lists an
+#                         SMC-R link group, and neither freed a buffer that a
+#                         posted WR named or left one deferred; tap_fail
+#                         otherwise
+#   topo_lgr_links_ready N  debugfs smcr_lgr (mounted) lists exactly N
+#                         links with ready 1, over all groups
+#   topo_lgr_link_pair ROLE SLOT
+#                         the pair (v or w) of link SLOT of the first group
+#                         of ROLE (client, server) in debugfs smcr_lgr;
+#                         nothing when there is no such link
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -283,6 +318,14 @@ topo_vm_rxe2() {
 		_topo_err "topo_vm_rxe2 needs --vms 2 --test-nets 2 (topology 2+net2)" || return 1
 	[ -e /sys/class/net/eth2 ] || _topo_err "no eth2 (the second test network)" || return 1
 	topo_vm_rxe && _topo_vm_rxe_on rxe1 eth2
+}
+
+topo_vm_rxe2_pnet() {
+	for _topo_vm in 0 1; do
+		topo_on $_topo_vm "/smc/bin/smc_pnet -a SMCNET2 -I eth0 && /smc/bin/smc_pnet -a SMCNET2 -I eth2 &&
+			/smc/bin/smc_pnet -a SMCNET2 -D rxe0 -P 1 && /smc/bin/smc_pnet -a SMCNET2 -D rxe1 -P 1" ||
+			_topo_err "VM $_topo_vm: PNET ID SMCNET2 on eth0, eth2, rxe0 and rxe1" || return 1
+	done
 }
 
 TOPO_VETH_IP4_1=10.43.2.1
@@ -498,8 +541,95 @@ topo_smcr_setup2() {
 		"topology 1 with two veth pairs, rxev1/rxev2 and rxew1/rxew2" "$@"
 }
 
+# topo_netem_load: sch_netem from the image's sched modules (vm/initramfs),
+# for tc's netem; unload it with rmmod sch_netem when done.
+topo_netem_load() {
+	[ -s /smc-run/modules.sched ] || { _topo_err "no sch_netem in this image"; return 1; }
+	while read -r _topo_ko; do
+		insmod "$_topo_ko" 2>/dev/null ||
+			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules || return 1
+	done </smc-run/modules.sched
+}
+
+# topo_veth_rxe2_pnet: PNET IDs for topo_veth_rxe2's ends, SMCNETC on the
+# client's (smcv1/rxev1, smcw1/rxew1), SMCNETS on the server's, so that
+# each end has two ports on one network and a group adds a second link.
+topo_veth_rxe2_pnet() {
+	for _topo_x in v1:SMCNETC w1:SMCNETC v2:SMCNETS w2:SMCNETS; do
+		_topo_d=${_topo_x%%:*} _topo_id=${_topo_x#*:}
+		/smc/bin/smc_pnet -a "$_topo_id" -I "smc$_topo_d" ||
+			{ _topo_err "pnet $_topo_id on smc$_topo_d"; return 1; }
+		/smc/bin/smc_pnet -a "$_topo_id" -D "rxe$_topo_d" -P 1 ||
+			{ _topo_err "pnet $_topo_id on rxe$_topo_d port 1"; return 1; }
+	done
+	/smc/bin/smc_pnet -s
+}
+
 topo_rxe_pkts() {
 	topo_rxe_pkts_on 0 "$1"
+}
+
+_topo_lgr=/sys/kernel/debug/af_smc/smcr_lgr
+
+topo_field() {
+	echo "$2" | awk -v f="$1" '{ for (i = 1; i < NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+
+topo_echo_server_2vm() {
+	topo_on 1 "rm -f /tmp/$1.ready; $SMC_SELFTESTS/tools/smc-echo -s -k 0 -f smc -a $2 -p $3 -r /tmp/$1.ready -t 600 >/tmp/$1.log 2>&1 </dev/null & echo \$! >/tmp/$1.pid" &&
+		topo_on 1 "n=0; until [ -e /tmp/$1.ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
+}
+
+topo_smcr_net2_setup() {
+	_topo_e=$(topo_vm_rxe2 2>&1) || { tap_fail "topo_vm_rxe2: $_topo_e"; return 1; }
+	topo_reload_2vm smcr=1 loopback_ism=0 lgr_linger=0 ||
+		{ tap_fail "cannot reload af_smc with smcr=1 loopback_ism=0 lgr_linger=0"; return 1; }
+	_topo_e=$(topo_vm_rxe2_pnet 2>&1) || { tap_fail "$_topo_e"; return 1; }
+}
+
+topo_smcr_net2_cleanup() {
+	for _topo_vm in 0 1; do topo_on $_topo_vm "/smc/bin/smc_pnet -f" 2>/dev/null; done
+	topo_cleanup
+	topo_reload_ours_2vm
+}
+
+topo_rxe2_ready_on() {
+	topo_on "$1" "cat $_topo_lgr" >"$TMPDIR/lgr$1" 2>/dev/null &&
+		[ "$(grep -c '^link .* dev rxe0 .* ready 1 ' "$TMPDIR/lgr$1")" = 1 ] &&
+		[ "$(grep -c '^link .* dev rxe1 .* ready 1 ' "$TMPDIR/lgr$1")" = 1 ]
+}
+
+topo_pause_ms() {
+	_topo_s=$1 _topo_n=$2
+	shift 2
+	_topo_t0=$(tap_now_ms) _topo_p0=$("$@")
+	while [ $(($(tap_now_ms) - _topo_t0)) -lt $(($(tap_scaled "$_topo_s") * 1000)) ]; do
+		if [ $(($("$@") - _topo_p0)) -ge "$_topo_n" ]; then
+			echo $(($(tap_now_ms) - _topo_t0))
+			return 0
+		fi
+		sleep 0.02
+	done
+	return 1
+}
+
+topo_smcr_gone_2vm() {
+	for _topo_vm in 0 1; do
+		tap_wait_for 30 topo_on $_topo_vm "! grep -q '^lgr ' $_topo_lgr" ||
+			tap_fail "VM $_topo_vm: groups left: $(topo_on $_topo_vm "cat $_topo_lgr" | tr '\n' ';')"
+		topo_on $_topo_vm "tail -n 1 $_topo_lgr" | grep -q ' bufs_freed_posted 0 bufs_deferred 0$' ||
+			tap_fail "VM $_topo_vm: $(topo_on $_topo_vm "tail -n 1 $_topo_lgr")"
+	done
+}
+
+topo_lgr_links_ready() {
+	[ "$(grep -c '^link .* ready 1 ' $_topo_lgr)" = "$1" ]
+}
+
+topo_lgr_link_pair() {
+	_topo_id=$(sed -n "s/^lgr \([0-9]*\) role $1 .*/\1/p" $_topo_lgr | head -n 1)
+	[ -n "$_topo_id" ] &&
+		sed -n "s/^link $2 lgr $_topo_id .* dev rxe\(.\). .*/\1/p" $_topo_lgr
 }
 
 topo_pair_pkts() {

@@ -21,8 +21,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 topo_require_ours_2vm "smcr=1 is af_smc's own parameter"
 [ "${SMC_TEST_NETS:-1}" = 2 ] || tap_skip_all "needs --test-nets 2 (topology 2+net2)"
 T=$SMC_SELFTESTS/tools
-B=/smc/bin
-L=/sys/kernel/debug/af_smc/smcr_lgr
 SRV=10.43.0.2
 port=4466
 
@@ -30,42 +28,12 @@ cleanup() {
 	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
 	topo_stop_2vm /tmp/addl-echo.pid
 	topo_stop_2vm /tmp/addl-hold.pid
-	for vm in 0 1; do topo_on $vm "$B/smc_pnet -f" 2>/dev/null; done
-	topo_cleanup
-	topo_reload_ours_2vm
+	topo_smcr_net2_cleanup
 }
 tap_at_exit cleanup
 
-setup() {
-	err=$(topo_vm_rxe2 2>&1) || { tap_fail "topo_vm_rxe2: $err"; return 1; }
-	topo_reload_2vm smcr=1 loopback_ism=0 lgr_linger=0 ||
-		{ tap_fail "cannot reload af_smc with smcr=1 loopback_ism=0 lgr_linger=0"; return 1; }
-	for vm in 0 1; do
-		topo_on $vm "$B/smc_pnet -a SMCNET2 -I eth0 && $B/smc_pnet -a SMCNET2 -I eth2 &&
-			$B/smc_pnet -a SMCNET2 -D rxe0 -P 1 && $B/smc_pnet -a SMCNET2 -D rxe1 -P 1" ||
-			tap_fail "VM $vm: PNET ID SMCNET2 on eth0, eth2, rxe0 and rxe1"
-	done
-	return 0
-}
-
-# serve NAME PORT: an echo server on VM 1 at $SRV:PORT (one connection at
-# a time), its pid in VM 1's /tmp/addl-NAME.pid.
-serve() {
-	topo_on 1 "rm -f /tmp/addl-$1.ready; $T/smc-echo -s -k 0 -f smc -a $SRV -p $2 -r /tmp/addl-$1.ready -t 600 >/tmp/addl-$1.log 2>&1 </dev/null & echo \$! >/tmp/addl-$1.pid" &&
-		topo_on 1 "n=0; until [ -e /tmp/addl-$1.ready ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done"
-}
-
-# two_ready VM: VM's group has two ready links, on rxe0 and rxe1.
-two_ready() {
-	topo_on "$1" "cat $L" >"$TMPDIR/lgr$1" 2>/dev/null &&
-		grep -q '^link 0 .* dev rxe[01] .* ready 1 ' "$TMPDIR/lgr$1" &&
-		grep -q '^link 1 .* dev rxe[01] .* ready 1 ' "$TMPDIR/lgr$1" &&
-		[ "$(grep -c '^link .* dev rxe0 ' "$TMPDIR/lgr$1")" = 1 ] &&
-		[ "$(grep -c '^link .* dev rxe1 ' "$TMPDIR/lgr$1")" = 1 ]
-}
-
 second_link() {
-	tap_assert "a server on VM 1 for the held connection" serve hold $((port + 1))
+	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm addl-hold $SRV $((port + 1))
 	: >"$TMPDIR/probe"
 	$T/smc-fbprobe $SRV $((port + 1)) "$(tap_scaled 300)" >"$TMPDIR/probe" 2>&1 &
 	echo $! >"$TMPDIR/probe.pid"
@@ -74,7 +42,7 @@ second_link() {
 	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
 		tap_fail "the held connection is not SMC-R: $(cat "$TMPDIR/probe")"
 	for vm in 0 1; do
-		tap_wait_for 30 two_ready $vm ||
+		tap_wait_for 30 topo_rxe2_ready_on $vm ||
 			tap_fail "VM $vm's group has not two ready links on rxe0 and rxe1"
 		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
 		grep -q '^lgr .* links 2 .* links_added 1 add_failed 0$' "$TMPDIR/lgr$vm" ||
@@ -83,7 +51,7 @@ second_link() {
 	grep -q '^link 0 .* dev rxe0 .* conns 1 ' "$TMPDIR/lgr0" ||
 		tap_fail "the held connection is not on VM 0's first link (rxe0)"
 
-	tap_assert "an echo server on VM 1" serve echo $port
+	tap_assert "an echo server on VM 1" topo_echo_server_2vm addl-echo $SRV $port
 	a0=$(topo_rxe_pkts_on 0 rxe1) a1=$(topo_rxe_pkts_on 1 rxe1) b0=$(topo_rxe_pkts_on 0 rxe0) b1=$(topo_rxe_pkts_on 1 rxe0)
 	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 1048576 -w 20 -t 300 2>&1) ||
 		tap_fail "1 MiB echo to $SRV: $out"
@@ -104,16 +72,11 @@ closed() {
 	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
 	topo_stop_2vm /tmp/addl-echo.pid
 	topo_stop_2vm /tmp/addl-hold.pid
-	for vm in 0 1; do
-		tap_wait_for 30 topo_on $vm "! grep -q '^lgr ' $L" ||
-			tap_fail "VM $vm: groups left: $(topo_on $vm "cat $L" | tr '\n' ';')"
-		topo_on $vm "tail -n 1 $L" | grep -q ' bufs_freed_posted 0 bufs_deferred 0$' ||
-			tap_fail "VM $vm: $(topo_on $vm "tail -n 1 $L")"
-	done
+	topo_smcr_gone_2vm
 	return 0
 }
 
-tap_case "setup: rxe0/rxe1 on eth0/eth2 of both VMs, PNET ID SMCNET2, smcr=1 lgr_linger=0" 180 setup
+tap_case "setup: rxe0/rxe1 on eth0/eth2 of both VMs, PNET ID SMCNET2, smcr=1 lgr_linger=0" 180 topo_smcr_net2_setup
 tap_case "a held connection over eth0: the server adds a link on eth2; an echo goes over it" 300 second_link
 tap_case "connections closed: both VMs' groups gone, nothing freed while posted" 60 closed
 tap_done

@@ -21,16 +21,18 @@
 #     new link, the next echo goes to the first link's pair;
 #   - the second links' pair taken down (its near end) under two held
 #     connections, one on each link: the second links leave use (ready
-#     0), the connection on them is reset (smcss), the one on the first
-#     links stays ACTIVE, the groups stay usable, and an echo still goes
-#     (over the first pair); the reset connection closed, the failed
-#     links give up their slots, and when the pair comes back the server
-#     adds a second link again (one QP pair, both ends ready), which the
-#     next echo uses;
+#     0), the connection on them fails over to the first links and stays
+#     ACTIVE (it was made after the second link: its RMBs were announced
+#     on the first with CONFIRM_RKEY), as does the one already there, the
+#     groups stay usable, and an echo still goes (over the first pair);
+#     the failed links give up their slots, and when the pair comes back
+#     the server adds a second link again (one QP pair, both ends ready),
+#     which the next echo uses;
 #   - the server's DELETE_LINK for the second link alone (debugfs
 #     smcr_conns "delete", as a flow that failed on one end sends it):
-#     both ends drop that link, its connection is reset, the first
-#     link's stays ACTIVE on the same links, and an echo still goes;
+#     both ends drop that link, its connection fails over to the first
+#     links, both stay ACTIVE, and an echo still goes (over either pair:
+#     the server may have added a link again);
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +44,7 @@ smc_own_module_all "a second link is af_smc's own"
 command -v rdma >/dev/null || smc_missing_all "no rdma command"
 T=$SMC_SELFTESTS/tools
 L=/sys/kernel/debug/af_smc/smcr_lgr
+C=/sys/kernel/debug/af_smc/smcr_conns
 PNET=/smc/bin/smc_pnet
 SMCR=/smc/bin/smcr
 B=/smc/bin
@@ -94,17 +97,6 @@ ready_links() {
 	grep -c '^link .* ready 1 ' $L
 }
 
-# link_dev ROLE SLOT: the device of link SLOT of the group of ROLE.
-link_dev() {
-	id=$(sed -n "s/^lgr \([0-9]*\) role $1 .*/\1/p" $L | head -n 1)
-	sed -n "s/^link $2 lgr $id .* dev \([^ ]*\) .*/\1/p" $L
-}
-
-# pair_of DEV: the letter of DEV's pair (rxev1 -> v).
-pair_of() {
-	echo "$1" | cut -c4
-}
-
 # echo_over PAIR OTHER: a byte-exact 1 MiB echo whose packets cross the
 # devices of PAIR (v or w), and nearly none OTHER's (keepalives may).
 echo_over() {
@@ -134,19 +126,10 @@ no_pnet() {
 	return 0
 }
 
-pnet() {
-	for x in v1:SMCNETC w1:SMCNETC v2:SMCNETS w2:SMCNETS; do
-		d=${x%%:*} id=${x#*:}
-		$PNET -a "$id" -I "smc$d" || tap_fail "pnet $id on smc$d"
-		$PNET -a "$id" -D "rxe$d" -P 1 || tap_fail "pnet $id on rxe$d port 1"
-	done
-	$PNET -s
-}
-
 # first_held: a held connection h1, and the groups' two links ready.
 first_held() {
 	hold h1 || return 1
-	tap_wait_for 30 links_ready 4 ||
+	tap_wait_for 30 topo_lgr_links_ready 4 ||
 		{ tap_fail "not two ready links per group: $(cat $L)"; return 1; }
 }
 
@@ -156,13 +139,13 @@ two_links() {
 	for role in client server; do
 		grep -q "^lgr .* role $role .* links 2 .* links_added 1 add_failed 0\$" $L ||
 			tap_fail "the $role group did not add a link"
-		d0=$(link_dev $role 0) d1=$(link_dev $role 1)
-		tap_diag "$role: link 0 on $d0, link 1 on $d1"
-		[ -n "$d0" ] && [ -n "$d1" ] && [ "$(pair_of "$d0")" != "$(pair_of "$d1")" ] ||
-			tap_fail "the $role group's links are not on its two devices: '$d0' '$d1'"
+		d0=$(topo_lgr_link_pair $role 0) d1=$(topo_lgr_link_pair $role 1)
+		tap_diag "$role: link 0 on pair $d0, link 1 on pair $d1"
+		[ -n "$d0" ] && [ -n "$d1" ] && [ "$d0" != "$d1" ] ||
+			tap_fail "the $role group's links are not on its two pairs: '$d0' '$d1'"
 	done
 	# Each end's links pair up: the client's second link with the server's.
-	[ "$(pair_of "$(link_dev client 1)")" = "$(pair_of "$(link_dev server 1)")" ] ||
+	[ "$(topo_lgr_link_pair client 1)" = "$(topo_lgr_link_pair server 1)" ] ||
 		tap_fail "the second links are on different pairs"
 	$SMCR -dd linkgroup link-show >"$TMPDIR/ls" 2>&1 || tap_fail "smcr -dd linkgroup link-show: $(cat "$TMPDIR/ls")"
 	cat "$TMPDIR/ls"
@@ -175,7 +158,7 @@ two_links() {
 
 	# New connections: to the link with fewer connections.
 	server echo $port || return 1
-	new=$(pair_of "$(link_dev client 1)") first=$(pair_of "$(link_dev client 0)")
+	new=$(topo_lgr_link_pair client 1) first=$(topo_lgr_link_pair client 0)
 	# h1 is on the first link: the echo goes to the second.
 	echo_over "$new" "$first"
 	# h2 goes to the second (fewer connections), then the first is the one.
@@ -193,16 +176,6 @@ state_to() {
 	$B/smcss -a | awk -v f="$A:$1" '$5 == f { print $1 }' | head -n 1
 }
 
-# links_ready N: N "link" lines of debugfs smcr_lgr are ready.
-links_ready() {
-	[ "$(grep -c '^link .* ready 1 ' $L)" = "$1" ]
-}
-
-# not_active PORT: the client socket to $A:PORT is not ACTIVE (any more).
-not_active() {
-	[ "$(state_to "$1")" != ACTIVE ]
-}
-
 # no_link SLOT: debugfs smcr_lgr lists no link in SLOT.
 no_link() {
 	! grep -q "^link $1 " $L
@@ -216,16 +189,27 @@ second_links_pair() {
 		END { exit !(NR == 2 && q[1] == p[2] && q[2] == p[1]) }'
 }
 
-# A link fails under its connection (its pair's near end down): only that
-# connection is reset, the group lives on with the other link.
+# both_moved: both ends' first links hold both held connections, one of
+# which moved there on each end (CONFIRM_RKEY had given it the rkey).
+both_moved() {
+	[ "$(grep -c '^link 0 .* ready 1 conns 2 ' $L)" = 2 ] &&
+		[ "$(grep -c ' slot 0 failovers 1 ' $C)" = 2 ] &&
+		[ "$(grep -c '^lgr .* rkeys_sent [1-9]' $L)" = 2 ]
+}
+moved_to_first() {
+	tap_wait_for 30 both_moved
+}
+
+# A link fails under its connection (its pair's near end down): that
+# connection moves to the other link, the group lives on with it.
 one_down() {
 	first_held || return 1
 	hold h2 || return 1
-	new=$(pair_of "$(link_dev client 1)") first=$(pair_of "$(link_dev client 0)")
+	new=$(topo_lgr_link_pair client 1) first=$(topo_lgr_link_pair client 0)
 	[ "$(grep -c '^link 1 .* ready 1 conns 1 ' $L)" = 2 ] ||
 		tap_fail "h2 is not on the second links: $(grep '^link ' $L)"
 	tap_assert "smc${new}1 down" ip link set "smc${new}1" down
-	tap_wait_for 30 links_ready 2 ||
+	tap_wait_for 30 topo_lgr_links_ready 2 ||
 		tap_fail "the second links are still ready: $(grep '^link ' $L)"
 	cat $L
 	# Usable; how many links each still lists depends on how soon its
@@ -234,17 +218,16 @@ one_down() {
 		grep -q "^lgr .* role $role .* state usable " $L ||
 			tap_fail "the $role group did not live on"
 	done
-	# h1 on the first link lives on, h2 on the failed one was reset.
-	tap_wait_for 30 not_active 4465 || tap_fail "h2 (on the failed link) is still ACTIVE"
+	# h1 on the first link lives on, h2 on the failed one moved there.
+	moved_to_first || tap_fail "h2 did not move to the first links: $(cat $L $C)"
 	$B/smcss -a
 	s1=$(state_to 4464) s2=$(state_to 4465)
-	tap_diag "h1 (first link): $s1, h2 (failed link): $s2"
+	tap_diag "h1 (first link): $s1, h2 (moved from the failed link): $s2"
 	[ "$s1" = ACTIVE ] || tap_fail "h1 on the first link is $s1"
-	[ "$s2" != ACTIVE ] || tap_fail "h2 on the failed link is $s2"
+	[ "$s2" = ACTIVE ] || tap_fail "h2, moved to the first link, is $s2"
 	server echo $port || return 1
 	echo_over "$first" "$new"
-	# h2 closed: the failed links have no connection and give up their slots.
-	kill "$(cat "$TMPDIR/h2.pid")" 2>/dev/null
+	# The failed links have no connection left and give up their slots.
 	tap_wait_for 30 no_link 1 || tap_fail "the failed links kept their slots: $(grep '^link ' $L)"
 	tap_assert "smc${new}1 up" ip link set "smc${new}1" up
 	tap_assert "the rules and routes back" topo_veth_rules on
@@ -254,7 +237,7 @@ one_down() {
 	# on one end after the other had finished (the routes come back a
 	# moment after the port) is ended on both by its DELETE_LINK, so
 	# what counts is that the two ends' second links are one QP pair.
-	tap_wait_for 30 links_ready 4 || tap_fail "no second link again: $(cat $L)"
+	tap_wait_for 30 topo_lgr_links_ready 4 || tap_fail "no second link again: $(cat $L)"
 	tap_wait_for 30 second_links_pair || tap_fail "the second links are not one QP pair: $(grep '^link ' $L)"
 	cat $L
 	for role in client server; do
@@ -290,24 +273,26 @@ delete_one() {
 	tap_diag "the server deletes link number $num"
 	echo "delete server $num" >/sys/kernel/debug/af_smc/smcr_conns ||
 		{ tap_fail "debugfs smcr_conns refused 'delete server $num'"; return 1; }
-	tap_wait_for 30 links_ready 2 ||
-		tap_fail "a second link is still ready: $(grep '^link ' $L)"
-	tap_wait_for 30 not_active 4465 || tap_fail "h2 (on the deleted link) is still ACTIVE"
+	# Gone on both ends (a new second link may come at once: another number).
+	tap_wait_for 30 sh -c "! grep -q '^link .* num $num ' $L" ||
+		tap_fail "link number $num is still there: $(grep '^link ' $L)"
+	moved_to_first || tap_fail "h2 did not move to the first links: $(cat $L $C)"
 	$B/smcss -a
 	[ "$(state_to 4464)" = ACTIVE ] || tap_fail "h1 on the first link is $(state_to 4464)"
+	[ "$(state_to 4465)" = ACTIVE ] || tap_fail "h2, moved to the first link, is $(state_to 4465)"
 	grep '^link ' $L
 	for role in client server; do
 		grep -q "^lgr .* role $role .* state usable " $L ||
 			tap_fail "the $role group did not live on"
 	done
-	# The first links were not touched: the same connection, ready.
-	[ "$(grep -c '^link 0 .* ready 1 conns 1 ' $L)" = 2 ] ||
-		tap_fail "the first links changed: $(grep '^link 0 ' $L)"
+	# The second link's slot is free at once (its connection moved), so
+	# the server may add a link again before the echo: either pair.
 	server echo $port || return 1
-	first=$(pair_of "$(link_dev client 0)")
-	other=v
-	[ "$first" != v ] || other=w
-	echo_over "$first" "$other"
+	out=$($T/smc-echo -c -f smc -a $A -p $port -n 1048576 -w 20 -t 300 2>&1) ||
+		tap_fail "1 MiB echo: $out"
+	echo "$out"
+	echo "$out" | grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' ||
+		tap_fail "the echo is not SMC-R"
 	stop_all
 	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
 	return 0
@@ -316,9 +301,10 @@ delete_one() {
 tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
 	topo_smcr_setup2 lgr_linger=0
 tap_case "without PNET IDs: one link per group" 120 no_pnet
-tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 pnet
+tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 \
+	tap_assert "smc_pnet" topo_veth_rxe2_pnet
 tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
-tap_case "the server deletes the second link (DELETE_LINK for it alone): both ends drop it, its connection is reset, the first link's lives on" 240 delete_one
-tap_case "a second link fails (its pair down): its connection is reset, the first link's lives on; the pair back: a link again" 300 one_down
+tap_case "the server deletes the second link (DELETE_LINK for it alone): both ends drop it, its connection moves to the first link" 240 delete_one
+tap_case "a second link fails (its pair down): its connection moves to the first link; the pair back: a link again" 300 one_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done

@@ -18,12 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # netem on the server's side: what smcv2 sends waits 5 ms.
 netem() {
-	[ -s /smc-run/modules.sched ] || { echo "no sch_netem in this image"; return 1; }
-	while read -r ko; do
-		insmod "$ko" 2>/dev/null ||
-			grep -q "^$(basename "$ko" .ko | tr - _) " /proc/modules || return 1
-	done </smc-run/modules.sched
-	tc qdisc add dev smcv2 root netem delay 5ms
+	topo_netem_load && tc qdisc add dev smcv2 root netem delay 5ms
 }
 topo_smcr_run --setup netem "$here/autocork" "$TOPO_VETH_IP4_2" "$TOPO_VETH_IP4_1" rxev1
 rc=$?

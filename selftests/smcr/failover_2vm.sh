@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/failover_2vm.sh: failover between two VMs (issue 20's topology
+# 2+net2: rxe0 on eth0 and rxe1 on eth2 of each VM, two independent wires,
+# the PNET ID SMCNET2 on all four), af_smc with smcr=1 loopback_ism=0
+# lgr_linger=0 on both:
+#   - a connection 10.43.0.1 -> 10.43.0.2 held open makes the groups (VM 1
+#     the server) and stays on their first link (rxe0); the server adds
+#     the second (rxe1), as addlink_2vm.sh shows;
+#   - a 64 MiB echo (byte-exact both ways) then goes to the second link,
+#     which has fewer connections; while it runs, VM 1's eth2 goes down:
+#     VM 1's port goes down with it, VM 0's does not (the wire between
+#     two QEMUs has no carrier), so VM 0 hears of the failure only from
+#     VM 1's DELETE_LINK over the first link (deletes_sent 1 on VM 1,
+#     deletes_taken 1 on VM 0), not from its QP, which sees nothing fail
+#     in time; both move the echo to the first link (slot 0, failovers 1;
+#     smcss -R on VM 0 names rxe0), the pause until rxe0 carried 500
+#     more packets printed, and the echo ends byte-exact;
+#   - VM 1's eth2 up again: its port comes up, the server adds a link
+#     over rxe1 again (links_added 2 on both), and a 1 MiB echo crosses
+#     it;
+#   - the connections closed: both VMs' groups gone, nothing freed while
+#     posted; af_smc reloaded as the harness had it.
+# Left: a client whose own port comes back does not ask the server for a
+# link (Linux's "add link invite"), so VM 0's eth2 is not the one taken
+# down here.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+
+topo_require_ours_2vm "smcr=1 is af_smc's own parameter"
+[ "${SMC_TEST_NETS:-1}" = 2 ] || tap_skip_all "needs --test-nets 2 (topology 2+net2)"
+T=$SMC_SELFTESTS/tools
+B=/smc/bin
+L=/sys/kernel/debug/af_smc/smcr_lgr
+C=/sys/kernel/debug/af_smc/smcr_conns
+SRV=10.43.0.2
+port=4476
+
+cleanup() {
+	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
+	kill "$(cat "$TMPDIR/c.pid" 2>/dev/null)" 2>/dev/null
+	topo_on 1 "ip link set eth2 up" 2>/dev/null
+	topo_stop_2vm /tmp/fo-echo.pid
+	topo_stop_2vm /tmp/fo-hold.pid
+	topo_smcr_net2_cleanup
+}
+tap_at_exit cleanup
+
+# slot_of VM DEV: the slot of VM's link on DEV.
+slot_of() {
+	sed -n "s/^link \([0-9]\) .* dev $2 .*/\1/p" "$TMPDIR/lgr$1" | head -n 1
+}
+
+# echo_on VM SLOT FAILOVERS: VM's debugfs lists one connection on link
+# SLOT that moved FAILOVERS times (the echo; the held one never moves).
+echo_on() {
+	[ "$(topo_on "$1" "grep -c ' slot $2 failovers $3 ' $C")" = 1 ]
+}
+
+running() {
+	tap_alive "$(cat "$TMPDIR/c.pid")" ||
+		{ tap_fail "the echo ended too early: $(cat "$TMPDIR/c.log")"; return 1; }
+}
+
+hold() {
+	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm fo-hold $SRV $((port + 1))
+	$T/smc-fbprobe $SRV $((port + 1)) "$(tap_scaled 300)" >"$TMPDIR/probe" 2>&1 &
+	echo $! >"$TMPDIR/probe.pid"
+	tap_wait_for 30 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
+	# SMC_DIAG_MODE_SMCR is 0.
+	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
+		{ tap_fail "the held connection is not SMC-R: $(cat "$TMPDIR/probe")"; return 1; }
+	for vm in 0 1; do
+		tap_wait_for 30 topo_rxe2_ready_on $vm ||
+			{ tap_fail "VM $vm's group has not two ready links on rxe0 and rxe1"; return 1; }
+		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
+	done
+	return 0
+}
+
+# move: the held connection, then the echo, and VM 1's eth2 down under it
+# (one case: a case's processes end with it).
+move() {
+	hold || return 1
+	tap_assert "an echo server on VM 1" topo_echo_server_2vm fo-echo $SRV $port
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 64M -w 20 -t 600 \
+		>"$TMPDIR/c.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/c.pid"
+	for vm in 0 1; do
+		s1=$(slot_of $vm rxe1)
+		tap_wait_for 30 echo_on $vm "$s1" 0 ||
+			{ tap_fail "VM $vm: the echo is not on the rxe1 link (slot $s1): $(topo_on $vm "cat $C")"; return 1; }
+	done
+	running || return 1
+	before=$(topo_rxe_pkts_on 0 rxe1)
+	tap_assert "VM 1's eth2 down" topo_on 1 "ip link set eth2 down"
+	pause=$(topo_pause_ms 30 500 topo_rxe_pkts_on 0 rxe0) ||
+		tap_fail "no data over rxe0 within 30 s of the failure"
+	tap_diag "rxe1 carried $before packets on VM 0 before; data flowed over rxe0 again after $pause ms"
+	running || return 1
+	for vm in 0 1; do
+		s0=$(slot_of $vm rxe0)
+		tap_wait_for 10 echo_on $vm "$s0" 1 ||
+			tap_fail "VM $vm: the echo did not move to the rxe0 link (slot $s0): $(topo_on $vm "cat $C")"
+		topo_on $vm "grep '^lgr ' $L" >"$TMPDIR/g$vm"
+		tap_diag "VM $vm: failovers $(topo_field failovers "$(cat "$TMPDIR/g$vm")"), resent $(topo_field resent "$(cat "$TMPDIR/g$vm")"), DELETE_LINK sent $(topo_field deletes_sent "$(cat "$TMPDIR/g$vm")"), taken $(topo_field deletes_taken "$(cat "$TMPDIR/g$vm")")"
+	done
+	[ "$(topo_field deletes_sent "$(cat "$TMPDIR/g1")")" = 1 ] ||
+		tap_fail "VM 1 did not tell VM 0 of its failed link"
+	[ "$(topo_field deletes_taken "$(cat "$TMPDIR/g0")")" = 1 ] ||
+		tap_fail "VM 0's link did not end by VM 1's DELETE_LINK"
+	$B/smcss -R >"$TMPDIR/ss" || tap_fail "smcss -R"
+	awk -v p=":$port\$" '$7 == "SMCR" && $5 ~ p' "$TMPDIR/ss" | grep -q ' rxe0 ' ||
+		tap_fail "smcss -R does not show the echo on rxe0: $(cat "$TMPDIR/ss")"
+	tap_reap 600 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the echo"
+	grep -q '^verified 67108864 bytes' "$TMPDIR/c.log" || tap_fail "the echo did not verify 64 MiB"
+	grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' "$TMPDIR/c.log" ||
+		tap_fail "the echo was not SMC-R"
+	back
+}
+
+# back: VM 1's eth2 up under the held connection (still in this case).
+back() {
+	tap_assert "VM 1's eth2 up" topo_on 1 "ip link set eth2 up"
+	for vm in 0 1; do
+		tap_wait_for 60 topo_rxe2_ready_on $vm ||
+			{ tap_fail "VM $vm's group has not two ready links again: $(cat "$TMPDIR/lgr$vm")"; return 1; }
+		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
+		grep -q '^lgr .* links_added 2 ' "$TMPDIR/lgr$vm" ||
+			tap_fail "VM $vm's group did not add a link again"
+	done
+	a0=$(topo_rxe_pkts_on 0 rxe1)
+	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 1048576 -w 20 -t 300 2>&1) ||
+		tap_fail "1 MiB echo to $SRV: $out"
+	echo "$out"
+	da0=$(($(topo_rxe_pkts_on 0 rxe1) - a0))
+	tap_diag "1 MiB each way: rxe1 +$da0 packets on VM 0"
+	# 1 MiB each way in packets of at most 1 KiB.
+	[ $da0 -ge 2048 ] || tap_fail "rxe1 (the link added again) did not carry the echo"
+	return 0
+}
+
+closed() {
+	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
+	topo_stop_2vm /tmp/fo-echo.pid
+	topo_stop_2vm /tmp/fo-hold.pid
+	topo_smcr_gone_2vm
+	return 0
+}
+
+tap_case "setup: rxe0/rxe1 on eth0/eth2 of both VMs, PNET ID SMCNET2, smcr=1 lgr_linger=0" 180 topo_smcr_net2_setup
+tap_case "a held connection, two links; VM 1's eth2 down under a 64 MiB echo on rxe1: VM 0 told by DELETE_LINK, both move it to rxe0, byte-exact; eth2 up: a link over rxe1 again, an echo crosses it" 900 move
+tap_case "connections closed: both VMs' groups gone, nothing freed while posted" 60 closed
+tap_done

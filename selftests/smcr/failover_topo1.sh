@@ -1,0 +1,318 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# smcr/failover_topo1.sh: failover (issue 20; kernel/smcr_conn.c, "Failover"):
+# a connection whose link fails goes on over its group's other link, and no
+# byte is lost or doubled. Topology 1 with two veth pairs and PNET IDs, as in
+# addlink_topo1.sh, so that the server adds a second link to each group.
+# Five times, each time with new groups:
+#   - a stream of 128 MiB is the groups' first contact, so its RMBs are in
+#     the second link's ADD_LINK_CONTINUATIONs and each end knows the other's
+#     rkey on both links; it is checked byte for byte by smc-echo:
+#       down: an echo, every byte that comes back compared with the stream
+#             sent, both ways through one connection;
+#       drop, break: one way, the server comparing every byte with the
+#             stream;
+#   - once both groups have two ready links, while the echo runs on the
+#     first, that link fails:
+#       down: the first links' pair goes down (its near end): both ports go
+#             down, both ends fail the link at once;
+#       drop: everything the client's end of that pair sends is dropped
+#             (netem loss 100%): the ports stay up, and each QP fails when
+#             its retries run out (the first end to see it tells the
+#             other with a DELETE_LINK over the second link); what each
+#             end wrote again is printed, not asserted: the client may
+#             have nothing queued (its WRITEs all acknowledged, and the
+#             CDC naming their bytes the one that was dropped);
+#       break: the client's next WRITE breaks its link right after the
+#             post (debugfs smcr_conns "break", as a QP error): that
+#             WRITE is queued and its CDC never sent, so the client
+#             writes bytes again (resent > 0), and tells the server
+#             (deletes_sent 1 there, deletes_taken 1 on the server);
+#     both ends move the connection to the second links (debugfs
+#     smcr_conns: slot 1, failovers 1; each group counts one failover;
+#     sock_diag, smcss -R, names the second pair's devices where it named
+#     the first's) and the stream ends byte-exact with no error;
+#   - twice: a 256 MiB echo, its first pair down as above; that pair up
+#     again, each group adds a link over it in the failed first link's
+#     slot (smcr_lgr_llc_prune()); then the other pair down: the echo moves
+#     to the new link (slot 0, failovers 2, links_added 2 each), byte-exact;
+#   - many: 200 connections in one group (smc-conns), spread over both
+#     links by the fewer-connections rule, each with 1000 bytes echoed and
+#     verified; the first pair down: each connection that was on it moves
+#     (failovers 1, as many as the groups count), all 200 are on the
+#     second link, and each echoes its next 1000 bytes, verified.
+#   - measured and printed: the pause (from the failure's command returning
+#     until the second pair has carried 500 more packets) and the bytes
+#     written again (the groups' resent);
+#   - the pair working again and the stream done: the groups go, no buffer
+#     was freed while a posted WR named it, none is left deferred.
+# Between two VMs (the peer told by DELETE_LINK): failover_2vm.sh.
+# A connection made after the second link learns the peer's rkey on the other
+# link from CONFIRM_RKEY, and moves too: addlink_topo1.sh shows it.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/topology.sh"
+. "$here/../lib/module.sh"
+
+smc_own_module_all "failover is af_smc's own"
+command -v rdma >/dev/null || smc_missing_all "no rdma command"
+T=$SMC_SELFTESTS/tools
+B=/smc/bin
+L=/sys/kernel/debug/af_smc/smcr_lgr
+C=/sys/kernel/debug/af_smc/smcr_conns
+A=$TOPO_VETH_IP4_2
+port=4471
+
+cleanup() {
+	for f in "$TMPDIR"/*.pid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	mend 2>/dev/null
+	rmmod sch_netem 2>/dev/null
+	/smc/bin/smc_pnet -f 2>/dev/null
+	topo_smcr_cleanup
+}
+tap_at_exit cleanup
+
+# fail HOW PAIR: make the link over PAIR fail (see the top).
+fail() {
+	case $1 in
+	down) ip link set "smc${2}1" down ;;
+	drop) topo_netem_load && tc qdisc add dev "smc${2}1" root netem loss 100% ;;
+	break) echo "break client" >$C ;;
+	esac
+}
+
+# mend: both pairs up, no netem, the routes back.
+mend() {
+	for d in smcv1 smcw1; do
+		tc qdisc del dev $d root 2>/dev/null
+		ip link set $d up || return 1
+	done
+	topo_veth_rules on
+}
+
+# running: the stream has not ended (else a failure under it shows nothing).
+running() {
+	tap_alive "$(cat "$TMPDIR/c.pid")" ||
+		{ tap_fail "the stream ended too early: $(cat "$TMPDIR/c.log")"; return 1; }
+}
+
+# on_pair PAIR: sock_diag (smcss -R) shows both ends of the stream, CLNT
+# and SERV, on a device of PAIR (rxe<PAIR>1, rxe<PAIR>2): the link each
+# uses now.
+on_pair() {
+	$B/smcss -R >"$TMPDIR/ss" || { tap_fail "smcss -R"; return 1; }
+	n=$(awk -v p=":$port\$" -v d="^rxe$1[12]\$" \
+		'$7 == "SMCR" && ($4 ~ p || $5 ~ p) && $9 ~ d { print $8 }' "$TMPDIR/ss" | sort | tr '\n' ' ')
+	[ "$n" = "CLNT SERV " ] ||
+		{ tap_fail "smcss -R does not show the stream's two ends on pair $1 ($n): $(cat "$TMPDIR/ss")"; return 1; }
+}
+
+# start HOW BYTES: the stream for HOW (see the top) as the groups' first
+# contact, on their first links once each group has two ready links;
+# their pairs in $first and $second.
+start() {
+	case $1 in
+	down) sopt='' copt='' ;;
+	drop | break) sopt=-v copt=-o ;;
+	esac
+	rm -f "$TMPDIR/s.ready"
+	$T/smc-echo -s $sopt -k 1 -f smc -a $A -p $port -r "$TMPDIR/s.ready" -t 900 \
+		>"$TMPDIR/s.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/s.pid"
+	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no echo server"; return 1; }
+	$T/smc-echo -c $copt -f smc -a $A -p $port -n "$2" -w 20 -t 900 \
+		>"$TMPDIR/c.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/c.pid"
+	tap_wait_for 30 topo_lgr_links_ready 4 ||
+		{ tap_fail "not two ready links per group: $(cat $L)"; return 1; }
+	cat $L
+	cat $C
+	[ "$(grep -c 'slot 0 failovers 0 ' $C)" = 2 ] ||
+		{ tap_fail "the stream is not on the first links: $(cat $C)"; return 1; }
+	first=$(topo_lgr_link_pair client 0) second=$(topo_lgr_link_pair client 1)
+	[ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ] ||
+		{ tap_fail "no two pairs: '$first' '$second'"; return 1; }
+	on_pair "$first"
+}
+
+# move HOW FROM TO: the link over pair FROM fails by HOW under the stream;
+# data flows over pair TO again (the pause printed).
+move() {
+	running || return 1
+	before=$(topo_pair_pkts "$2")
+	tap_assert "$1 on pair $2" fail "$1" "$2"
+	pause=$(topo_pause_ms 30 500 topo_pair_pkts "$3") ||
+		tap_fail "no data over pair $3 within 30 s of the failure"
+	tap_diag "$1: pair $2 carried $before packets before; data flowed over pair $3 again after $pause ms"
+	running
+}
+
+# moved SLOT N: both ends' connection is on link SLOT, moved N times
+# (debugfs, read now: the groups may go once the stream ends, lgr_linger=0).
+moved() {
+	conns=$(cat $C) groups=$(grep '^lgr ' $L)
+	echo "$conns"
+	[ "$(echo "$conns" | grep -c "slot $1 failovers $2 ")" = 2 ] ||
+		tap_fail "the connection is not on link $1 after $2 failovers on both ends"
+}
+
+# finish HOW BYTES: the stream ends byte-exact.
+finish() {
+	tap_reap 900 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client"
+	grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' "$TMPDIR/c.log" ||
+		tap_fail "the stream was not SMC-R"
+	if [ $1 != down ]; then
+		tap_reap 60 "$TMPDIR/s.pid" "$TMPDIR/s.log" "the server"
+		grep -q "^connection 1: verified bytes=$2 " "$TMPDIR/s.log" ||
+			tap_fail "the server did not verify $2 bytes"
+	else
+		grep -q "^verified $2 bytes" "$TMPDIR/c.log" ||
+			tap_fail "the echo did not verify $2 bytes"
+	fi
+}
+
+# counts HOW FAILOVERS: each group counted FAILOVERS; what each end wrote
+# again and the DELETE_LINKs that told the other end are printed.
+counts() {
+	for role in client server; do
+		g=$(echo "$groups" | grep " role $role ")
+		f=$(topo_field failovers "$g")
+		r=$(topo_field resent "$(echo "$conns" | grep " role $role ")")
+		tap_diag "$1: $role: the group's failovers $f, the connection wrote $r bytes again; DELETE_LINK sent $(topo_field deletes_sent "$g"), taken $(topo_field deletes_taken "$g")"
+		[ "$f" = "$2" ] || tap_fail "the $role group counted '$f' failovers, not $2"
+	done
+}
+
+# failover HOW: a 128 MiB stream, its link failed by HOW while it runs.
+failover() {
+	start $1 134217728 || return 1
+	move $1 "$first" "$second" || return 1
+	moved 1 1
+	on_pair "$second"
+	finish $1 134217728
+	counts $1 1
+	if [ $1 = break ]; then
+		r=$(topo_field resent "$(echo "$conns" | grep ' role client ')")
+		[ "${r:-0}" -gt 0 ] ||
+			tap_fail "the client wrote nothing again, though its link broke under a WRITE"
+		[ "$(topo_field deletes_sent "$(echo "$groups" | grep ' role client ')")" = 1 ] ||
+			tap_fail "the client did not tell the server with a DELETE_LINK"
+		[ "$(topo_field deletes_taken "$(echo "$groups" | grep ' role server ')")" = 1 ] ||
+			tap_fail "the server's link did not end by the client's DELETE_LINK"
+	fi
+	return 0
+}
+
+# twice: a 256 MiB echo leaves its first pair (down), the pair comes back
+# and each group adds a link over it again, in the first link's slot; then
+# the other pair goes down and the echo moves to that new link.
+twice() {
+	start down 268435456 || return 1
+	move down "$first" "$second" || return 1
+	moved 1 1
+	on_pair "$second"
+	tap_assert "pair $first back" mend
+	tap_wait_for 60 topo_lgr_links_ready 4 ||
+		{ tap_fail "no second link again: $(cat $L)"; return 1; }
+	cat $L
+	for role in client server; do
+		[ "$(topo_lgr_link_pair $role 0)" = "$first" ] ||
+			tap_fail "the $role group's new link is not in slot 0 on pair $first: $(cat $L)"
+	done
+	move down "$second" "$first" || return 1
+	moved 0 2
+	on_pair "$first"
+	finish down 268435456
+	counts twice 2
+	for role in client server; do
+		a=$(topo_field links_added "$(echo "$groups" | grep " role $role ")")
+		[ "$a" = 2 ] || tap_fail "the $role group added '$a' links, not 2"
+	done
+	return 0
+}
+
+# on_slot SLOT N: N connections of each end on link SLOT (debugfs).
+on_slot() {
+	[ "$(grep -c " role client .* slot $1 " $C)" = "$2" ] &&
+		[ "$(grep -c " role server .* slot $1 " $C)" = "$2" ]
+}
+
+# many: 200 connections of one group, each with an echo of 1000 bytes
+# verified, spread over both links; the first pair down: every connection
+# on the first link moves (failovers 1), all 200 are on the second, and
+# each one's next 1000 bytes come back verified.
+many() {
+	n=200
+	rm -f "$TMPDIR/s.ready" "$TMPDIR/go"
+	$T/smc-conns -s -a $A -p $port -n $n -r "$TMPDIR/s.ready" -t 600 \
+		>"$TMPDIR/s.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/s.pid"
+	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no server"; return 1; }
+	$T/smc-conns -c -a $A -p $port -n $n -W "$TMPDIR/go" -t 600 \
+		>"$TMPDIR/c.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/c.pid"
+	tap_wait_for 300 grep -q '^open ' "$TMPDIR/c.log" ||
+		{ tap_fail "the connections did not open: $(cat "$TMPDIR/c.log")"; return 1; }
+	cat "$TMPDIR/c.log"
+	grep -qx "open $n verified $n modes smcr=$n smcd=0 tcp=0" "$TMPDIR/c.log" ||
+		{ tap_fail "not $n verified SMC-R connections"; return 1; }
+	tap_wait_for 30 topo_lgr_links_ready 4 ||
+		{ tap_fail "not two ready links per group: $(cat $L)"; return 1; }
+	grep '^lgr ' $L
+	[ "$(grep -c '^lgr ' $L)" = 2 ] || { tap_fail "not one group per end"; return 1; }
+	n0=$(grep -c ' role client .* slot 0 ' $C) n1=$(grep -c ' role client .* slot 1 ' $C)
+	tap_diag "before: $n0 connections on link 0, $n1 on link 1"
+	[ "$n0" -gt 0 ] && [ "$n1" -gt 0 ] && [ $((n0 + n1)) = $n ] ||
+		{ tap_fail "the connections are not spread over both links"; return 1; }
+	first=$(topo_lgr_link_pair client 0) second=$(topo_lgr_link_pair client 1)
+	t0=$(tap_now_ms)
+	tap_assert "down on pair $first" fail down "$first"
+	tap_wait_for 60 on_slot 1 $n ||
+		{ tap_fail "not all $n connections on link 1: $(grep -c ' slot 1 ' $C)"; return 1; }
+	tap_diag "all $n on link 1 after $(($(tap_now_ms) - t0)) ms"
+	for role in client server; do
+		f=$(grep -c " role $role .* slot 1 failovers 1 " $C)
+		[ "$f" = "$n0" ] || tap_fail "$f $role connections moved, not $n0"
+		g=$(topo_field failovers "$(grep "^lgr .* role $role " $L)")
+		[ "$g" = "$n0" ] || tap_fail "the $role group counted $g failovers, not $n0"
+	done
+	touch "$TMPDIR/go"
+	tap_reap 300 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client"
+	grep -qx "again $n verified $n" "$TMPDIR/c.log" ||
+		tap_fail "not every connection echoed again after the failover"
+	return 0
+}
+
+clean() {
+	tap_assert "the pairs mended" mend
+	for f in "$TMPDIR"/*.pid; do
+		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	tap_wait_for 60 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	tail -n 1 $L
+	tail -n 1 $L | grep -q ' bufs_freed_posted 0 bufs_deferred 0$' ||
+		tap_fail "smcr_lgr says: $(tail -n 1 $L)"
+	# The second pair carries the next test's first links: it is ready again.
+	tap_wait_for 30 sh -c "rdma link show rxev1/1 | grep -q 'state ACTIVE'" ||
+		tap_fail "rxev1 is not ACTIVE again"
+	return 0
+}
+
+tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
+	topo_smcr_setup2 lgr_linger=0
+tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 \
+	tap_assert "smc_pnet" topo_veth_rxe2_pnet
+tap_case "its pair down under a 128 MiB echo: the echo moves to the other link, byte-exact" 600 failover down
+tap_case "the pair back, the echo done: groups gone, no buffer freed while posted" 120 clean
+tap_case "all its packets dropped under a one-way 128 MiB stream (retries run out): the stream moves, bytes written again, byte-exact" 600 failover drop
+tap_case "the drop ended, the stream done: groups gone, no buffer freed while posted" 120 clean
+tap_case "its link broken under a WRITE (debugfs smcr_conns break) in a one-way 128 MiB stream: the WRITE written again, the server told, byte-exact" 600 failover break
+tap_case "the break done, the stream done: groups gone, no buffer freed while posted" 120 clean
+tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under a 256 MiB echo: it moves twice, byte-exact" 900 twice
+tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
+tap_case "200 connections over both links, the first pair down: those on it move, all 200 echo again" 600 many
+tap_case "the pair back, the connections closed: groups gone, no buffer freed while posted" 120 clean
+tap_done
