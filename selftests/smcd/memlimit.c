@@ -25,8 +25,10 @@
  *    non-blocking send/recv and poll: every byte must arrive in order,
  *    no send may fail (the connection goes on without a send buffer,
  *    writing into the peer's ring as it drains), poll must not report
- *    room that send then refuses, and memory.events must count the
- *    refused charge (else the case proved nothing).
+ *    room that send then refuses, memory.events must count the
+ *    refused charge and memory.stat's kernel memory must not have grown
+ *    by the buffer (else the case proved nothing). The server's ring
+ *    does not grow in this case (tcp_moderate_rcvbuf 0 in its namespace).
  *  - netns: net.smc.mem_limit of 5 pairs' buffers (64 KiB DMB and 64 KiB
  *    send buffer per socket): 5 pairs are SMC-D, 3 more fall back, the
  *    server with SMC_CLC_DECL_MEM, and SMC_NETLINK_GET_FBACK_STATS counts
@@ -135,10 +137,15 @@ static long long read_num(const char *path)
 	return strtoll(buf, NULL, 10);
 }
 
-/* The value of KEY in a flat-keyed file such as memory.events; -1 if none. */
+/*
+ * The value of KEY in a flat-keyed file such as memory.events or
+ * memory.stat; -1 if none. The buffer is static: in the nobuf case's
+ * full cgroup a stack page never touched before may be one page too many.
+ */
 static long long read_key(const char *path, const char *key)
 {
-	char buf[1024], *p;
+	static char buf[8192];
+	char *p;
 	size_t kl = strlen(key);
 
 	if (read_file(path, buf, sizeof(buf)) < 0)
@@ -338,10 +345,17 @@ static void cg_run(void (*worker)(void))
 		_exit(tap_failed() ? 1 : 0);
 	}
 	ASSERT_SYS(waitpid(pid, &status, 0));
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
 		tap_fail("the process in the cgroup was killed by signal %d "
 			 "(memory.events oom_kill %lld)", WTERMSIG(status),
 			 read_key(CG_DIR "/memory.events", "oom_kill"));
+		tap_diag("memory.stat: anon %lld, file %lld, kernel %lld, sock %lld, percpu %lld",
+			 read_key(CG_DIR "/memory.stat", "anon"),
+			 read_key(CG_DIR "/memory.stat", "file"),
+			 read_key(CG_DIR "/memory.stat", "kernel"),
+			 read_key(CG_DIR "/memory.stat", "sock"),
+			 read_key(CG_DIR "/memory.stat", "percpu"));
+	}
 	else if (WEXITSTATUS(status))
 		tap_fail("the checks in the cgroup failed");
 	EXPECT_EQ(read_key(CG_DIR "/memory.events", "oom_kill"), 0);
@@ -382,7 +396,8 @@ static void memcg(const void *arg)
 static void nobuf_worker(void)
 {
 	unsigned char *src = malloc(NOBUF_BYTES), *dst = malloc(NOBUF_BYTES);
-	long long cur, refused, eagain = 0;
+	long long cur, refused, kernel, eagain = 0;
+	uint32_t rmbe;
 	size_t sent = 0, got = 0, bad;
 	char pid[32], num[32];
 	struct sockaddr_in a;
@@ -403,17 +418,35 @@ static void nobuf_worker(void)
 	ASSERT_SYS(write_file(CG_DIR "/cgroup.procs", pid));
 	ASSERT_SYS(mlockall(MCL_CURRENT));
 	own_netns();
+	/*
+	 * The server's ring stays as the handshake made it: a ring that
+	 * grows while its reader keeps up (smcd_conn.c) would take the
+	 * room below for itself, and then a page fault of ours is the
+	 * memcg's OOM kill, not a refused send buffer.
+	 */
+	if (write_file("/proc/sys/net/ipv4/tcp_moderate_rcvbuf", "0") < 0) {
+		tap_fail("net.ipv4.tcp_moderate_rcvbuf = 0: %s", strerror(errno));
+		tap_abort();
+	}
 	snprintf(num, sizeof(num), "%d", NOBUF_SNDBUF);
 	sysctl_set("wmem", num);
 	l = smc_listener(&a, "127.0.0.1");
 	open_pair(l, &a, &p);
 	ASSERT(is_smcd(&p));
+	rmbe = p.sd.rmbe_size;
 	diff_set_nonblock(p.c, 1);
 	diff_set_nonblock(p.s, 1);
 
-	/* Room for a page or two, not for the 1 MiB send buffer. */
+	/*
+	 * Room for a few pages, not for the 1 MiB send buffer. The room has
+	 * two bounds because memory.current also counts the per-CPU charge
+	 * caches (up to 64 pages a CPU, charged and not yet used, 512 KiB on
+	 * two CPUs): room + caches must stay below the send buffer, and room
+	 * less one CPU's cache must leave pages for this process.
+	 */
 	cur = read_num(CG_DIR "/memory.current");
-	snprintf(num, sizeof(num), "%lld", cur + (256 << 10));
+	kernel = read_key(CG_DIR "/memory.stat", "kernel");
+	snprintf(num, sizeof(num), "%lld", cur + (384 << 10));
 	ASSERT_SYS(write_file(CG_DIR "/memory.max", num));
 	refused = read_key(CG_DIR "/memory.events", "max");
 
@@ -454,19 +487,29 @@ static void nobuf_worker(void)
 		}
 	}
 	refused = read_key(CG_DIR "/memory.events", "max") - refused;
+	kernel = read_key(CG_DIR "/memory.stat", "kernel") - kernel;
 	tap_diag("%zu of %d bytes arrived; memory.current %lld KiB, memory.max %s; "
-		 "charges refused at the limit: %lld; sends that found no room after POLLOUT: %lld",
+		 "charges refused at the limit: %lld; memory.stat kernel %+lld KiB; "
+		 "sends that found no room after POLLOUT: %lld",
 		 got, NOBUF_BYTES, read_num(CG_DIR "/memory.current") >> 10, num,
-		 refused, eagain);
+		 refused, kernel >> 10, eagain);
 	EXPECT_EQ(got, (size_t)NOBUF_BYTES);
 	bad = pattern_mismatch(dst, got, NOBUF_SEED, 0);
 	if (bad < got)
 		tap_fail("byte %zu of the stream differs", bad);
-	/* The case ran: the memcg refused the send buffer's charge. */
+	/*
+	 * The case ran: the memcg refused the send buffer's charge, and the
+	 * buffer was not made after all (memory.events counts hitting the
+	 * limit, which a reclaim may then have cured).
+	 */
 	EXPECT(refused > 0);
+	EXPECT(kernel < NOBUF_SNDBUF / 2);
 	/* POLLOUT meant room: the one refusal at most found none. */
 	EXPECT(eagain <= 1);
 	ASSERT_SYS(write_file(CG_DIR "/memory.max", "33554432"));
+	/* Looked up once there is room again: the dump allocates. */
+	ASSERT_EQ(sd_find_fd(p.s, &p.sd), 0);
+	EXPECT_EQ(p.sd.rmbe_size, rmbe);
 	close_pair(&p);
 	close(l);
 }
