@@ -121,6 +121,19 @@
 #                         the pair (v or w) of link SLOT of the first group
 #                         of ROLE (client, server) in debugfs smcr_lgr;
 #                         nothing when there is no such link
+#   topo_links_added ROLE N LINE
+#                         (needs tap.sh) ROLE's group, whose debugfs lgr
+#                         line is LINE, added N links: the server exactly
+#                         N, the client N or more (see the function);
+#                         tap_fail otherwise
+#   topo_echo_stop END PIDFILE LOG WHAT
+#                         (needs tap.sh) ends the stream of an smc-echo
+#                         client started with -e END -m 64M (touches END),
+#                         reaps it (tap_reap, 600 s: not in a subshell,
+#                         which cannot wait for it) and sets topo_echo_bytes
+#                         to the bytes it verified (or sent one way, for a
+#                         server with -v to verify); tap_fail if it failed
+#                         or carried less than 64 MiB
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -597,6 +610,29 @@ topo_rxe2_ready_on() {
 	topo_on "$1" "cat $_topo_lgr" >"$TMPDIR/lgr$1" 2>/dev/null &&
 		[ "$(grep -c '^link .* dev rxe0 .* ready 1 ' "$TMPDIR/lgr$1")" = 1 ] &&
 		[ "$(grep -c '^link .* dev rxe1 .* ready 1 ' "$TMPDIR/lgr$1")" = 1 ]
+}
+
+# The server counts the ADD_LINK flows it finished, the client the links
+# it confirmed. When the server's flow runs out of time after the client
+# has answered CONFIRM_LINK, the server drops that link (add_failed) and
+# adds it again: the client then counts one link more than the server.
+topo_links_added() {
+	_topo_a=$(topo_field links_added "$3")
+	if [ "$1" = server ]; then
+		[ "$_topo_a" = "$2" ]
+	else
+		[ "${_topo_a:-0}" -ge "$2" ]
+	fi || { tap_fail "the $1 group added '$_topo_a' links, not $2"; return 1; }
+}
+
+topo_echo_stop() {
+	touch "$1"
+	topo_echo_bytes=
+	tap_reap 600 "$2" "$3" "$4" || return 1
+	topo_echo_bytes=$(sed -n -e 's/^verified \([0-9]*\) bytes in .*/\1/p' \
+		-e 's/^sent \([0-9]*\) bytes one way .*/\1/p' "$3")
+	[ "${topo_echo_bytes:-0}" -ge 67108864 ] ||
+		{ tap_fail "$4 carried '$topo_echo_bytes' bytes, less than 64 MiB"; return 1; }
 }
 
 topo_pause_ms() {

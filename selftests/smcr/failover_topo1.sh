@@ -6,9 +6,11 @@
 # byte is lost or doubled. Topology 1 with two veth pairs and PNET IDs, as in
 # addlink_topo1.sh, so that the server adds a second link to each group.
 # Five times, each time with new groups:
-#   - a stream of 128 MiB is the groups' first contact, so its RMBs are in
+#   - a stream is the groups' first contact, so its RMBs are in
 #     the second link's ADD_LINK_CONTINUATIONs and each end knows the other's
-#     rkey on both links; it is checked byte for byte by smc-echo:
+#     rkey on both links; it runs until the case has checked the move and
+#     carries at least 64 MiB (smc-echo -e, -m); it is checked byte for
+#     byte by smc-echo:
 #       down: an echo, every byte that comes back compared with the stream
 #             sent, both ways through one connection;
 #       drop, break: one way, the server comparing every byte with the
@@ -33,10 +35,11 @@
 #     smcr_conns: slot 1, failovers 1; each group counts one failover;
 #     sock_diag, smcss -R, names the second pair's devices where it named
 #     the first's) and the stream ends byte-exact with no error;
-#   - twice: a 256 MiB echo, its first pair down as above; that pair up
+#   - twice: an echo, its first pair down as above; that pair up
 #     again, each group adds a link over it in the failed first link's
 #     slot (smcr_lgr_llc_prune()); then the other pair down: the echo moves
-#     to the new link (slot 0, failovers 2, links_added 2 each), byte-exact;
+#     to the new link (slot 0, failovers 2, links_added 2 each: the
+#     client's may count more, topo_links_added), byte-exact;
 #   - many: 200 connections in one group (smc-conns), spread over both
 #     links by the fewer-connections rule, each with 1000 bytes echoed and
 #     verified; the first pair down: each connection that was on it moves
@@ -110,20 +113,20 @@ on_pair() {
 		{ tap_fail "smcss -R does not show the stream's two ends on pair $1 ($n): $(cat "$TMPDIR/ss")"; return 1; }
 }
 
-# start HOW BYTES: the stream for HOW (see the top) as the groups' first
+# start HOW: the stream for HOW (see the top) as the groups' first
 # contact, on their first links once each group has two ready links;
-# their pairs in $first and $second.
+# their pairs in $first and $second. It runs until finish.
 start() {
 	case $1 in
 	down) sopt='' copt='' ;;
 	drop | break) sopt=-v copt=-o ;;
 	esac
-	rm -f "$TMPDIR/s.ready"
+	rm -f "$TMPDIR/s.ready" "$TMPDIR/end"
 	$T/smc-echo -s $sopt -k 1 -f smc -a $A -p $port -r "$TMPDIR/s.ready" -t 900 \
 		>"$TMPDIR/s.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/s.pid"
 	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no echo server"; return 1; }
-	$T/smc-echo -c $copt -f smc -a $A -p $port -n "$2" -w 20 -t 900 \
+	$T/smc-echo -c $copt -f smc -a $A -p $port -n 4G -e "$TMPDIR/end" -m 64M -w 20 -t 900 \
 		>"$TMPDIR/c.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/c.pid"
 	tap_wait_for 30 topo_lgr_links_ready 4 ||
@@ -159,18 +162,16 @@ moved() {
 		tap_fail "the connection is not on link $1 after $2 failovers on both ends"
 }
 
-# finish HOW BYTES: the stream ends byte-exact.
+# finish HOW: the stream ends, at least 64 MiB, byte-exact.
 finish() {
-	tap_reap 900 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client"
+	topo_echo_stop "$TMPDIR/end" "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client" || return 1
+	tap_diag "the stream carried $topo_echo_bytes bytes"
 	grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' "$TMPDIR/c.log" ||
 		tap_fail "the stream was not SMC-R"
 	if [ $1 != down ]; then
 		tap_reap 60 "$TMPDIR/s.pid" "$TMPDIR/s.log" "the server"
-		grep -q "^connection 1: verified bytes=$2 " "$TMPDIR/s.log" ||
-			tap_fail "the server did not verify $2 bytes"
-	else
-		grep -q "^verified $2 bytes" "$TMPDIR/c.log" ||
-			tap_fail "the echo did not verify $2 bytes"
+		grep -q "^connection 1: verified bytes=$topo_echo_bytes " "$TMPDIR/s.log" ||
+			tap_fail "the server did not verify the $topo_echo_bytes bytes sent"
 	fi
 }
 
@@ -186,13 +187,13 @@ counts() {
 	done
 }
 
-# failover HOW: a 128 MiB stream, its link failed by HOW while it runs.
+# failover HOW: a stream, its link failed by HOW while it runs.
 failover() {
-	start $1 134217728 || return 1
+	start $1 || return 1
 	move $1 "$first" "$second" || return 1
 	moved 1 1
 	on_pair "$second"
-	finish $1 134217728
+	finish $1
 	counts $1 1
 	if [ $1 = break ]; then
 		r=$(topo_field resent "$(echo "$conns" | grep ' role client ')")
@@ -206,11 +207,11 @@ failover() {
 	return 0
 }
 
-# twice: a 256 MiB echo leaves its first pair (down), the pair comes back
+# twice: an echo leaves its first pair (down), the pair comes back
 # and each group adds a link over it again, in the first link's slot; then
 # the other pair goes down and the echo moves to that new link.
 twice() {
-	start down 268435456 || return 1
+	start down || return 1
 	move down "$first" "$second" || return 1
 	moved 1 1
 	on_pair "$second"
@@ -225,11 +226,10 @@ twice() {
 	move down "$second" "$first" || return 1
 	moved 0 2
 	on_pair "$first"
-	finish down 268435456
+	finish down
 	counts twice 2
 	for role in client server; do
-		a=$(topo_field links_added "$(echo "$groups" | grep " role $role ")")
-		[ "$a" = 2 ] || tap_fail "the $role group added '$a' links, not 2"
+		topo_links_added $role 2 "$(echo "$groups" | grep " role $role ")"
 	done
 	return 0
 }
@@ -305,13 +305,13 @@ tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/
 	topo_smcr_setup2 lgr_linger=0
 tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 \
 	tap_assert "smc_pnet" topo_veth_rxe2_pnet
-tap_case "its pair down under a 128 MiB echo: the echo moves to the other link, byte-exact" 600 failover down
+tap_case "its pair down under an echo: the echo moves to the other link, byte-exact" 600 failover down
 tap_case "the pair back, the echo done: groups gone, no buffer freed while posted" 120 clean
-tap_case "all its packets dropped under a one-way 128 MiB stream (retries run out): the stream moves, bytes written again, byte-exact" 600 failover drop
+tap_case "all its packets dropped under a one-way stream (retries run out): the stream moves, bytes written again, byte-exact" 600 failover drop
 tap_case "the drop ended, the stream done: groups gone, no buffer freed while posted" 120 clean
-tap_case "its link broken under a WRITE (debugfs smcr_conns break) in a one-way 128 MiB stream: the WRITE written again, the server told, byte-exact" 600 failover break
+tap_case "its link broken under a WRITE (debugfs smcr_conns break) in a one-way stream: the WRITE written again, the server told, byte-exact" 600 failover break
 tap_case "the break done, the stream done: groups gone, no buffer freed while posted" 120 clean
-tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under a 256 MiB echo: it moves twice, byte-exact" 900 twice
+tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under an echo: it moves twice, byte-exact" 900 twice
 tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
 tap_case "200 connections over both links, the first pair down: those on it move, all 200 echo again" 600 many
 tap_case "the pair back, the connections closed: groups gone, no buffer freed while posted" 120 clean

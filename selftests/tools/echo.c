@@ -17,6 +17,11 @@
  * its own reading uses it (smcr/failover_topo1.sh: a sender that always has
  * bytes to write, so its link fails with WRITEs queued).
  *
+ * A client with -e FILE ends its stream at the next write once FILE exists
+ * (and -m BYTES were sent): a test that fails a link under a stream stops
+ * it as soon as it has checked the move, instead of sizing the stream for
+ * the slowest host (topology.sh, topo_echo_stop).
+ *
  * Output lines a script can parse (stdout):
  *	listening on ADDR port PORT (family N)
  *	echoed bytes=N checksum=HEX              (server, per connection)
@@ -65,6 +70,8 @@ struct options {
 	uint64_t seed;
 	long connections;
 	const char *ready_file;
+	const char *end_file;	/* -e: end the stream once it exists */
+	long long min_bytes;	/* -m: but not before this many bytes */
 	int connect_wait;
 	int time_limit;
 	size_t buf_size;
@@ -74,7 +81,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: smc-echo -s [-v] [-f FAMILY] [-a ADDR] [-p PORT] [-k COUNT] [-r FILE] [-x SEED]\n"
-		"       smc-echo -c [-o] [-f FAMILY] [-a ADDR] -p PORT [-n BYTES] [-x SEED] [-w SECONDS]\n"
+		"       smc-echo -c [-o] [-f FAMILY] [-a ADDR] -p PORT [-n BYTES] [-e FILE [-m BYTES]]\n"
+		"                   [-x SEED] [-w SECONDS]\n"
 		"common: [-t SECONDS] [-b BUFSIZE]\n"
 		"  -s          server: echo each connection back until the client's EOF\n"
 		"  -c          client: send -n BYTES of pattern, verify the echo\n"
@@ -89,6 +97,9 @@ static void usage(void)
 		"  -k COUNT    server: connections to serve, then exit (default 1, 0 = forever)\n"
 		"  -r FILE     server: write the port to FILE once listening\n"
 		"  -n BYTES    client: bytes to send, K/M/G suffixes (default 64M)\n"
+		"  -e FILE     client: end the stream at the next write once FILE exists\n"
+		"              (-n stays the most it sends)\n"
+		"  -m BYTES    client, with -e: but not before BYTES were sent\n"
 		"  -x SEED     pattern seed (default 1)\n"
 		"  -w SECONDS  client: retry a refused connect for this long (server starting)\n"
 		"  -t SECONDS  time limit of the whole program, times SMC_TIMEOUT_SCALE\n"
@@ -359,6 +370,13 @@ static int run_client(const struct options *o)
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int r;
 
+		/*
+		 * The test that runs us says when it has seen what it waited
+		 * for; everything sent up to here is still verified.
+		 */
+		if (!wr_shut && o->end_file && sent < total &&
+		    sent >= (uint64_t)o->min_bytes && !access(o->end_file, F_OK))
+			total = sent;
 		if (!wr_shut && sent == total) {
 			if (shutdown(fd, SHUT_WR))
 				die("shutdown(SHUT_WR) after %" PRIu64 " bytes: %s", sent,
@@ -456,7 +474,7 @@ int main(int argc, char **argv)
 	long long v;
 	int c;
 
-	while ((c = getopt(argc, argv, "scovf:a:p:k:r:n:x:w:t:b:h")) != -1) {
+	while ((c = getopt(argc, argv, "scovf:a:p:k:r:n:e:m:x:w:t:b:h")) != -1) {
 		switch (c) {
 		case 's': o.server = 1; break;
 		case 'c': o.client = 1; break;
@@ -476,6 +494,12 @@ int main(int argc, char **argv)
 			if (o.bytes < 0)
 				usage();
 			break;
+		case 'e': o.end_file = optarg; break;
+		case 'm':
+			o.min_bytes = parse_size(optarg);
+			if (o.min_bytes < 0)
+				usage();
+			break;
 		case 'x': o.seed = strtoull(optarg, NULL, 0); break;
 		case 'w': o.connect_wait = atoi(optarg); break;
 		case 't': o.time_limit = atoi(optarg); break;
@@ -489,7 +513,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc || o.server == o.client || (o.client && !o.port) ||
-	    (o.one_way && !o.client) || (o.verify && !o.server))
+	    (o.one_way && !o.client) || (o.verify && !o.server) ||
+	    (o.end_file && !o.client) || (o.min_bytes && !o.end_file))
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGALRM, on_alarm);
