@@ -206,6 +206,16 @@ struct smcr_lgr {
 	/* Links added and ADD_LINK flows that failed (debugfs smcr_lgr). */
 	u32			links_added, add_failed;
 	/*
+	 * A client's invite (smcr_lgr_llc_invite()): pending while invite
+	 * is set, from a port of ours coming up until it is sent or given
+	 * up (llc_lock). invite_at: when the server last acted on one of
+	 * the client's (llc_lock). Counted for debugfs: invites_sent under
+	 * smcr_lgr_lock, invites_taken under llc_lock (it is read unlocked).
+	 */
+	bool			invite;
+	unsigned long		invite_at;
+	u32			invites_sent, invites_taken;
+	/*
 	 * Our failed links told to the peer, the peer's that ended one of
 	 * ours (DELETE_LINK of a single link; debugfs; smcr_lgr_lock).
 	 */

@@ -41,7 +41,9 @@
  *
  * The same work frees the slot of a failed second link once its
  * connections have left (smcr_lgr_llc_prune()), and runs again when a
- * port comes up (smcr_lgr_port_up()): the server then adds a link again.
+ * port comes up (smcr_lgr_port_up()): the server then adds a link again,
+ * and a client asks it to (smcr_lgr_llc_invite()), since the server's
+ * own ports may never have gone down.
  *
  * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
  * (one side with one port), SMC-Rv2 groups (their ADD_LINK carries the
@@ -79,6 +81,25 @@ void smcr_lgr_llc_init(struct smcr_lgr *lgr)
 	INIT_DELAYED_WORK(&lgr->llc_work, smcr_lgr_llc_work);
 	spin_lock_init(&lgr->llc_lock);
 	init_waitqueue_head(&lgr->llc_wait);
+	/* The first invite is taken at once, also in the first minutes of uptime. */
+	lgr->invite_at = jiffies - SMCR_LGR_ADD_RETRY - 1;
+}
+
+/*
+ * The client's invite, over l (rx): the server starts its own flow, as
+ * when a port of its own comes up, at most once per SMCR_LGR_ADD_RETRY,
+ * so that a peer that floods invites gets no more flows than a flapping
+ * port would give it. Nothing in the invite is used: the flow's own
+ * ADD_LINK asks the client for its QP. llc_lock held.
+ */
+static void smcr_lgr_llc_invited(struct smcr_lgr *lgr)
+{
+	if (lgr->llc_closed || !time_after(jiffies, lgr->invite_at + SMCR_LGR_ADD_RETRY))
+		return;
+	lgr->invite_at = jiffies;
+	lgr->add_tries = 0;
+	WRITE_ONCE(lgr->invites_taken, lgr->invites_taken + 1);
+	mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
 }
 
 /*
@@ -159,6 +180,13 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 		return;
 	}
 	spin_lock_bh(&lgr->llc_lock);
+	if (lgr->key.role == SMC_LGR_SERVER && m->type == SMC_LLC_ADD_LINK &&
+	    !m->response) {
+		/* Only a client asks; never part of a flow of ours. */
+		smcr_lgr_llc_invited(lgr);
+		spin_unlock_bh(&lgr->llc_lock);
+		return;
+	}
 	full = lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
 	if (!full) {
 		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].m = *m;
@@ -258,6 +286,8 @@ void smcr_lgr_llc_add(struct smcr_lgr *lgr)
 {
 	spin_lock_bh(&lgr->llc_lock);
 	lgr->add_tries = 0;
+	if (lgr->key.role == SMC_LGR_CLIENT)
+		lgr->invite = true;
 	spin_unlock_bh(&lgr->llc_lock);
 	smcr_lgr_llc_kick(lgr);
 }
@@ -978,6 +1008,54 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	smcr_lgr_llc_finish(lgr, l1, l, slot, false, deadline, smcr_llc_send(l1, &m));
 }
 
+/*
+ * The client's invite, once a port of ours came up (smcr_lgr_llc_add()):
+ * a group with room for a link and a second path of ours asks the server
+ * to add one, with an ADD_LINK request over a ready link that names the
+ * path's GID and MAC and no QP (Linux's "add link invite"); the server
+ * then runs its own flow (smcr_lgr_llc_invited()), whose request we
+ * answer as any. -EAGAIN: no second path yet (a port's GID may come back
+ * a moment after the port): try again.
+ */
+static int smcr_lgr_llc_invite(struct smcr_lgr *lgr)
+{
+	struct smcr_link *l1;
+	struct smcr_path alt;
+	struct smc_llc_msg m;
+	struct net *net;
+	bool invite;
+	int rc;
+
+	spin_lock_bh(&lgr->llc_lock);
+	invite = lgr->invite;
+	lgr->invite = false;
+	spin_unlock_bh(&lgr->llc_lock);
+	if (!invite || !smcr_lgr_llc_wants(lgr, &l1))
+		return 0;
+	net = smcr_lgr_llc_net(lgr);
+	if (!net)
+		return 0;
+	rc = smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, &alt);
+	put_net(net);
+	if (rc) {
+		spin_lock_bh(&lgr->llc_lock);
+		lgr->invite = true;
+		spin_unlock_bh(&lgr->llc_lock);
+		return -EAGAIN;
+	}
+	memset(&m, 0, sizeof(m));
+	m.type = SMC_LLC_ADD_LINK;
+	memcpy(m.add_link.sender_mac, alt.gid.mac, ETH_ALEN);
+	memcpy(m.add_link.sender_gid, alt.gid.gid.raw, SMC_LLC_GID_LEN);
+	smcr_path_put(&alt);
+	if (smcr_llc_send(l1, &m))
+		return 0;
+	mutex_lock(&smcr_lgr_lock);
+	lgr->invites_sent++;
+	mutex_unlock(&smcr_lgr_lock);
+	return 0;
+}
+
 static void smcr_lgr_llc_work(struct work_struct *work)
 {
 	struct smcr_lgr *lgr = container_of(to_delayed_work(work), struct smcr_lgr,
@@ -987,12 +1065,15 @@ static void smcr_lgr_llc_work(struct work_struct *work)
 	smcr_lgr_llc_prune(lgr);
 	if (lgr->key.role != SMC_LGR_SERVER) {
 		smcr_lgr_llc_client(lgr);
+		if (!smcr_lgr_llc_invite(lgr))
+			return;
+	} else if (!smcr_lgr_llc_server(lgr)) {
 		return;
 	}
-	if (!smcr_lgr_llc_server(lgr))
-		return;
 	spin_lock_bh(&lgr->llc_lock);
 	if (!lgr->llc_closed && ++lgr->add_tries < SMCR_LGR_ADD_TRIES)
 		queue_delayed_work(system_long_wq, &lgr->llc_work, SMCR_LGR_ADD_RETRY);
+	else
+		lgr->invite = false;	/* until a port comes up again */
 	spin_unlock_bh(&lgr->llc_lock);
 }

@@ -8,7 +8,8 @@
 #   - a connection 10.43.0.1 -> 10.43.0.2 held open makes the groups (VM 1
 #     the server) and stays on their first link (rxe0); the server adds
 #     the second (rxe1), as addlink_2vm.sh shows;
-#   - a 64 MiB echo (byte-exact both ways) then goes to the second link,
+#   - an echo (byte-exact both ways, at least 64 MiB: it runs until the
+#     move has been checked, smc-echo -e, -m) then goes to the second link,
 #     which has fewer connections; while it runs, VM 1's eth2 goes down:
 #     VM 1's port goes down with it, VM 0's does not (the wire between
 #     two QEMUs has no carrier), so VM 0 hears of the failure only from
@@ -18,13 +19,19 @@
 #     smcss -R on VM 0 names rxe0), the pause until rxe0 carried 500
 #     more packets printed, and the echo ends byte-exact;
 #   - VM 1's eth2 up again: its port comes up, the server adds a link
-#     over rxe1 again (links_added 2 on both), and a 1 MiB echo crosses
+#     over rxe1 again (links_added 2 on both; VM 0's may count more,
+#     topo_links_added), and a 1 MiB echo crosses
 #     it;
+#   - then VM 0's (the client's) eth2 down: VM 0 tells VM 1 with a
+#     DELETE_LINK (deletes_taken on VM 1), VM 1's ADD_LINKs, its port
+#     never down, are refused (add_failed grows by its three tries); eth2
+#     up again: VM 0 asks VM 1 for a link (an ADD_LINK request with no
+#     QP, Linux's "add link invite"; invites_sent on VM 0, invites_taken
+#     on VM 1), both groups have two ready links again (the time from
+#     "ip link set up" printed), and a 1 MiB echo crosses rxe1; on the
+#     module before the invite no link came back;
 #   - the connections closed: both VMs' groups gone, nothing freed while
 #     posted; af_smc reloaded as the harness had it.
-# Left: a client whose own port comes back does not ask the server for a
-# link (Linux's "add link invite"), so VM 0's eth2 is not the one taken
-# down here.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/topology.sh"
@@ -42,6 +49,7 @@ cleanup() {
 	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
 	kill "$(cat "$TMPDIR/c.pid" 2>/dev/null)" 2>/dev/null
 	topo_on 1 "ip link set eth2 up" 2>/dev/null
+	ip link set eth2 up 2>/dev/null
 	topo_stop_2vm /tmp/fo-echo.pid
 	topo_stop_2vm /tmp/fo-hold.pid
 	topo_smcr_net2_cleanup
@@ -85,7 +93,8 @@ hold() {
 move() {
 	hold || return 1
 	tap_assert "an echo server on VM 1" topo_echo_server_2vm fo-echo $SRV $port
-	$T/smc-echo -c -f smc -a $SRV -p $port -n 64M -w 20 -t 600 \
+	rm -f "$TMPDIR/end"
+	$T/smc-echo -c -f smc -a $SRV -p $port -n 4G -e "$TMPDIR/end" -m 64M -w 20 -t 600 \
 		>"$TMPDIR/c.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/c.pid"
 	for vm in 0 1; do
@@ -114,23 +123,35 @@ move() {
 	$B/smcss -R >"$TMPDIR/ss" || tap_fail "smcss -R"
 	awk -v p=":$port\$" '$7 == "SMCR" && $5 ~ p' "$TMPDIR/ss" | grep -q ' rxe0 ' ||
 		tap_fail "smcss -R does not show the echo on rxe0: $(cat "$TMPDIR/ss")"
-	tap_reap 600 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the echo"
-	grep -q '^verified 67108864 bytes' "$TMPDIR/c.log" || tap_fail "the echo did not verify 64 MiB"
+	topo_echo_stop "$TMPDIR/end" "$TMPDIR/c.pid" "$TMPDIR/c.log" "the echo" &&
+		tap_diag "the echo carried $topo_echo_bytes bytes"
 	grep -qx 'mode SMCR reason 0x00000000 peer 0x00000000' "$TMPDIR/c.log" ||
 		tap_fail "the echo was not SMC-R"
-	back
+	back 1 && invite
 }
 
-# back: VM 1's eth2 up under the held connection (still in this case).
-back() {
-	tap_assert "VM 1's eth2 up" topo_on 1 "ip link set eth2 up"
+# two_links ADDED: within 60 s both VMs' groups have two ready links
+# again, each having added ADDED links (topo_links_added).
+two_links() {
 	for vm in 0 1; do
 		tap_wait_for 60 topo_rxe2_ready_on $vm ||
 			{ tap_fail "VM $vm's group has not two ready links again: $(cat "$TMPDIR/lgr$vm")"; return 1; }
 		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
-		grep -q '^lgr .* links_added 2 ' "$TMPDIR/lgr$vm" ||
-			tap_fail "VM $vm's group did not add a link again"
+		[ $vm = 1 ] && role=server || role=client
+		topo_links_added $role "$1" "$(grep '^lgr ' "$TMPDIR/lgr$vm")"
 	done
+}
+
+# back VM: VM's eth2 up under the held connection (still in this case):
+# two links again, and an echo crosses the one added again.
+back() {
+	tap_assert "VM $1's eth2 up" topo_on $1 "ip link set eth2 up"
+	two_links 2 || return 1
+	cross
+}
+
+# cross: a 1 MiB echo goes over rxe1 (the link with no connection).
+cross() {
 	a0=$(topo_rxe_pkts_on 0 rxe1)
 	out=$($T/smc-echo -c -f smc -a $SRV -p $port -n 1048576 -w 20 -t 300 2>&1) ||
 		tap_fail "1 MiB echo to $SRV: $out"
@@ -142,6 +163,42 @@ back() {
 	return 0
 }
 
+# lgr_of VM NAME: NAME's value on VM's group line.
+lgr_of() {
+	topo_field "$2" "$(topo_on "$1" "grep '^lgr ' $L")"
+}
+
+# tries_done FAILED: VM 1's group counts three failed ADD_LINKs more than FAILED.
+tries_done() {
+	[ "$(lgr_of 1 add_failed)" -ge $(($1 + 3)) ]
+}
+
+# one_link: VM 0's group has one link left.
+one_link() {
+	[ "$(grep -c '^link ' $L)" = 1 ]
+}
+
+# invite: VM 0's eth2 down (VM 1 told; its ADD_LINKs refused, VM 1's own
+# port never down), then up: VM 0 invites, the link is added again.
+invite() {
+	dt0=$(lgr_of 1 deletes_taken) f1=$(lgr_of 1 add_failed)
+	is0=$(lgr_of 0 invites_sent) it1=$(lgr_of 1 invites_taken)
+	tap_assert "VM 0's eth2 down" ip link set eth2 down
+	tap_wait_for 30 one_link || { tap_fail "VM 0 kept its rxe1 link: $(cat $L)"; return 1; }
+	tap_wait_for 30 tries_done "$f1" ||
+		{ tap_fail "VM 1 did not try its three ADD_LINKs: $(topo_on 1 "cat $L")"; return 1; }
+	[ "$(lgr_of 1 deletes_taken)" = $((dt0 + 1)) ] ||
+		tap_fail "VM 1 was not told by VM 0's DELETE_LINK"
+	[ "$(lgr_of 0 invites_sent)" = "$is0" ] || tap_fail "VM 0 invited with its port down"
+	t0=$(tap_now_ms)
+	tap_assert "VM 0's eth2 up" ip link set eth2 up
+	two_links 3 || return 1
+	tap_diag "two ready links on both VMs $(($(tap_now_ms) - t0)) ms after VM 0's eth2 came up"
+	[ "$(lgr_of 0 invites_sent)" -gt "$is0" ] || tap_fail "VM 0 sent no invite"
+	[ "$(lgr_of 1 invites_taken)" -gt "$it1" ] || tap_fail "VM 1 took no invite"
+	cross
+}
+
 closed() {
 	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
 	topo_stop_2vm /tmp/fo-echo.pid
@@ -151,6 +208,6 @@ closed() {
 }
 
 tap_case "setup: rxe0/rxe1 on eth0/eth2 of both VMs, PNET ID SMCNET2, smcr=1 lgr_linger=0" 180 topo_smcr_net2_setup
-tap_case "a held connection, two links; VM 1's eth2 down under a 64 MiB echo on rxe1: VM 0 told by DELETE_LINK, both move it to rxe0, byte-exact; eth2 up: a link over rxe1 again, an echo crosses it" 900 move
+tap_case "a held connection, two links; VM 1's eth2 down under an echo on rxe1: VM 0 told by DELETE_LINK, both move it to rxe0, byte-exact; eth2 up: a link over rxe1 again, an echo crosses it; VM 0's eth2 down and up: VM 0 invites, a link again, an echo crosses it" 900 move
 tap_case "connections closed: both VMs' groups gone, nothing freed while posted" 60 closed
 tap_done
