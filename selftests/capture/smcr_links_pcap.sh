@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/capture/smcr_links_pcap.sh
+#
+# Runs on the host. Boots two VMs with two test networks (rxe0 on eth0 and
+# rxe1 on eth2 of each, the PNET ID SMCNET2 on all four, as the failover
+# tests have them), captures both of VM 0's wires (vm/run --pcap, --pcap2),
+# our module on both with smcr=1 loopback_ism=0 lgr_linger=0, and asks
+# tshark, a decoder we did not write, what a group's second link looks like
+# on the wire (kernel/smcr_lgr_llc.c; issue 20):
+#   - a held connection makes the groups; over eth0 the server (VM 1)
+#     sends an ADD_LINK request naming its eth2 GID (10.44.0.2) and a QP,
+#     the client answers with an ADD_LINK response naming its own
+#     (10.44.0.1) and the same link number, and an ADD_LINK_CONTINUATION
+#     goes each way for that link with the rkey of the held connection's
+#     RMB;
+#   - over eth2: CONFIRM_LINK from the QP the server's ADD_LINK named,
+#     answered from the QP the client's named;
+#   - a second connection (an echo of 1 MiB) goes to the new link, which
+#     has no connection yet: each end announces its new RMB with a
+#     CONFIRM_RKEY over eth2 naming one other link (the first), each is
+#     answered, and RDMA WRITEs go both ways over eth2;
+#   - VM 1's eth2 down: VM 1 tells VM 0 with a DELETE_LINK over eth0 for
+#     that link alone (not all, reason 0x00010000, lost path); eth2 up
+#     again, the link is added again;
+#   - the held connection closed: the orderly DELETE_LINK (all) over eth0;
+#   - nothing malformed in either capture.
+# We send no DELETE_RKEY (Documentation/smc-r.md): none to decode.
+# Prints TAP. Needs the built tree (make) and tshark.
+# shellcheck disable=SC2034 # variables read in check's quoted conditions
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=${BUILD:-$top/build}
+out=$build/capture/smcr-links-ours-ours
+cli=10.43.0.1 srv=10.43.0.2 cli2=10.44.0.1 srv2=10.44.0.2
+port=4402
+mkdir -p "$out"
+rm -f "$out/eth0.pcap" "$out/eth2.pcap"
+
+. "$here/lib.sh"
+
+echo "TAP version 13"
+echo "# capture: a group's second link between our modules (smcr=1), rxe0 on eth0 and rxe1 on eth2 of both VMs"
+command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
+
+# The held connection's server on VM 1 at port+1, the echo's at port: one
+# server serves one connection after the other.
+guest='
+. $SMC_SELFTESTS/lib/topology.sh
+TMPDIR=/tmp
+T=$SMC_SELFTESTS/tools
+L=/sys/kernel/debug/af_smc/smcr_lgr
+reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 loopback_ism=0 lgr_linger=0"
+grep -q " /sys/kernel/debug debugfs" /proc/mounts || mount -t debugfs none /sys/kernel/debug
+sh -c "$reload" || exit 4
+smc-vm-exec 1 "$reload" || exit 5
+topo_vm_rxe2 || exit 6
+topo_vm_rxe2_pnet || exit 7
+for p in '$port' $(('$port' + 1)); do
+	smc-vm-exec 1 "rm -f /tmp/ready$p; $T/smc-echo -s -k 1 -f smc -a '$srv' -p $p -r /tmp/ready$p -t 120 >/tmp/echo$p.log 2>&1 </dev/null &" || exit 2
+	smc-vm-exec 1 "n=0; until [ -e /tmp/ready$p ]; do n=\$((n+1)); [ \$n -lt 600 ] || exit 1; sleep 0.05; done" || exit 3
+done
+$T/smc-fbprobe '$srv' $(('$port' + 1)) 120 >/tmp/probe 2>&1 &
+probe=$!
+# ready VM: its group has a ready link on rxe0 and one on rxe1.
+ready() { n=0; until topo_rxe2_ready_on $1; do n=$((n+1)); [ $n -lt 600 ] || return 1; sleep 0.05; done; }
+ready 0 && ready 1 || exit 8
+$T/smc-echo -c -f smc -a '$srv' -p '$port' -n 1M -w 20 -t 120 | sed "s/^/echo: /"
+[ "$(topo_field deletes_taken "$(grep "^lgr " $L)")" = 0 ] || exit 9
+smc-vm-exec 1 "ip link set eth2 down" || exit 10
+n=0; until [ "$(topo_field deletes_taken "$(grep "^lgr " $L)")" = 1 ]; do
+	n=$((n+1)); [ $n -lt 600 ] || exit 11; sleep 0.05
+done
+smc-vm-exec 1 "ip link set eth2 up" || exit 12
+ready 0 && ready 1 || exit 13
+kill $probe
+wait $probe
+sed "s/^/client-diag: /" /tmp/probe
+# The groups go (linger 0) once both ends closed: DELETE_LINK (all).
+n=0; while grep -q "^lgr " $L || smc-vm-exec 1 "grep -q \"^lgr \" $L"; do
+	n=$((n+1)); [ $n -lt 600 ] || exit 14; sleep 0.05
+done
+for vm in 0 1; do topo_on $vm "/smc/bin/smc_pnet -f"; done
+topo_cleanup
+'
+"$top/vm/run" --vms 2 --test-nets 2 --timeout 300 --pcap "$out/eth0.pcap" --pcap2 "$out/eth2.pcap" \
+	-- sh -c "$guest" >"$out/vm.log" 2>&1
+rc=$?
+sed 's/^/# vm: /' "$out/vm.log" | grep -v '^# vm: qemu-system' | tail -n 8
+check "the guest script ran (vm/run status $rc)" '[ $rc = 0 ]'
+diag=$(sed -n 's/^client-diag: mode [0-9]* fallback //p' "$out/vm.log")
+check "the held connection is SMC-R without fallback (got '$diag')" \
+	'[ "$diag" = 0x00000000/0x00000000 ]'
+check "the echo over the new link verified 1 MiB" 'grep -q "^echo: verified 1048576 bytes" "$out/vm.log"'
+[ -s "$out/eth0.pcap" ] && [ -s "$out/eth2.pcap" ] || { notok "both captures have packets"; finish; }
+
+# llc PCAP TYPE FIELD...: the RoCEv2 LLC messages of TYPE in PCAP, a line
+# each: the source address, then FIELDs.
+llc() {
+	local pcap=$1 type=$2 f args=()
+	shift 2
+	for f in ip.src "$@"; do args+=(-e "$f"); done
+	"${TSHARK[@]}" -r "$out/$pcap" -Y "udp.port == 4791 && smc.llc_msg == $type" -T fields "${args[@]}" 2>/dev/null
+}
+# is_true VALUE: tshark's boolean, 1 or True.
+is_true() { [[ $1 =~ ^(1|True)$ ]]; }
+
+add=$(llc eth0.pcap 0x02 smc.add.link.response smc.add.link.link.number smc.add.link.sender.gid \
+	smc.add.link.sender.qp.number)
+echo "$add" | sed 's/^/# ADD_LINK over eth0 (src, response, link, GID, QP): /'
+IFS=$'\t' read -r q_src q_resp q_num q_gid q_qpn <<<"$(awk -F'\t' -v s=$srv '$1 == s' <<<"$add" | head -n 1)"
+IFS=$'\t' read -r r_src r_resp r_num r_gid r_qpn <<<"$(awk -F'\t' -v s=$cli '$1 == s' <<<"$add" | head -n 1)"
+check "an ADD_LINK request from the server naming its eth2 GID ($srv2) and a QP" \
+	'[ -n "$q_src" ] && ! is_true "$q_resp" && [ "$q_gid" = "::ffff:$srv2" ] && [ -n "$q_qpn" ]'
+check "the client's ADD_LINK response names its eth2 GID ($cli2), a QP and the same link number" \
+	'[ -n "$r_src" ] && is_true "$r_resp" && [ "$r_gid" = "::ffff:$cli2" ] && [ -n "$r_qpn" ] &&
+	[ -n "$q_num" ] && [ "$r_num" = "$q_num" ]'
+cont=$(llc eth0.pcap 0x03 smc.add.link.cont.link.number smc.add.link.cont.rkey.number)
+echo "$cont" | sed 's/^/# ADD_LINK_CONT over eth0 (src, link, rkeys): /'
+# cont_from SRC: an ADD_LINK_CONT from SRC for the new link with an rkey.
+cont_from() { awk -F'\t' -v s="$1" -v n="$q_num" '$1 == s && $2 == n && $3 >= 1 {f=1} END {exit !f}' <<<"$cont"; }
+check "an ADD_LINK_CONTINUATION each way for the new link, each with the held connection's rkey" \
+	'cont_from $srv && cont_from $cli'
+
+conf=$(llc eth2.pcap 0x01 smc.confirm.link.response smc.confirm.link.sender.qp.number)
+echo "$conf" | sed 's/^/# CONFIRM_LINK over eth2 (src, response, QP): /'
+check "over eth2 a CONFIRM_LINK request from the server's new QP ($q_qpn)" \
+	'awk -F"\t" -v s=$srv2 -v q="$q_qpn" "\$1 == s && \$2 !~ /^(1|True)\$/ && \$3 == q {f=1} END {exit !f}" <<<"$conf"'
+check "and its response from the client's new QP ($r_qpn)" \
+	'awk -F"\t" -v s=$cli2 -v q="$r_qpn" "\$1 == s && \$2 ~ /^(1|True)\$/ && \$3 == q {f=1} END {exit !f}" <<<"$conf"'
+rkey=$(llc eth2.pcap 0x06 smc.confirm.rkey.response smc.confirm.rkey.number.qp smc.confirm.rkey.link.number)
+echo "$rkey" | sed 's/^/# CONFIRM_RKEY over eth2 (src, response, other links, their numbers): /'
+# rkey_from SRC RESPONSE: a CONFIRM_RKEY from SRC with that response flag;
+# a request names one other link, the first (number 1, tshark: 0x01).
+rkey_from() {
+	awk -F'\t' -v s="$1" -v r="$2" '$1 == s && ($2 ~ /^(1|True)$/) == r &&
+		(r || ($3 == 1 && $4 ~ /^(0x0*)?1(,|$)/)) {f=1} END {exit !f}' <<<"$rkey"
+}
+check "CONFIRM_RKEY requests from both ends over the new link, each naming the first link" \
+	'rkey_from $cli2 0 && rkey_from $srv2 0'
+check "and an answer from each end" 'rkey_from $cli2 1 && rkey_from $srv2 1'
+# RC RDMA WRITE opcodes: first 6, middle 7, last 8, only 10 (11 with immediate).
+wr=$("${TSHARK[@]}" -r "$out/eth2.pcap" -Y "udp.port == 4791 && infiniband.bth.opcode in {6, 7, 8, 10, 11}" \
+	-T fields -e ip.src 2>/dev/null | sort | uniq -c | tr '\n' ' ')
+echo "# RDMA WRITE packets over eth2 by source: $wr"
+check "the echo's RDMA WRITEs go both ways over eth2" \
+	'grep -q "$cli2" <<<"$wr" && grep -q "$srv2" <<<"$wr"'
+
+del=$(llc eth0.pcap 0x04 smc.delete.link.all smc.delete.link.orderly smc.delete.link.number \
+	smc.delete.link.reason.code)
+echo "$del" | sed 's/^/# DELETE_LINK over eth0 (src, all, orderly, link, reason): /'
+IFS=$'\t' read -r d_src d_all d_ord d_num d_rsn <<<"$(head -n 1 <<<"$del")"
+check "VM 1's eth2 down: its DELETE_LINK for link $q_num alone, lost path (0x00010000)" \
+	'[ "$d_src" = $srv ] && ! is_true "$d_all" && [ "$d_num" = "$q_num" ] && [ "$((d_rsn))" = $((0x00010000)) ]'
+IFS=$'\t' read -r e_src e_all e_ord e_num e_rsn <<<"$(tail -n 1 <<<"$del")"
+check "the groups gone: the orderly DELETE_LINK of all links, reason 0x00030000" \
+	'[ -n "$e_src" ] && is_true "$e_all" && is_true "$e_ord" && [ "$((e_rsn))" = $((0x00030000)) ]'
+for c in eth0 eth2; do
+	bad=$(tshark_reports "$out/$c.pcap" "(tcp.port == $port) || (tcp.port == $((port + 1))) || (udp.port == 4791)")
+	check "tshark finds nothing malformed over $c ($bad reports)" '[ "$bad" = 0 ]'
+done
+finish
