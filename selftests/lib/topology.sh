@@ -103,6 +103,16 @@
 #                         topo_vm_rxe2_pnet; tap_fail on what failed
 #   topo_smcr_net2_cleanup  its undoing, for tap_at_exit (with
 #                         topo_require_ours_2vm's $module)
+#   topo_hold_2vm NAME ADDR PORT
+#                         (needs tap.sh) in topology 2+net2: a server on VM 1
+#                         (topo_echo_server_2vm NAME ADDR PORT) and a
+#                         connection to it held open by smc-fbprobe (its pid
+#                         in $TMPDIR/probe.pid, its output in $TMPDIR/probe),
+#                         which must be SMC-R; returns once both VMs' groups
+#                         have two ready links (topo_rxe2_ready_on, their
+#                         lines printed); tap_fail and 1 otherwise
+#   topo_unhold_2vm NAME...  its end: the held connection closed, VM 1's
+#                         servers /tmp/NAME.pid stopped, topo_smcr_gone_2vm
 #   topo_rxe2_ready_on VM  VM's debugfs smcr_lgr lists one ready link on
 #                         rxe0 and one on rxe1 (topo_vm_rxe2_pnet's group),
 #                         its copy left in $TMPDIR/lgrVM
@@ -604,6 +614,31 @@ topo_smcr_net2_cleanup() {
 	for _topo_vm in 0 1; do topo_on $_topo_vm "/smc/bin/smc_pnet -f" 2>/dev/null; done
 	topo_cleanup
 	topo_reload_ours_2vm
+}
+
+topo_hold_2vm() {
+	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm "$1" "$2" "$3"
+	: >"$TMPDIR/probe"
+	$SMC_SELFTESTS/tools/smc-fbprobe "$2" "$3" "$(tap_scaled 300)" >"$TMPDIR/probe" 2>&1 &
+	echo $! >"$TMPDIR/probe.pid"
+	tap_wait_for 30 grep -q mode "$TMPDIR/probe" ||
+		{ tap_fail "no answer: $(cat "$TMPDIR/probe")"; return 1; }
+	# SMC_DIAG_MODE_SMCR is 0.
+	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
+		{ tap_fail "the held connection is not SMC-R: $(cat "$TMPDIR/probe")"; return 1; }
+	for _topo_vm in 0 1; do
+		tap_wait_for 30 topo_rxe2_ready_on $_topo_vm ||
+			{ tap_fail "VM $_topo_vm's group has not two ready links on rxe0 and rxe1"; return 1; }
+		sed "s/^/VM $_topo_vm: /" "$TMPDIR/lgr$_topo_vm"
+	done
+}
+
+topo_unhold_2vm() {
+	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
+	for _topo_n; do
+		topo_stop_2vm "/tmp/$_topo_n.pid"
+	done
+	topo_smcr_gone_2vm
 }
 
 topo_rxe2_ready_on() {

@@ -33,18 +33,8 @@ cleanup() {
 tap_at_exit cleanup
 
 second_link() {
-	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm addl-hold $SRV $((port + 1))
-	: >"$TMPDIR/probe"
-	$T/smc-fbprobe $SRV $((port + 1)) "$(tap_scaled 300)" >"$TMPDIR/probe" 2>&1 &
-	echo $! >"$TMPDIR/probe.pid"
-	tap_wait_for 30 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
-	# SMC_DIAG_MODE_SMCR is 0.
-	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
-		tap_fail "the held connection is not SMC-R: $(cat "$TMPDIR/probe")"
+	topo_hold_2vm addl-hold $SRV $((port + 1)) || return 1
 	for vm in 0 1; do
-		tap_wait_for 30 topo_rxe2_ready_on $vm ||
-			tap_fail "VM $vm's group has not two ready links on rxe0 and rxe1"
-		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
 		grep -q '^lgr .* links 2 .* links_added 1 add_failed 0$' "$TMPDIR/lgr$vm" ||
 			tap_fail "VM $vm's group did not add one link"
 	done
@@ -69,10 +59,7 @@ second_link() {
 }
 
 closed() {
-	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
-	topo_stop_2vm /tmp/addl-echo.pid
-	topo_stop_2vm /tmp/addl-hold.pid
-	topo_smcr_gone_2vm
+	topo_unhold_2vm addl-echo addl-hold
 	return 0
 }
 

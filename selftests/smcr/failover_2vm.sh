@@ -72,26 +72,10 @@ running() {
 		{ tap_fail "the echo ended too early: $(cat "$TMPDIR/c.log")"; return 1; }
 }
 
-hold() {
-	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm fo-hold $SRV $((port + 1))
-	$T/smc-fbprobe $SRV $((port + 1)) "$(tap_scaled 300)" >"$TMPDIR/probe" 2>&1 &
-	echo $! >"$TMPDIR/probe.pid"
-	tap_wait_for 30 grep -q mode "$TMPDIR/probe" || tap_fail "no answer: $(cat "$TMPDIR/probe")"
-	# SMC_DIAG_MODE_SMCR is 0.
-	grep -qx 'mode 0 fallback 0x00000000/0x00000000' "$TMPDIR/probe" ||
-		{ tap_fail "the held connection is not SMC-R: $(cat "$TMPDIR/probe")"; return 1; }
-	for vm in 0 1; do
-		tap_wait_for 30 topo_rxe2_ready_on $vm ||
-			{ tap_fail "VM $vm's group has not two ready links on rxe0 and rxe1"; return 1; }
-		sed "s/^/VM $vm: /" "$TMPDIR/lgr$vm"
-	done
-	return 0
-}
-
 # move: the held connection, then the echo, and VM 1's eth2 down under it
 # (one case: a case's processes end with it).
 move() {
-	hold || return 1
+	topo_hold_2vm fo-hold $SRV $((port + 1)) || return 1
 	tap_assert "an echo server on VM 1" topo_echo_server_2vm fo-echo $SRV $port
 	rm -f "$TMPDIR/end"
 	$T/smc-echo -c -f smc -a $SRV -p $port -n 4G -e "$TMPDIR/end" -m 64M -w 20 -t 600 \
@@ -200,10 +184,7 @@ invite() {
 }
 
 closed() {
-	kill "$(cat "$TMPDIR/probe.pid" 2>/dev/null)" 2>/dev/null
-	topo_stop_2vm /tmp/fo-echo.pid
-	topo_stop_2vm /tmp/fo-hold.pid
-	topo_smcr_gone_2vm
+	topo_unhold_2vm fo-echo fo-hold
 	return 0
 }
 
