@@ -35,7 +35,11 @@ struct sd_sock {
  */
 int sd_dump(struct sd_sock *out, int max);
 
-/* The entry for the socket behind fd (by inode), from a fresh dump; 0 or -errno. */
+/*
+ * The entry for the socket behind fd (by inode), from a fresh dump, dumped
+ * again for up to 1 s while a dump that changed under it lacks it; 0 or
+ * -errno (-ENOENT: not in a dump that went through unchanged, or in none).
+ */
 int sd_find_fd(int fd, struct sd_sock *res);
 
 #endif
