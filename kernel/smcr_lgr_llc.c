@@ -410,11 +410,15 @@ static bool smcr_lgr_llc_wants(struct smcr_lgr *lgr, struct smcr_link **l1)
 }
 
 /*
- * A reference to the namespace of lgr's connections (their sockets keep
- * it while they are in the group), or NULL when it has none: a group
- * nobody uses gets no new link.
+ * Our second path for lgr, beside l1's port: a port of the group's PNET
+ * ID in the namespace of its connections (their sockets keep that
+ * namespace while they are in the group), into *alt, with a reference to
+ * the namespace in *netp. The invite and the new link look it up alike.
+ * -ENOLINK: the group has no connection (nobody uses it: no new link);
+ * -ENODEV: no second port is usable now.
  */
-static struct net *smcr_lgr_llc_net(struct smcr_lgr *lgr)
+static int smcr_lgr_llc_alt(struct smcr_lgr *lgr, struct smcr_link *l1,
+			    struct smcr_path *alt, struct net **netp)
 {
 	struct smcr_conn *sc;
 	struct net *net = NULL;
@@ -424,7 +428,14 @@ static struct net *smcr_lgr_llc_net(struct smcr_lgr *lgr)
 	if (sc)
 		net = maybe_get_net(sock_net(&sc->smc->sk));
 	read_unlock_bh(&lgr->conns_lock);
-	return net;
+	if (!net)
+		return -ENOLINK;
+	if (smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, alt)) {
+		put_net(net);
+		return -ENODEV;
+	}
+	*netp = net;
+	return 0;
 }
 
 /*
@@ -437,14 +448,11 @@ static struct smcr_link *smcr_lgr_llc_link(struct smcr_lgr *lgr, struct smcr_lin
 	struct smcr_path alt;
 	struct smcr_link *l;
 	struct net *net;
+	int rc;
 
-	net = smcr_lgr_llc_net(lgr);
-	if (!net)
-		return ERR_PTR(-ENOLINK);
-	if (smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, &alt)) {
-		put_net(net);
-		return ERR_PTR(-ENODEV);
-	}
+	rc = smcr_lgr_llc_alt(lgr, l1, &alt, &net);
+	if (rc)
+		return ERR_PTR(rc);
 	l = smcr_link_create(&alt, net);
 	smcr_path_put(&alt);
 	put_net(net);
@@ -1032,17 +1040,16 @@ static int smcr_lgr_llc_invite(struct smcr_lgr *lgr)
 	spin_unlock_bh(&lgr->llc_lock);
 	if (!invite || !smcr_lgr_llc_wants(lgr, &l1))
 		return 0;
-	net = smcr_lgr_llc_net(lgr);
-	if (!net)
+	rc = smcr_lgr_llc_alt(lgr, l1, &alt, &net);
+	if (rc == -ENOLINK)
 		return 0;
-	rc = smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, &alt);
-	put_net(net);
 	if (rc) {
 		spin_lock_bh(&lgr->llc_lock);
 		lgr->invite = true;
 		spin_unlock_bh(&lgr->llc_lock);
 		return -EAGAIN;
 	}
+	put_net(net);
 	memset(&m, 0, sizeof(m));
 	m.type = SMC_LLC_ADD_LINK;
 	memcpy(m.add_link.sender_mac, alt.gid.mac, ETH_ALEN);
