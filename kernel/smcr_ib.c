@@ -275,8 +275,8 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 {
 	char nd_pnetid[SMC_MAX_PNETID_LEN + 1], port_pnetid[SMC_MAX_PNETID_LEN + 1];
 	bool nd_has = !smc_pnetid_by_netdev(ndev, nd_pnetid);
-	struct smcr_dev *dev;
-	int rc = -ENODEV;
+	struct smcr_dev *dev, *found = NULL;
+	bool own = false;	/* found's GID is on ndev itself */
 	u8 p;
 
 	memset(path, 0, sizeof(*path));
@@ -285,7 +285,7 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 		/* Listed, so not removed yet: ibdev is live. */
 		if (!rdma_dev_access_netns(dev->ibdev, dev_net(ndev)))
 			continue;
-		for (p = 0; p < dev->nports && rc; p++) {
+		for (p = 0; p < dev->nports && !own; p++) {
 			const struct smcr_gid *g;
 			bool port_has = !smc_pnetid_by_ibdev(dev->name, p + 1,
 							     port_pnetid);
@@ -294,23 +294,26 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path)
 			    (nd_has && strcmp(nd_pnetid, port_pnetid)))
 				continue;
 			spin_lock_bh(&dev->lock);
+			/* Once a port of another netdev's GID is found, only ndev's own. */
 			g = dev->ports[p].active ?
-				smcr_port_gid(&dev->ports[p], ndev, saddr, nd_has) :
+				smcr_port_gid(&dev->ports[p], ndev, saddr,
+					      nd_has && !found) :
 				NULL;
 			if (g) {
 				path->gid = *g;
 				path->port = p + 1;
-				rc = 0;
+				found = dev;
+				own = smcr_gid_on(g, ndev);
 			}
 			spin_unlock_bh(&dev->lock);
 		}
-		if (!rc) {
-			smcr_path_take(path, dev, nd_has ? nd_pnetid : "");
+		if (own)
 			break;
-		}
 	}
+	if (found)
+		smcr_path_take(path, found, nd_has ? nd_pnetid : "");
 	mutex_unlock(&smcr_ib_mutex);
-	return rc;
+	return found ? 0 : -ENODEV;
 }
 
 int smcr_ib_find_alt(const char *pnetid, const struct net *net,

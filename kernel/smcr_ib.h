@@ -16,8 +16,11 @@
  *     whose netdev is this netdev (same namespace, same ifindex).
  * In both cases the GID used is one of that port's RoCEv2 IPv4 GIDs on
  * the netdev, the one equal to the connection's source address if there
- * is one; with a PNET ID, failing that, one on another netdev of the
- * netdev's namespace. A GID whose netdev is in another namespace is never
+ * is one; with a PNET ID, failing that on every port of the PNET ID, one
+ * on another netdev of the netdev's namespace (the first such port). So
+ * the port under the connection's own netdev is taken whenever it can
+ * be, not whichever device ib_core registered first: a device removed
+ * and added again goes to the end of the list. A GID whose netdev is in another namespace is never
  * used, and a device ib_core keeps from the netdev's namespace
  * (rdma_dev_access_netns(), exclusive netns mode) is never looked at:
  * a PNET ID, which a namespace's admin sets for its own netdevs, must not

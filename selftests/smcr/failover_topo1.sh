@@ -35,12 +35,17 @@
 #     smcr_conns: slot 1, failovers 1; each group counts one failover;
 #     sock_diag, smcss -R, names the second pair's devices where it named
 #     the first's) and the stream ends byte-exact with no error;
-#   - twice: an echo, its first pair down as above; that pair up
+#   - twice: an echo, its first pair down as above (or, the second
+#     time, the client's rxe device of that pair removed: rdma link del,
+#     ib_core's remove of the device); that pair up (the device added)
 #     again, each group adds a link over it in the failed first link's
 #     slot (smcr_lgr_llc_prune()); then the other pair down: the echo moves
 #     to the new link (slot 0, failovers 2, links_added 2 each: the
 #     client's may count more, topo_links_added), byte-exact;
-#   - many: 200 connections in one group (smc-conns), spread over both
+#   - many (after the del case, so rxev1 is registered after rxew1): its
+#     group's first link on pair v, the connection's route, where the
+#     PNET ID alone would take rxew1 first; 200 connections in one group
+#     (smc-conns), spread over both
 #     links by the fewer-connections rule, each with 1000 bytes echoed and
 #     verified; the first pair down: each connection that was on it moves
 #     (failovers 1, as many as the groups count), all 200 are on the
@@ -84,14 +89,18 @@ fail() {
 	down) ip link set "smc${2}1" down ;;
 	drop) topo_netem_load && tc qdisc add dev "smc${2}1" root netem loss 100% ;;
 	break) echo "break client" >$C ;;
+	del) rdma link del "rxe${2}1" ;;
 	esac
 }
 
-# mend: both pairs up, no netem, the routes back.
+# mend: both pairs up, no netem, the routes back, the client's rxe devices
+# there again (their PNET IDs stay in the table: it names the device).
 mend() {
-	for d in smcv1 smcw1; do
-		tc qdisc del dev $d root 2>/dev/null
-		ip link set $d up || return 1
+	for x in v w; do
+		tc qdisc del dev smc${x}1 root 2>/dev/null
+		ip link set smc${x}1 up || return 1
+		rdma link show rxe${x}1/1 >/dev/null 2>&1 ||
+			rdma link add rxe${x}1 type rxe netdev smc${x}1 || return 1
 	done
 	topo_veth_rules on
 }
@@ -207,12 +216,13 @@ failover() {
 	return 0
 }
 
-# twice: an echo leaves its first pair (down), the pair comes back
-# and each group adds a link over it again, in the first link's slot; then
-# the other pair goes down and the echo moves to that new link.
+# twice HOW: an echo leaves its first pair (HOW: down, or del: the
+# client's rxe device of the pair removed), the pair comes back and each
+# group adds a link over it again, in the first link's slot; then the
+# other pair goes down and the echo moves to that new link.
 twice() {
 	start down || return 1
-	move down "$first" "$second" || return 1
+	move $1 "$first" "$second" || return 1
 	moved 1 1
 	on_pair "$second"
 	tap_assert "pair $first back" mend
@@ -268,6 +278,12 @@ many() {
 	[ "$n0" -gt 0 ] && [ "$n1" -gt 0 ] && [ $((n0 + n1)) = $n ] ||
 		{ tap_fail "the connections are not spread over both links"; return 1; }
 	first=$(topo_lgr_link_pair client 0) second=$(topo_lgr_link_pair client 1)
+	# After the del case rxev1 is the last RDMA device registered, rxew1
+	# has the same PNET ID and comes first: the first link still takes
+	# the port under the connection's own netdev (smcv1), not rxew1,
+	# whose GID pair v cannot reach (the first contact then failed).
+	[ "$first" = v ] ||
+		{ tap_fail "the group's first link is on pair '$first', not on pair v under the connection's route"; return 1; }
 	t0=$(tap_now_ms)
 	tap_assert "down on pair $first" fail down "$first"
 	tap_wait_for 60 on_slot 1 $n ||
@@ -311,7 +327,9 @@ tap_case "all its packets dropped under a one-way stream (retries run out): the 
 tap_case "the drop ended, the stream done: groups gone, no buffer freed while posted" 120 clean
 tap_case "its link broken under a WRITE (debugfs smcr_conns break) in a one-way stream: the WRITE written again, the server told, byte-exact" 600 failover break
 tap_case "the break done, the stream done: groups gone, no buffer freed while posted" 120 clean
-tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under an echo: it moves twice, byte-exact" 900 twice
+tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under an echo: it moves twice, byte-exact" 900 twice down
+tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
+tap_case "the client's device of its pair removed (rdma link del), added again (a link added again), the other pair down, under an echo: it moves twice, byte-exact" 900 twice del
 tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
 tap_case "200 connections over both links, the first pair down: those on it move, all 200 echo again" 600 many
 tap_case "the pair back, the connections closed: groups gone, no buffer freed while posted" 120 clean
