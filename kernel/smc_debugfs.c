@@ -83,6 +83,7 @@ static int smc_dbg_smcr_conns_open(struct inode *inode, struct file *file)
 /*
  * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write();
  * "delete client|server LINKNUM": smcr_lgr_dbg_delete();
+ * "invite N": smcr_lgr_dbg_invite(), N from 1 to 64;
  * "break client|server": smcr_conn_dbg_break(). The write() returns
  * their error (tests only).
  */
@@ -110,6 +111,12 @@ static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 		if ((strcmp(role, "client") && strcmp(role, "server")) || !n || n > 255)
 			return -EINVAL;
 		rc = smcr_lgr_dbg_delete(!strcmp(role, "server"), n);
+		return rc ?: len;
+	}
+	if (sscanf(cmd, "invite %u", &n) == 1) {
+		if (!n || n > 64)
+			return -EINVAL;
+		rc = smcr_lgr_dbg_invite(n);
 		return rc ?: len;
 	}
 	if (sscanf(cmd, "write %7s %u %x %llx %u", role, &token, &rkey, &addr,

@@ -1071,14 +1071,12 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 }
 
 /*
- * Test plumbing: the first usable group in role (the tests have one)
- * ends its link number num on both ends (smcr_lgr_llc_delete()), held as
- * smcr_lgr_dbg_write() holds it.
+ * Test plumbing: the first usable group in role (the tests have one),
+ * held as smcr_lgr_dbg_write() holds it (smcr_lgr_dbg_put()), or NULL.
  */
-int smcr_lgr_dbg_delete(bool server, u8 num)
+static struct smcr_lgr *smcr_lgr_dbg_get(bool server)
 {
 	struct smcr_lgr *lgr, *found = NULL;
-	int rc;
 
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
@@ -1089,13 +1087,40 @@ int smcr_lgr_dbg_delete(bool server, u8 num)
 		}
 	}
 	mutex_unlock(&smcr_lgr_lock);
-	if (!found)
-		return -ENOENT;
-	rc = smcr_lgr_llc_delete(found, num);
-	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
+	return found;
+}
+
+/* As smcr_lgr_leave() lets go: nothing of the group after this. */
+static void smcr_lgr_dbg_put(struct smcr_lgr *lgr)
+{
 	mutex_lock(&smcr_lgr_lock);
-	smcr_lgr_put(found);
+	smcr_lgr_put(lgr);
 	mutex_unlock(&smcr_lgr_lock);
+}
+
+/* Test plumbing: that group ends its link number num on both ends. */
+int smcr_lgr_dbg_delete(bool server, u8 num)
+{
+	struct smcr_lgr *lgr = smcr_lgr_dbg_get(server);
+	int rc;
+
+	if (!lgr)
+		return -ENOENT;
+	rc = smcr_lgr_llc_delete(lgr, num);
+	smcr_lgr_dbg_put(lgr);
+	return rc;
+}
+
+/* Test plumbing: the client's group floods its server with n invites. */
+int smcr_lgr_dbg_invite(unsigned int n)
+{
+	struct smcr_lgr *lgr = smcr_lgr_dbg_get(false);
+	int rc;
+
+	if (!lgr)
+		return -ENOENT;
+	rc = smcr_lgr_llc_dbg_invite(lgr, n);
+	smcr_lgr_dbg_put(lgr);
 	return rc;
 }
 

@@ -413,6 +413,8 @@ void smcr_lgr_conns_show(struct seq_file *m);
 int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len);
 /* Test plumbing (debugfs smcr_conns): the oldest group in role drops link num. */
 int smcr_lgr_dbg_delete(bool server, u8 num);
+/* Test plumbing (debugfs smcr_conns): the oldest client group sends n invites. */
+int smcr_lgr_dbg_invite(unsigned int n);
 /*
  * Test plumbing (debugfs smcr_conns "break"): the next RDMA WRITE that a
  * connection in a group of role server (or client) posts breaks its link
@@ -478,6 +480,8 @@ void smcr_lgr_llc_close(struct smcr_lgr *lgr);
 void smcr_lgr_llc_kick(struct smcr_lgr *lgr);
 /* Test plumbing: lgr (held) ends its link number num on both ends. */
 int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num);
+/* Test plumbing: lgr (held, a client's) sends n invites at once. */
+int smcr_lgr_llc_dbg_invite(struct smcr_lgr *lgr, unsigned int n);
 /*
  * Our link number num failed while via works: the peer hears it over
  * via (DELETE_LINK, lost path) and fails over now, not when its own

@@ -1017,6 +1017,29 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 }
 
 /*
+ * One invite over l1: an ADD_LINK request that names a GID and MAC of
+ * ours and no QP. Counted once sent.
+ */
+static int smcr_lgr_llc_send_invite(struct smcr_lgr *lgr, struct smcr_link *l1,
+				    const u8 *mac, const union ib_gid *gid)
+{
+	struct smc_llc_msg m;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	m.type = SMC_LLC_ADD_LINK;
+	memcpy(m.add_link.sender_mac, mac, ETH_ALEN);
+	memcpy(m.add_link.sender_gid, gid->raw, SMC_LLC_GID_LEN);
+	rc = smcr_llc_send(l1, &m);
+	if (rc)
+		return rc;
+	mutex_lock(&smcr_lgr_lock);
+	lgr->invites_sent++;
+	mutex_unlock(&smcr_lgr_lock);
+	return 0;
+}
+
+/*
  * The client's invite, once a port of ours came up (smcr_lgr_llc_add()):
  * a group with room for a link and a second path of ours asks the server
  * to add one, with an ADD_LINK request over a ready link that names the
@@ -1029,7 +1052,6 @@ static int smcr_lgr_llc_invite(struct smcr_lgr *lgr)
 {
 	struct smcr_link *l1;
 	struct smcr_path alt;
-	struct smc_llc_msg m;
 	struct net *net;
 	bool invite;
 	int rc;
@@ -1050,17 +1072,30 @@ static int smcr_lgr_llc_invite(struct smcr_lgr *lgr)
 		return -EAGAIN;
 	}
 	put_net(net);
-	memset(&m, 0, sizeof(m));
-	m.type = SMC_LLC_ADD_LINK;
-	memcpy(m.add_link.sender_mac, alt.gid.mac, ETH_ALEN);
-	memcpy(m.add_link.sender_gid, alt.gid.gid.raw, SMC_LLC_GID_LEN);
+	smcr_lgr_llc_send_invite(lgr, l1, alt.gid.mac, &alt.gid.gid);
 	smcr_path_put(&alt);
-	if (smcr_llc_send(l1, &m))
-		return 0;
-	mutex_lock(&smcr_lgr_lock);
-	lgr->invites_sent++;
-	mutex_unlock(&smcr_lgr_lock);
 	return 0;
+}
+
+/*
+ * Test plumbing (debugfs smcr_conns "invite"): lgr, a client's group,
+ * sends n invites at once over its first link, as a client that floods
+ * them would, naming that link's own GID (the server reads nothing of an
+ * invite). The caller holds the group, as for smcr_lgr_llc_delete().
+ */
+int smcr_lgr_llc_dbg_invite(struct smcr_lgr *lgr, unsigned int n)
+{
+	struct smcr_link *l1;
+	int rc = 0;
+
+	if (lgr->key.role != SMC_LGR_CLIENT)
+		return -EINVAL;
+	mutex_lock(&smcr_lgr_lock);
+	l1 = smcr_lgr_first_link(lgr);
+	mutex_unlock(&smcr_lgr_lock);
+	while (n-- && !rc)
+		rc = smcr_lgr_llc_send_invite(lgr, l1, l1->local.mac, &l1->local.gid);
+	return rc;
 }
 
 static void smcr_lgr_llc_work(struct work_struct *work)

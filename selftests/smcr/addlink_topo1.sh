@@ -33,6 +33,8 @@
 #     both ends drop that link, its connection fails over to the first
 #     links, both stay ACTIVE, and an echo still goes (over either pair:
 #     the server may have added a link again);
+#   - a client flooding its server with invites (ADD_LINK requests
+#     without a QP, debugfs smcr_conns "invite") gets one taken per 2 s;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -298,6 +300,40 @@ delete_one() {
 	return 0
 }
 
+# invites: the client's group sends 10 invites at once (debugfs smcr_conns
+# "invite 10", as a client flooding its server would), and 10 more 2.5 s
+# later. The server takes the first of each burst (invites_taken) and no
+# more than one per 2 s (smcr_lgr_llc_invited()): a flood gets no more
+# flows than a flapping port. Its group has both links, so a flow it
+# starts finds nothing to add; the links stay as they were.
+# g ROLE FIELD: FIELD of the ROLE group's debugfs line.
+g() { topo_field "$2" "$(grep "^lgr .* role $1 " $L)"; }
+taken_more() { [ "$(g server invites_taken)" -gt "$1" ]; }
+invites() {
+	first_held || return 1
+	s0=$(g client invites_sent) k0=$(g server invites_taken)
+	t0=$(tap_now_ms)
+	for burst in 1 2; do
+		[ $burst = 1 ] || sleep 2.5
+		k=$(g server invites_taken)
+		echo "invite 10" >$C || { tap_fail "debugfs smcr_conns refused 'invite 10'"; return 1; }
+		tap_wait_for 10 taken_more "$k" ||
+			{ tap_fail "burst $burst: the server took no invite ($(g server invites_taken))"; return 1; }
+	done
+	# Time for the last invites to arrive: the bound below grows with it.
+	sleep "$(tap_scaled 1)"
+	k1=$(g server invites_taken) t1=$(tap_now_ms)
+	sent=$(($(g client invites_sent) - s0)) took=$((k1 - k0))
+	most=$((1 + (t1 - t0) / 2000))
+	tap_diag "the client sent $sent invites in two bursts 2.5 s apart; the server took $took in $((t1 - t0)) ms (at most $most)"
+	[ "$sent" = 20 ] || tap_fail "the client sent $sent invites, not 20"
+	[ "$took" -le "$most" ] || tap_fail "the server took $took invites in $((t1 - t0)) ms"
+	[ "$(ready_links)" = 4 ] || tap_fail "the links changed: $(grep '^link ' $L)"
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	return 0
+}
+
 tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
 	topo_smcr_setup2 lgr_linger=0
 tap_case "without PNET IDs: one link per group" 120 no_pnet
@@ -305,6 +341,7 @@ tap_case "PNET IDs: SMCNETC on the client's end, SMCNETS on the server's" 30 \
 	tap_assert "smc_pnet" topo_veth_rxe2_pnet
 tap_case "the server adds a second link, both ends list two; new connections go to the one with fewer (1 MiB echoes)" 360 two_links
 tap_case "the server deletes the second link (DELETE_LINK for it alone): both ends drop it, its connection moves to the first link" 240 delete_one
+tap_case "a client floods its server with invites (20 ADD_LINK requests without a QP, debugfs smcr_conns invite): the server takes one per 2 s" 120 invites
 tap_case "a second link fails (its pair down): its connection moves to the first link; the pair back: a link again" 300 one_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done
