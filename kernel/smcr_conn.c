@@ -32,7 +32,9 @@
  * cursors and flags goes over the new link, after those WRITEs (RC
  * order): it says whatever a lost CDC said, since every CDC says it
  * all, and the peer drops an old CDC of the dead link that arrives
- * after it (sequence numbers, smcr_lgr_cdc_rx()). A CDC the dead link
+ * after it (sequence numbers, smcr_lgr_cdc_rx()); all but an urgent
+ * mark, which only its own CDC carries: that CDC goes again first, as
+ * it was, and the peer drops it if it had it. A CDC the dead link
  * refused is not an error while another link works: that CDC is owed,
  * and the failover sends it.
  *
@@ -169,6 +171,20 @@ static int smcr_conn_failover(struct smc_conn *conn, int rc)
 		if (!rc)
 			resent += to - from;
 	}
+	/*
+	 * The urgent mark: our CDCs carry every cursor and flag again, but
+	 * not a mark, which one CDC alone carries (smc_cdc_send()). That
+	 * CDC, as it was, with its own sequence number and the producer
+	 * count just past the urgent byte, after the WRITEs (RC order): a
+	 * peer that took it or a later CDC drops it as old, one that never
+	 * got it marks the byte as if nothing had happened. Only while its
+	 * number is less than half the sequence space behind ours, where
+	 * the peer's comparison still holds.
+	 */
+	if (!rc && sc->urg_cdc_held &&
+	    (u16)(sc->tx_seqno - sc->urg_cdc_seq) < 0x8000)
+		rc = smcr_link_send(sc->link, sc->urg_cdc, sizeof(sc->urg_cdc),
+				    &sc->cdc_cb);
 	sc->failovers++;
 	sc->resent += resent;
 	atomic64_add(resent, &sc->lgr->resent);
@@ -254,6 +270,12 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	msg.token = sc->peer_token;
 	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
 		return -EINVAL;
+	/* The only CDC that carries this mark: a failover may need it again. */
+	if (msg.urg_data_present) {
+		memcpy(sc->urg_cdc, buf, sizeof(buf));
+		sc->urg_cdc_seq = msg.seqno;
+		sc->urg_cdc_held = true;
+	}
 	rc = smcr_link_send(sc->link, buf, sizeof(buf), &sc->cdc_cb);
 	/*
 	 * The link is gone or broken. While the group has another, this CDC

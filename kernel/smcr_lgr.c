@@ -621,6 +621,7 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	 * added while the buffers go (bufs_sem).
 	 */
 	down_read(&lgr->bufs_sem);
+	smcr_lgr_rkey_forget(sc);
 	if (sc->sndbuf)
 		smcr_lgr_buf_free(lgr, sc->sndbuf);
 	sc->sndbuf = NULL;
@@ -957,7 +958,7 @@ void smcr_lgr_show(struct seq_file *m)
 	mutex_lock(&smcr_lgr_lock);
 	list_for_each_entry(lgr, &smcr_lgrs, list) {
 		l = smcr_lgr_first_link(lgr);
-		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u failovers %u resent %llu rkeys_sent %u rkeys_taken %u deletes_sent %u deletes_taken %u invites_sent %u invites_taken %u links_added %u add_failed %u\n",
+		seq_printf(m, "lgr %u role %s dev %s port %u state %s conns %u pool %u links %u qpn %u peer_qpn %u link_state %d peer_gid %pI6 version %u dmac %pM wc_status %d timeouts %u send_slots %u recv_slots %u qp_send_wr %u qp_recv_wr %u pool_bytes %llu write_max %u writes %llu write_largest %u max_conns %u max_links %u release %u failovers %u resent %llu rkeys_sent %u rkeys_taken %u rkey_dels_sent %u rkey_dels_taken %u deletes_sent %u deletes_taken %u invites_sent %u invites_taken %u links_added %u add_failed %u\n",
 			   lgr->id, lgr->key.role == SMC_LGR_SERVER ? "server" : "client",
 			   lgr->key.dev->name, lgr->key.port, smcr_lgr_state(lgr),
 			   lgr->conns_num, lgr->pool_num, smcr_lgr_links_num(lgr),
@@ -971,7 +972,8 @@ void smcr_lgr_show(struct seq_file *m)
 			   READ_ONCE(l->writes), READ_ONCE(l->write_largest),
 			   lgr->max_conns, lgr->max_links, lgr->v2_peer.release,
 			   lgr->failovers, (u64)atomic64_read(&lgr->resent),
-			   lgr->rkeys_sent, lgr->rkeys_taken, lgr->deletes_sent,
+			   lgr->rkeys_sent, lgr->rkeys_taken, lgr->rkey_dels_sent,
+			   READ_ONCE(lgr->rkey_dels_taken), lgr->deletes_sent,
 			   lgr->deletes_taken, lgr->invites_sent,
 			   READ_ONCE(lgr->invites_taken), lgr->links_added,
 			   lgr->add_failed);

@@ -225,10 +225,13 @@ struct smcr_lgr {
 	 * handshakes whose RMBs they name take them (smcr_lgr_rkey_take());
 	 * under llc_lock. rkeys_sent, _taken: our CONFIRM_RKEYs the peer
 	 * confirmed, and the peer's that a connection took (debugfs).
+	 * rkey_dels_sent: our DELETE_RKEYs (smcr_lgr_lock); rkey_dels_taken:
+	 * the peer's, answered (llc_lock, read unlocked).
 	 */
 	struct smcr_lgr_rkey	rkeys[SMCR_LGR_RKEYS];
 	unsigned int		rkeys_next;
 	u32			rkeys_sent, rkeys_taken;
+	u32			rkey_dels_sent, rkey_dels_taken;
 	/*
 	 * Connections moved off a failed link (under smcr_lgr_lock), and
 	 * the bytes their moves wrote again (debugfs smcr_lgr).
@@ -317,6 +320,14 @@ struct smcr_conn {
 	/* Our CDCs in flight, for autocorking (smcr_conn.c). */
 	struct smcr_send_cb	cdc_cb;
 	u16			tx_seqno;	/* under conn->cdc_mutex */
+	/*
+	 * Our last CDC that carried an urgent mark, as encoded (its
+	 * sequence number urg_cdc_seq included); under conn->cdc_mutex. A
+	 * failover sends it again (smcr_conn.c, "Failover").
+	 */
+	u8			urg_cdc[SMC_CDC_R_LEN];
+	u16			urg_cdc_seq;
+	bool			urg_cdc_held;
 	/*
 	 * rx_lock (bh): the CDC handlers of the group's links (each link
 	 * has its CQ, and they may run at once on two CPUs) one at a time,
@@ -469,6 +480,11 @@ void smcr_lgr_llc_add(struct smcr_lgr *lgr);
  * the connection goes on without (it is reset if its link fails).
  */
 int smcr_lgr_rkey_announce(struct smcr_conn *sc);
+/*
+ * sc's RMB leaves it (smcr_lgr_leave(), bufs_sem held for reading): a
+ * peer that knows it on more than one link is told to forget it.
+ */
+void smcr_lgr_rkey_forget(struct smcr_conn *sc);
 /*
  * sc learnt the peer's RMB on its link from the CLC: take what the
  * peer's CONFIRM_RKEY said of it on the group's other links.

@@ -46,12 +46,14 @@
  * own ports may never have gone down.
  *
  * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
- * (one side with one port), SMC-Rv2 groups (their ADD_LINK carries the
- * rkeys in a v2 extension instead), and a DELETE_RKEY of ours.
+ * (one side with one port), and SMC-Rv2 groups (their ADD_LINK carries
+ * the rkeys in a v2 extension instead).
  *
  * An RMB made once the group has a second link is announced with
  * CONFIRM_RKEY (smcr_lgr_rkey_announce(), smcr_lgr_rkey_take()), so that
- * its connection can fail over (smcr_conn.c).
+ * its connection can fail over (smcr_conn.c); one the peer knows on more
+ * than one link is withdrawn with DELETE_RKEY when its connection ends
+ * (smcr_lgr_rkey_forget()).
  */
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
@@ -160,6 +162,7 @@ static void smcr_lgr_rkey_rx(struct smcr_lgr *lgr, struct smcr_link *l,
 				    lgr->rkeys[j].rkey == d->rkey[i])
 					lgr->rkeys[j] = (struct smcr_lgr_rkey){};
 		reply.delete_rkey.err_mask = 0;
+		WRITE_ONCE(lgr->rkey_dels_taken, lgr->rkey_dels_taken + 1);
 	}
 	spin_unlock_bh(&lgr->llc_lock);
 	smcr_llc_send(l, &reply);
@@ -237,6 +240,44 @@ int smcr_lgr_rkey_announce(struct smcr_conn *sc)
 		mutex_unlock(&smcr_lgr_lock);
 	}
 	return rc;
+}
+
+/*
+ * A peer that learnt sc's RMB on more than one link (an
+ * ADD_LINK_CONTINUATION, our CONFIRM_RKEY) hears that it is gone: a
+ * DELETE_RKEY over sc's link naming the rkey there, as RFC 7609 and
+ * Linux have it. Linux keeps a table of the peer's rkeys per group,
+ * which this empties. Nothing waits for the answer: the key is
+ * invalidated anyway before the buffer serves again (the pool's rekey,
+ * smcr_lgr.c), so the answer would change nothing here, and a close
+ * need not wait a round trip. sc's count keeps its link.
+ */
+void smcr_lgr_rkey_forget(struct smcr_conn *sc)
+{
+	struct smc_llc_msg m = { .type = SMC_LLC_DELETE_RKEY };
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	bool known = false;
+	int i;
+
+	if (!sc->rmb || !sc->link)
+		return;
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (l != sc->link && smcr_buf_registered(l, sc->rmb))
+			known = true;
+	known = known && !lgr->dead && smcr_link_active(sc->link) &&
+		smcr_buf_registered(sc->link, sc->rmb);
+	mutex_unlock(&smcr_lgr_lock);
+	if (!known)
+		return;
+	m.delete_rkey.num_rkeys = 1;
+	m.delete_rkey.rkey[0] = smcr_buf_rkey(sc->link, sc->rmb);
+	if (smcr_llc_send(sc->link, &m))
+		return;
+	mutex_lock(&smcr_lgr_lock);
+	lgr->rkey_dels_sent++;
+	mutex_unlock(&smcr_lgr_lock);
 }
 
 void smcr_lgr_rkey_take(struct smcr_conn *sc)

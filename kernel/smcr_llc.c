@@ -185,7 +185,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 	case SMC_LLC_DELETE_RKEY:
 		if (m->response) {
 			if (m->type != SMC_LLC_CONFIRM_RKEY)
-				return;		/* we send no DELETE_RKEY */
+				return;	/* nothing waits for a DELETE_RKEY's */
 			spin_lock_bh(&l->lock);
 			l->rkey_resp[l->rkey_resps % SMCR_RKEY_RESPS].rkey =
 				m->confirm_rkey.rtoken[0].rkey;

@@ -20,13 +20,15 @@
 #   - a second connection (an echo of 1 MiB) goes to the new link, which
 #     has no connection yet: each end announces its new RMB with a
 #     CONFIRM_RKEY over eth2 naming one other link (the first), each is
-#     answered, and RDMA WRITEs go both ways over eth2;
+#     answered, and RDMA WRITEs go both ways over eth2; when the echo
+#     ends, each end withdraws its RMB with a DELETE_RKEY over eth2 naming
+#     the rkey its CONFIRM_RKEY had named there, each answered;
 #   - VM 1's eth2 down: VM 1 tells VM 0 with a DELETE_LINK over eth0 for
 #     that link alone (not all, reason 0x00010000, lost path); eth2 up
 #     again, the link is added again;
-#   - the held connection closed: the orderly DELETE_LINK (all) over eth0;
+#   - the held connection closed: its RMBs withdrawn by DELETE_RKEY over
+#     eth0, then the orderly DELETE_LINK (all) over eth0;
 #   - nothing malformed in either capture.
-# We send no DELETE_RKEY (Documentation/smc-r.md): none to decode.
 # Prints TAP. Needs the built tree (make) and tshark.
 # shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
@@ -68,6 +70,11 @@ probe=$!
 ready() { n=0; until topo_rxe2_ready_on $1; do n=$((n+1)); [ $n -lt 600 ] || return 1; sleep 0.05; done; }
 ready 0 && ready 1 || exit 8
 $T/smc-echo -c -f smc -a '$srv' -p '$port' -n 1M -w 20 -t 120 | sed "s/^/echo: /"
+# The echo over: each end withdraws its RMB (DELETE_RKEY) before eth2 goes.
+dels() { topo_field rkey_dels_sent "$(topo_on $1 "grep \"^lgr \" $L")"; }
+n=0; until [ "$(dels 0)" = 1 ] && [ "$(dels 1)" = 1 ]; do
+	n=$((n+1)); [ $n -lt 600 ] || exit 15; sleep 0.05
+done
 [ "$(topo_field deletes_taken "$(grep "^lgr " $L)")" = 0 ] || exit 9
 smc-vm-exec 1 "ip link set eth2 down" || exit 10
 n=0; until [ "$(topo_field deletes_taken "$(grep "^lgr " $L)")" = 1 ]; do
@@ -141,6 +148,23 @@ rkey_from() {
 check "CONFIRM_RKEY requests from both ends over the new link, each naming the first link" \
 	'rkey_from $cli2 0 && rkey_from $srv2 0'
 check "and an answer from each end" 'rkey_from $cli2 1 && rkey_from $srv2 1'
+# The CONFIRM_RKEY requests over the new link: source, then the rkeys
+# they name, the one on the link the request went over first.
+named=$(llc eth2.pcap 0x06 smc.confirm.rkey.response smc.confirm.rkey.new.rkey |
+	awk -F'\t' '$2 !~ /^(1|True)$/ {print $1 "\t" $3}')
+drk=$(llc eth2.pcap 0x09 smc.delete.rkey.response smc.delete.rkey.count smc.delete.rkey.deleted)
+echo "$drk" | sed 's/^/# DELETE_RKEY over eth2 (src, response, count, rkeys): /'
+# drk_from SRC PEER: a DELETE_RKEY request from SRC naming one rkey, the
+# one SRC's CONFIRM_RKEY named on that link, and PEER's answer naming it.
+drk_from() {
+	local k n
+	k=$(awk -F'\t' -v s="$1" '$1 == s && $2 !~ /^(1|True)$/ && $3 == 1 {print $4; exit}' <<<"$drk")
+	n=$(awk -F'\t' -v s="$1" '$1 == s {split($2, k, ","); print k[1]; exit}' <<<"$named")
+	[ -n "$k" ] && [ -n "$n" ] && [ "$((k))" = "$((n))" ] &&
+		awk -F'\t' -v s="$2" -v k="$k" '$1 == s && $2 ~ /^(1|True)$/ && $4 == k {f=1} END {exit !f}' <<<"$drk"
+}
+check "the echo done: a DELETE_RKEY from each end over the new link for the RMB its CONFIRM_RKEY named, each answered" \
+	'drk_from $cli2 $srv2 && drk_from $srv2 $cli2'
 # RC RDMA WRITE opcodes: first 6, middle 7, last 8, only 10 (11 with immediate).
 wr=$("${TSHARK[@]}" -r "$out/eth2.pcap" -Y "udp.port == 4791 && infiniband.bth.opcode in {6, 7, 8, 10, 11}" \
 	-T fields -e ip.src 2>/dev/null | sort | uniq -c | tr '\n' ' ')
@@ -148,6 +172,11 @@ echo "# RDMA WRITE packets over eth2 by source: $wr"
 check "the echo's RDMA WRITEs go both ways over eth2" \
 	'grep -q "$cli2" <<<"$wr" && grep -q "$srv2" <<<"$wr"'
 
+drk0=$(llc eth0.pcap 0x09 smc.delete.rkey.response smc.delete.rkey.count)
+echo "$drk0" | sed 's/^/# DELETE_RKEY over eth0 (src, response, count): /'
+check "the held connection closed: a DELETE_RKEY request from each end over eth0" \
+	'awk -F"\t" -v s=$cli "\$1 == s && \$2 !~ /^(1|True)\$/" <<<"$drk0" | grep -q . &&
+	awk -F"\t" -v s=$srv "\$1 == s && \$2 !~ /^(1|True)\$/" <<<"$drk0" | grep -q .'
 del=$(llc eth0.pcap 0x04 smc.delete.link.all smc.delete.link.orderly smc.delete.link.number \
 	smc.delete.link.reason.code)
 echo "$del" | sed 's/^/# DELETE_LINK over eth0 (src, all, orderly, link, reason): /'

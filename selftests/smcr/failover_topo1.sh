@@ -35,6 +35,11 @@
 #     smcr_conns: slot 1, failovers 1; each group counts one failover;
 #     sock_diag, smcss -R, names the second pair's devices where it named
 #     the first's) and the stream ends byte-exact with no error;
+#   - urgent: a connection's link broken under the WRITE of an urgent
+#     byte (MSG_OOB, smc-oob), so that the CDC that alone carries the mark
+#     is lost with it: the failover sends that CDC again (its own sequence
+#     number: a peer that had it drops it), and the server reads the byte
+#     with recv(MSG_OOB), the other 1003 bytes in line;
 #   - twice: an echo, its first pair down as above (or, the second
 #     time, the client's rxe device of that pair removed: rdma link del,
 #     ib_core's remove of the device); that pair up (the device added)
@@ -216,6 +221,41 @@ failover() {
 	return 0
 }
 
+# both_moved: both ends' connection on link 1 after one failover.
+both_moved() {
+	[ "$(grep -c 'slot 1 failovers 1 ' $C)" = 2 ]
+}
+
+# urgent: a connection (smc-oob) on the groups' first links; the
+# client's link broken under the WRITE of an urgent byte (debugfs
+# smcr_conns "break"), so that the CDC that alone carries the mark is
+# never sent on it: the failover sends that CDC again, and the server
+# reads the byte with recv(MSG_OOB), the other 1003 in line.
+urgent() {
+	rm -f "$TMPDIR/s.ready" "$TMPDIR/go" "$TMPDIR/done"
+	$T/smc-oob -s $A $port "$TMPDIR/s.ready" 120 >"$TMPDIR/s.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/s.pid"
+	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no smc-oob server"; return 1; }
+	$T/smc-oob -c $A $port "$TMPDIR/go" "$TMPDIR/done" 120 >"$TMPDIR/c.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/c.pid"
+	tap_wait_for 30 topo_lgr_links_ready 4 ||
+		{ tap_fail "not two ready links per group: $(cat $L)"; return 1; }
+	[ "$(grep -c 'slot 0 failovers 0 ' $C)" = 2 ] ||
+		{ tap_fail "the connection is not on the first links: $(cat $C)"; return 1; }
+	tap_assert "break client" sh -c "echo 'break client' >$C"
+	touch "$TMPDIR/go"
+	tap_wait_for 30 both_moved || tap_fail "the connection did not move on both ends: $(cat $C)"
+	cat $C
+	tap_wait_for 30 grep -q '^oob ' "$TMPDIR/s.log" ||
+		tap_fail "the server got no urgent byte within 30 s: $(cat "$TMPDIR/s.log")"
+	touch "$TMPDIR/done"
+	tap_reap 60 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client"
+	tap_reap 60 "$TMPDIR/s.pid" "$TMPDIR/s.log" "the server"
+	grep -qx 'oob U' "$TMPDIR/s.log" || tap_fail "the urgent byte is not U"
+	grep -qx 'bytes 1003' "$TMPDIR/s.log" || tap_fail "not 1003 bytes in line"
+	return 0
+}
+
 # twice HOW: an echo leaves its first pair (HOW: down, or del: the
 # client's rxe device of the pair removed), the pair comes back and each
 # group adds a link over it again, in the first link's slot; then the
@@ -327,6 +367,8 @@ tap_case "all its packets dropped under a one-way stream (retries run out): the 
 tap_case "the drop ended, the stream done: groups gone, no buffer freed while posted" 120 clean
 tap_case "its link broken under a WRITE (debugfs smcr_conns break) in a one-way stream: the WRITE written again, the server told, byte-exact" 600 failover break
 tap_case "the break done, the stream done: groups gone, no buffer freed while posted" 120 clean
+tap_case "its link broken under the WRITE of an urgent byte (MSG_OOB): the failover sends the mark's CDC again, recv(MSG_OOB) reads the byte" 300 urgent
+tap_case "the urgent byte read, the connection closed: groups gone, no buffer freed while posted" 120 clean
 tap_case "its pair down, back (a link added again in the first one's slot), the other pair down, under an echo: it moves twice, byte-exact" 900 twice down
 tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
 tap_case "the client's device of its pair removed (rdma link del), added again (a link added again), the other pair down, under an echo: it moves twice, byte-exact" 900 twice del
