@@ -20,11 +20,12 @@
  * on another netdev of the netdev's namespace (the first such port). So
  * the port under the connection's own netdev is taken whenever it can
  * be, not whichever device ib_core registered first: a device removed
- * and added again goes to the end of the list. A GID whose netdev is in another namespace is never
- * used, and a device ib_core keeps from the netdev's namespace
- * (rdma_dev_access_netns(), exclusive netns mode) is never looked at:
- * a PNET ID, which a namespace's admin sets for its own netdevs, must not
- * reach another namespace's RoCE (Documentation/security.md, hole 7).
+ * and added again goes to the end of the list. A GID whose netdev is in
+ * another namespace is never used, and a device ib_core keeps from the
+ * netdev's namespace (rdma_dev_access_netns(), exclusive netns mode) is
+ * never looked at: a PNET ID, which a namespace's admin sets for its own
+ * netdevs, must not reach another namespace's RoCE
+ * (Documentation/security.md, hole 7).
  */
 #ifndef _SMCR_IB_H
 #define _SMCR_IB_H
