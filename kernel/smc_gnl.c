@@ -441,6 +441,8 @@ static const struct genl_ops smc_gnl_ops[] = {
 	SMC_GNL_ADMIN_POLICY(SMC_NETLINK_ADD_POLICY, smc_policy_nl_add),
 	SMC_GNL_ADMIN_POLICY(SMC_NETLINK_DEL_POLICY, smc_policy_nl_del),
 	SMC_GNL_ADMIN(SMC_NETLINK_FLUSH_POLICY, smc_policy_nl_flush),
+	/* af_smc's own: SMC-R's failovers. */
+	SMC_GNL_DUMP(SMC_NETLINK_GET_LINK_STATS, smc_stats_nl_dump_links),
 };
 
 struct genl_family smc_gnl_family = {

@@ -14,6 +14,7 @@
  *     SMC_GEN_FBACK_STATS { TYPE (1 server, 0 client), [SRV_CNT, CLNT_CNT],
  *     RSN_CODE, RSN_CNT }, the totals in the first message of the dump
  *     only; nothing when no connection fell back.
+ *   GET_LINK_STATS (ours): one message, FAILOVERS, RESENT.
  */
 #include <linux/log2.h>
 #include <net/genetlink.h>
@@ -248,6 +249,13 @@ void smc_stats_urgent(struct smc_sock *smc)
 	SMC_STATS_INC(smc, urg_data);
 }
 
+void smc_stats_failover(struct smc_sock *smc, u64 resent)
+{
+	/* The bytes first: a reader that sees the move sees its bytes. */
+	this_cpu_add(smc_stats_of(smc)->resent, resent);
+	this_cpu_inc(smc_stats_of(smc)->failovers);
+}
+
 void smc_stats_splice(struct smc_sock *smc)
 {
 	SMC_STATS_INC(smc, splice);
@@ -362,11 +370,54 @@ static int smc_stats_put_tech(struct sk_buff *skb, int type,
 	return 0;
 }
 
-int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+/* GET_STATS's attributes: the SMC_GEN_STATS nest. */
+static int smc_stats_fill(struct sk_buff *skb, struct smc_net *sn,
+			  const struct smc_stats *sum)
+{
+	struct nlattr *n = nla_nest_start(skb, SMC_GEN_STATS);
+
+	if (!n ||
+	    smc_stats_put_tech(skb, SMC_NLA_STATS_SMCD_TECH,
+			       &sum->tech[SMC_STATS_TECH_D],
+			       &sn->use[SMC_STATS_TECH_D]) ||
+	    smc_stats_put_tech(skb, SMC_NLA_STATS_SMCR_TECH,
+			       &sum->tech[SMC_STATS_TECH_R],
+			       &sn->use[SMC_STATS_TECH_R]) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT, sum->clnt_hs_err,
+		       SMC_NLA_STATS_PAD) ||
+	    smc_nl_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT, sum->srv_hs_err,
+		       SMC_NLA_STATS_PAD))
+		return -EMSGSIZE;	/* the caller cancels the message */
+	nla_nest_end(skb, n);
+	return 0;
+}
+
+/*
+ * GET_LINK_STATS's (af_smc's own: SMC-R's failovers, which Linux's
+ * GET_STATS has no attribute for), at the top level.
+ */
+static int smc_stats_fill_links(struct sk_buff *skb, struct smc_net *sn,
+				const struct smc_stats *sum)
+{
+	if (smc_nl_u64(skb, SMC_NLA_LINK_STATS_FAILOVERS, sum->failovers,
+		       SMC_NLA_LINK_STATS_PAD) ||
+	    smc_nl_u64(skb, SMC_NLA_LINK_STATS_RESENT, sum->resent,
+		       SMC_NLA_LINK_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * A dump of one message, cmd, of the namespace's counters summed over the
+ * CPUs, its attributes put by fill.
+ */
+static int smc_stats_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			      u8 cmd,
+			      int (*fill)(struct sk_buff *skb, struct smc_net *sn,
+					  const struct smc_stats *sum))
 {
 	struct smc_net *sn = smc_net(sock_net(skb->sk));
 	struct smc_stats *sum;
-	struct nlattr *n;
 	void *hdr;
 	int rc = -EMSGSIZE;
 
@@ -377,33 +428,28 @@ int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		return -ENOMEM;
 	smc_stats_sum(sn->stats, sum);
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &smc_gnl_family, NLM_F_MULTI, SMC_NETLINK_GET_STATS);
-	if (!hdr)
-		goto out;
-	n = nla_nest_start(skb, SMC_GEN_STATS);
-	if (!n)
-		goto cancel;
-	if (smc_stats_put_tech(skb, SMC_NLA_STATS_SMCD_TECH,
-			       &sum->tech[SMC_STATS_TECH_D],
-			       &sn->use[SMC_STATS_TECH_D]) ||
-	    smc_stats_put_tech(skb, SMC_NLA_STATS_SMCR_TECH,
-			       &sum->tech[SMC_STATS_TECH_R],
-			       &sn->use[SMC_STATS_TECH_R]) ||
-	    smc_nl_u64(skb, SMC_NLA_STATS_CLNT_HS_ERR_CNT, sum->clnt_hs_err,
-		       SMC_NLA_STATS_PAD) ||
-	    smc_nl_u64(skb, SMC_NLA_STATS_SRV_HS_ERR_CNT, sum->srv_hs_err,
-		       SMC_NLA_STATS_PAD))
-		goto cancel;
-	nla_nest_end(skb, n);
-	genlmsg_end(skb, hdr);
-	cb->args[0] = 1;
-	rc = skb->len;
-	goto out;
-cancel:
-	genlmsg_cancel(skb, hdr);
-out:
+			  &smc_gnl_family, NLM_F_MULTI, cmd);
+	if (hdr && fill(skb, sn, sum)) {
+		genlmsg_cancel(skb, hdr);
+	} else if (hdr) {
+		genlmsg_end(skb, hdr);
+		cb->args[0] = 1;
+		rc = skb->len;
+	}
 	kfree(sum);
 	return rc;
+}
+
+int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smc_stats_dump_one(skb, cb, SMC_NETLINK_GET_STATS,
+				  smc_stats_fill);
+}
+
+int smc_stats_nl_dump_links(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return smc_stats_dump_one(skb, cb, SMC_NETLINK_GET_LINK_STATS,
+				  smc_stats_fill_links);
 }
 
 static int smc_stats_put_fback(struct sk_buff *skb, struct netlink_callback *cb,

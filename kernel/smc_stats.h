@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * af_smc: statistics, per network namespace, as SMC_GEN_NETLINK reports
- * them (SMC_NETLINK_GET_STATS, SMC_NETLINK_GET_FBACK_STATS).
+ * them (SMC_NETLINK_GET_STATS, SMC_NETLINK_GET_FBACK_STATS, and our own
+ * SMC_NETLINK_GET_LINK_STATS for SMC-R's failovers).
  *
  * The counters are the ones Linux keeps (see Documentation/netlink.md for
  * what each one counts here). Connection, byte and buffer counters are
@@ -68,6 +69,9 @@ struct smc_stats {
 	struct smc_stats_tech_cnt	tech[SMC_STATS_TECHS];
 	u64				clnt_hs_err;
 	u64				srv_hs_err;
+	/* SMC-R failovers (af_smc's own SMC_NETLINK_GET_LINK_STATS). */
+	u64				failovers;	/* connections moved */
+	u64				resent;		/* bytes written again */
 };
 
 /* Bytes held by live connections, per technology (struct smc_net). */
@@ -122,6 +126,8 @@ void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size);
 void smc_stats_rx_resized(struct smc_sock *smc, u32 use_rx);
 /* A sender found the peer's buffer full and has to wait. */
 void smc_stats_peer_buf_full(struct smc_sock *smc);
+/* An SMC-R connection moved to another link, writing resent bytes again. */
+void smc_stats_failover(struct smc_sock *smc, u64 resent);
 /* TCP_CORK, TCP_NODELAY set on, or MSG_OOB asked for, on SMC-D. */
 void smc_stats_cork(struct smc_sock *smc);
 void smc_stats_nodelay(struct smc_sock *smc);
@@ -132,5 +138,6 @@ void smc_stats_sendpage(struct smc_sock *smc);
 /* The dumps (smc_gnl.c registers them). */
 int smc_stats_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int smc_stats_nl_dump_fback(struct sk_buff *skb, struct netlink_callback *cb);
+int smc_stats_nl_dump_links(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif

@@ -50,6 +50,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_stats.h"
 #include "smcr_lgr.h"
 
 /*
@@ -188,6 +189,7 @@ static int smcr_conn_failover(struct smc_conn *conn, int rc)
 	sc->failovers++;
 	sc->resent += resent;
 	atomic64_add(resent, &sc->lgr->resent);
+	smc_stats_failover(sc->smc, resent);
 	mutex_unlock(&conn->cdc_mutex);
 	if (rc)
 		return rc;

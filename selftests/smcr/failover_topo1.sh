@@ -290,6 +290,19 @@ on_slot() {
 		[ "$(grep -c " role server .* slot $1 " $C)" = "$2" ]
 }
 
+# link_stats: "MOVED BYTES", this namespace's SMC-R failover counters as
+# smcr -d stats shows them (af_smc's SMC_NETLINK_GET_LINK_STATS).
+link_stats() {
+	$B/smcr -a -d stats | awk '/^  Connections moved / { m = $3 }
+		/^  Bytes written again / { b = $4 } END { print m + 0, b + 0 }'
+}
+
+# stats_moved N: link_stats counts at least N more moves than $s0 did.
+stats_moved() {
+	_s=$(link_stats)
+	[ $((${_s% *} - ${s0% *})) -ge "$1" ]
+}
+
 # many: 200 connections of one group, each with an echo of 1000 bytes
 # verified, spread over both links; the first pair down: every connection
 # on the first link moves (failovers 1), all 200 are on the second, and
@@ -324,17 +337,35 @@ many() {
 	# whose GID pair v cannot reach (the first contact then failed).
 	[ "$first" = v ] ||
 		{ tap_fail "the group's first link is on pair '$first', not on pair v under the connection's route"; return 1; }
+	s0=$(link_stats)
 	t0=$(tap_now_ms)
 	tap_assert "down on pair $first" fail down "$first"
-	tap_wait_for 60 on_slot 1 $n ||
-		{ tap_fail "not all $n connections on link 1: $(grep -c ' slot 1 ' $C)"; return 1; }
+	tap_wait_for 60 on_slot 1 $n || {
+		tap_fail "not all $n connections on link 1: $(grep -c ' slot 1 ' $C); the others:"
+		grep -v ' slot 1 ' $C
+		cat $L
+		return 1
+	}
 	tap_diag "all $n on link 1 after $(($(tap_now_ms) - t0)) ms"
+	resent=0
 	for role in client server; do
 		f=$(grep -c " role $role .* slot 1 failovers 1 " $C)
 		[ "$f" = "$n0" ] || tap_fail "$f $role connections moved, not $n0"
-		g=$(topo_field failovers "$(grep "^lgr .* role $role " $L)")
-		[ "$g" = "$n0" ] || tap_fail "the $role group counted $g failovers, not $n0"
+		g=$(grep "^lgr .* role $role " $L)
+		[ "$(topo_field failovers "$g")" = "$n0" ] ||
+			tap_fail "the $role group counted $(topo_field failovers "$g") failovers, not $n0"
+		resent=$((resent + $(topo_field resent "$g")))
 	done
+	# The namespace's statistics: both ends' moves (both are in this
+	# namespace) and the bytes the groups wrote again. A move is counted
+	# there last, after its debugfs counts: wait for them, then no more.
+	tap_wait_for 10 stats_moved $((2 * n0))
+	s1=$(link_stats)
+	tap_diag "smcr -d stats: connections moved ${s0% *} -> ${s1% *}, bytes written again ${s0#* } -> ${s1#* } (the groups: $resent)"
+	[ $((${s1% *} - ${s0% *})) = $((2 * n0)) ] ||
+		tap_fail "smcr -d stats counted $((${s1% *} - ${s0% *})) connections moved, not both ends' $n0"
+	[ $((${s1#* } - ${s0#* })) = "$resent" ] ||
+		tap_fail "smcr -d stats counted $((${s1#* } - ${s0#* })) bytes written again, not the groups' $resent"
 	touch "$TMPDIR/go"
 	tap_reap 300 "$TMPDIR/c.pid" "$TMPDIR/c.log" "the client"
 	grep -qx "again $n verified $n" "$TMPDIR/c.log" ||

@@ -12,13 +12,15 @@
 #     deletes User EIDs; smcd policy adds, shows, deletes and flushes rules
 #     (af_smc; Debian's module has no policy, and the tool says so);
 #     changes are refused to an unprivileged user;
-#   - smcd stats reset makes the next stats start from zero.
+#   - smcd stats reset makes the next stats start from zero;
+#   - smcr -d stats shows SMC-R's link failovers from af_smc only.
 # Cases whose kernel part is missing are skipped with the reason; with
 # --all-parts (Debian's module, which has them all) they fail instead, so a
 # tool that cannot talk to a part that is there cannot hide behind a skip.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/tool_run.sh"
+. "$here/../lib/module.sh"
 all_parts=
 [ "${1-}" = --all-parts ] && all_parts=1
 
@@ -228,5 +230,28 @@ stats_reset() {
 	return 0
 }
 tap_case "smcd stats reset starts from zero" 120 stats_reset
+
+# SMC-R's link failover counters are af_smc's own (SMC_NETLINK_GET_LINK_STATS):
+# smcr -d stats and its JSON show them from ours; from Debian's module, which
+# answers the command with EOPNOTSUPP, nothing (no line, no key, no error).
+# The counts themselves: smcr/failover_topo1.
+link_failovers() {
+	need "$have_gen" "the kernel has no SMC_GEN_NETLINK family"
+	run 0 smcr -d stats || return 1
+	if smc_module_ours; then
+		has "^Link Failovers$" && has "^  Connections moved  *[0-9][0-9]*$" &&
+			has "^  Bytes written again  *[0-9][0-9]* ("
+		run 0 smcr stats json || return 1
+		has '"SMC_LINK_FAILOVER_CNT":[0-9]' && has '"SMC_LINK_RESENT_BYTES":[0-9]'
+	else
+		! grep -q "Link Failovers" "$out" ||
+			tap_fail "smcr -d stats shows link failovers the kernel did not report"
+		run 0 smcr stats json || return 1
+		! grep -q "SMC_LINK_" "$out" ||
+			tap_fail "smcr stats json has link failover keys the kernel did not report"
+	fi
+	return 0
+}
+tap_case "smcr -d stats: link failovers from af_smc, nothing from a module without them" 60 link_failovers
 
 tap_done

@@ -29,10 +29,11 @@
 
 /*
  * af_smc's own SMC_GEN_NETLINK commands: the handshake policy of a network
- * namespace (Documentation/handshake-policy.md). Linux numbers its
- * commands from 1 up (18 in 6.1, the same in 6.19); ours sit at the top
- * of the 8-bit command space so that Linux's next ones cannot meet them.
- * DUMP needs no privilege; the others need CAP_NET_ADMIN over the netns.
+ * namespace (Documentation/handshake-policy.md) and, below, SMC-R's link
+ * failover statistics. Linux numbers its commands from 1 up (18 in 6.1,
+ * the same in 6.19); ours sit at the top of the 8-bit command space so
+ * that Linux's next ones cannot meet them. The dumps need no privilege;
+ * the others need CAP_NET_ADMIN over the netns.
  */
 #define SMC_NETLINK_DUMP_POLICY		0xf0	/* one message per rule */
 #define SMC_NETLINK_ADD_POLICY		0xf1	/* append a rule */
@@ -59,5 +60,24 @@ enum {
 
 /* Rules a namespace may hold. */
 #define SMC_POLICY_MAX_RULES	64
+
+/*
+ * SMC-R link failover statistics of the caller's network namespace, which
+ * Linux's SMC_NETLINK_GET_STATS has no attribute for (Documentation/
+ * netlink.md). A dump of one message, attributes at the top level; no
+ * privilege needed, as for Linux's statistics. Counters since the module
+ * was loaded (or the namespace made); "smcr stats reset" keeps its own
+ * snapshot, as for the others.
+ */
+#define SMC_NETLINK_GET_LINK_STATS	0xf4
+
+enum {
+	SMC_NLA_LINK_STATS_UNSPEC,
+	SMC_NLA_LINK_STATS_PAD,
+	SMC_NLA_LINK_STATS_FAILOVERS,	/* u64: connections moved to another link */
+	SMC_NLA_LINK_STATS_RESENT,	/* u64: bytes those moves wrote again */
+	__SMC_NLA_LINK_STATS_MAX,
+	SMC_NLA_LINK_STATS_MAX = __SMC_NLA_LINK_STATS_MAX - 1
+};
 
 #endif /* _UAPI_SMC_AF_SMC_H */

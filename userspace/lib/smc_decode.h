@@ -21,6 +21,7 @@ Result<std::vector<LinkGroupR>> decode_linkgroups_r(const std::vector<GenlMessag
 Result<std::vector<LinkGroupD>> decode_linkgroups_d(const std::vector<GenlMessage> &msgs);
 Result<Stats> decode_stats(const std::vector<GenlMessage> &stats,
 			   const std::vector<GenlMessage> &fallback);
+Result<LinkStats> decode_link_stats(const std::vector<GenlMessage> &msgs);
 Result<std::vector<std::string>> decode_ueids(const std::vector<GenlMessage> &msgs);
 Result<SeidInfo> decode_seid(const std::vector<GenlMessage> &msgs);
 Result<std::vector<PolicyRule>> decode_policy(const std::vector<GenlMessage> &msgs);

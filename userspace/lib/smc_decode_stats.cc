@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// SMC_NETLINK_GET_STATS and SMC_NETLINK_GET_FBACK_STATS replies.
+// SMC_NETLINK_GET_STATS and SMC_NETLINK_GET_FBACK_STATS replies, and
+// af_smc's own SMC_NETLINK_GET_LINK_STATS.
 #include <linux/smc.h>
+#include <smc/af_smc.h>
 
 #include "smc_decode.h"
 
@@ -90,6 +92,20 @@ Result<Stats> decode_stats(const std::vector<GenlMessage> &stats,
 	}
 	if (d.failed())
 		return d.error("statistics");
+	return out;
+}
+
+Result<LinkStats> decode_link_stats(const std::vector<GenlMessage> &msgs)
+{
+	AttrDecoder d;
+	LinkStats out;
+	for (const auto &m : msgs) {
+		auto top = d.top(m);
+		out.failovers = top.uint_or(SMC_NLA_LINK_STATS_FAILOVERS, out.failovers);
+		out.resent = top.uint_or(SMC_NLA_LINK_STATS_RESENT, out.resent);
+	}
+	if (d.failed())
+		return d.error("link statistics");
 	return out;
 }
 

@@ -101,6 +101,20 @@ Result<Stats> SmcGenl::stats()
 	return decode_stats(*stats, *fallback);
 }
 
+Result<std::optional<LinkStats>> SmcGenl::link_stats()
+{
+	auto r = family_.dump(SMC_NETLINK_GET_LINK_STATS);
+	if (!r) {
+		if (r.error().code == EOPNOTSUPP)
+			return std::optional<LinkStats>{};
+		return explain_genl_error(r.error(), family_.name());
+	}
+	auto l = decode_link_stats(*r);
+	if (!l)
+		return l.error();
+	return std::optional<LinkStats>{*l};
+}
+
 Result<std::vector<std::string>> SmcGenl::ueids()
 {
 	auto r = dump(SMC_NETLINK_DUMP_UEID);

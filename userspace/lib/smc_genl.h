@@ -26,6 +26,9 @@ public:
 	Result<std::vector<LinkGroupR>> linkgroups_r(bool with_links);
 	Result<std::vector<LinkGroupD>> linkgroups_d();
 	Result<Stats> stats();
+	// SMC-R's failover counters (af_smc's own command); nullopt from a
+	// kernel without it (Linux's smc.ko answers EOPNOTSUPP).
+	Result<std::optional<LinkStats>> link_stats();
 
 	Result<std::vector<std::string>> ueids();
 	// ueid is already validated and padded (see eid.h).

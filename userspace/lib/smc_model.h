@@ -118,11 +118,20 @@ struct FallbackReason {
 	std::uint64_t count = 0;
 };
 
+// SMC-R's link failovers (af_smc's own SMC_NETLINK_GET_LINK_STATS; other
+// kernels have no such command).
+struct LinkStats {
+	std::uint64_t failovers = 0;	// connections moved to another link
+	std::uint64_t resent = 0;	// bytes those moves wrote again
+};
+
 struct Stats {
 	TechStats smcd, smcr;
 	std::uint64_t clnt_hs_err = 0, srv_hs_err = 0;
 	std::uint64_t clnt_fallback = 0, srv_fallback = 0;
 	std::vector<FallbackReason> clnt_reasons, srv_reasons;
+	// Asked for by "smcr stats" only; nullopt when the kernel has none.
+	std::optional<LinkStats> links;
 
 	TechStats &tech(Tech t) { return t == Tech::smcd ? smcd : smcr; }
 	const TechStats &tech(Tech t) const { return t == Tech::smcd ? smcd : smcr; }
@@ -168,6 +177,15 @@ void for_each_counter(T &t, F &&f)
 	f("SMC_TX_BYTES", t.tx_bytes);
 	f("SMC_RX_CNT", t.rx_cnt);
 	f("SMC_TX_CNT", t.tx_cnt);
+}
+
+// Calls f(name, counter) for SMC-R's failover counters: their keys in
+// "smcr stats json" and in the SMC-R reset snapshot.
+template <class L, class F>
+void for_each_link_counter(L &l, F &&f)
+{
+	f(std::string("SMC_LINK_FAILOVER_CNT"), l.failovers);
+	f(std::string("SMC_LINK_RESENT_BYTES"), l.resent);
 }
 
 // Calls f(name, counter) for the technology-independent counters.

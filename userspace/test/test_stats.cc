@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 #include <linux/smc.h>
+#include <smc/af_smc.h>
 
 #include "fixture.h"
 #include "stats_snapshot.h"
@@ -97,7 +98,9 @@ void put_tech(nl::AttrWriter &w, std::uint16_t type, const TechStats &t)
 	});
 }
 
-// The two dumps "stats" asks for: fallback reasons (seq 1), counters (seq 2).
+// The dumps "stats" asks for: fallback reasons (seq 1), counters (seq 2),
+// and for smcr af_smc's link failovers (seq 3): s.links, or without them
+// EOPNOTSUPP, as from a kernel without the command.
 nl::Session stats_session(const Stats &s)
 {
 	std::vector<Bytes> fb;
@@ -129,19 +132,38 @@ nl::Session stats_session(const Stats &s)
 			n.put_u64(SMC_NLA_STATS_SRV_HS_ERR_CNT, s.srv_hs_err);
 		});
 	});
-	return genl_session({{nl::join(fb)}, {nl::join({st, done_msg(2)})}});
+	std::vector<Bytes> links;
+	if (s.links) {
+		links.push_back(genl_msg(gen_family, SMC_NETLINK_GET_LINK_STATS, 3, [&](nl::AttrWriter &w) {
+			w.put_u64(SMC_NLA_LINK_STATS_FAILOVERS, s.links->failovers);
+			w.put_u64(SMC_NLA_LINK_STATS_RESENT, s.links->resent);
+		}));
+		links.push_back(done_msg(3));
+	} else {
+		links.push_back(error_msg(3, EOPNOTSUPP));
+	}
+	return genl_session({{nl::join(fb)}, {nl::join({st, done_msg(2)})}, {nl::join(links)}});
+}
+
+// sample() with SMC-R's failover counters, as af_smc reports them.
+Stats with_links(std::uint64_t scale)
+{
+	Stats s = sample(scale);
+	s.links = LinkStats{4 * scale, 196625 * scale};
+	return s;
 }
 
 struct Case {
 	const char *name;
 	std::vector<std::string> args;
+	bool links = false;	// the kernel answers the link failover dump
 };
 
 class StatsGolden : public ::testing::TestWithParam<Case> {};
 
 TEST_P(StatsGolden, Output)
 {
-	auto r = run(GetParam().args, {stats_session(sample(7))});
+	auto r = run(GetParam().args, {stats_session(GetParam().links ? with_links(7) : sample(7))});
 	expect_golden(GetParam().name, r.transcript());
 }
 
@@ -151,7 +173,13 @@ INSTANTIATE_TEST_SUITE_P(
 			  Case{"smcd_stats_details", {"smcd", "-d", "stats", "show"}},
 			  Case{"smcr_stats_details", {"smcr", "-da", "st"}},
 			  Case{"smcd_stats_json", {"smcd", "stats", "json"}},
-			  Case{"smcr_stats_pretty", {"smcr", "-p", "stats"}}),
+			  Case{"smcr_stats_pretty", {"smcr", "-p", "stats"}},
+			  // af_smc's failover counters: with -d and in JSON only,
+			  // and never for smcd (which does not ask for them).
+			  Case{"smcr_stats_links", {"smcr", "stats"}, true},
+			  Case{"smcr_stats_links_details", {"smcr", "-d", "stats"}, true},
+			  Case{"smcr_stats_links_json", {"smcr", "stats", "json"}, true},
+			  Case{"smcd_stats_links_details", {"smcd", "-d", "stats"}, true}),
 	[](const auto &info) { return std::string(info.param.name); });
 
 TEST(Snapshot, RoundTrip)
@@ -171,6 +199,41 @@ TEST(Snapshot, RoundTrip)
 	ASSERT_TRUE(sparse);
 	EXPECT_EQ(sparse->smcd.tx_cnt, 5u);
 	EXPECT_EQ(sparse->smcd.rx_cnt, 0u);
+}
+
+TEST(Snapshot, LinkCountersRoundTripAndSubtract)
+{
+	Stats s = with_links(3);
+	auto text = serialize_snapshot(s, Tech::smcr);
+	EXPECT_NE(text.find("SMC_LINK_FAILOVER_CNT 12\n"), std::string::npos) << text;
+	auto back = parse_snapshot(text, Tech::smcr);
+	ASSERT_TRUE(back) << back.error().message;
+	ASSERT_TRUE(back->links);
+	EXPECT_EQ(back->links->failovers, 12u);
+	EXPECT_EQ(back->links->resent, 3u * 196625);
+	// SMC-D's snapshot has none; an SMC-R one of a kernel without them neither.
+	EXPECT_EQ(serialize_snapshot(s, Tech::smcd).find("SMC_LINK_"), std::string::npos);
+	auto plain = parse_snapshot(serialize_snapshot(sample(3), Tech::smcr), Tech::smcr);
+	ASSERT_TRUE(plain);
+	EXPECT_FALSE(plain->links);
+
+	auto d = subtract_snapshot(with_links(5), with_links(2), Tech::smcr);
+	ASSERT_TRUE(d);
+	ASSERT_TRUE(d->links);
+	EXPECT_EQ(d->links->failovers, 12u);
+	EXPECT_EQ(d->links->resent, 3u * 196625);
+	// A snapshot without them (older, or of another kernel) counts as 0.
+	auto from_plain = subtract_snapshot(with_links(5), sample(2), Tech::smcr);
+	ASSERT_TRUE(from_plain);
+	EXPECT_EQ(from_plain->links->failovers, 20u);
+	// Fewer failovers than the snapshot: the module was reloaded.
+	Stats fewer = with_links(5);
+	fewer.links->failovers = 1;
+	EXPECT_FALSE(subtract_snapshot(fewer, with_links(2), Tech::smcr));
+	// Now without them (another kernel): nothing to subtract, none shown.
+	auto none = subtract_snapshot(sample(5), with_links(2), Tech::smcr);
+	ASSERT_TRUE(none);
+	EXPECT_FALSE(none->links);
 }
 
 TEST(Snapshot, SubtractAndDetectReload)

@@ -152,6 +152,13 @@ void print_text(std::ostream &out, const Stats &s, Tech tech, bool details)
 		out << row("  splice", t.splice) << '\n';
 		out << row("  urgent data", t.urg_data) << '\n';
 	}
+	// af_smc's own (smcr only): nothing from a kernel without them.
+	if (details && tech == Tech::smcr && s.links) {
+		out << "\nLink Failovers\n";
+		out << row("Connections moved", s.links->failovers) << '\n';
+		out << row("Bytes written again", s.links->resent) << " (" << abbreviate(s.links->resent)
+		    << ")\n";
+	}
 }
 
 json::Value reasons_json(const std::vector<FallbackReason> &reasons)
@@ -176,6 +183,8 @@ json::Value to_json(const Stats &s, Tech tech)
 	auto add = [&](const std::string &name, const std::uint64_t &v) { counters.set(name, v); };
 	for_each_counter(s.tech(tech), add);
 	for_each_global_counter(s, add);
+	if (tech == Tech::smcr && s.links)
+		for_each_link_counter(*s.links, add);
 	const TechStats &t = s.tech(tech);
 	if (t.rx_buf_use)
 		counters.set("SMC_RX_RMB_USAGE", *t.rx_buf_use);
@@ -199,7 +208,9 @@ std::string stats_help(const SmcContext &ctx)
 	       "reset prints them and then starts counting anew (for you alone: the kernel's\n"
 	       "counters stay; " + p + " keeps a snapshot of them); json prints them as JSON.\n"
 	       "-d adds more counters, and the bytes of buffers the connections hold now\n"
-	       "(kernels that report them); -a counts from the loading of the module instead.\n";
+	       "(kernels that report them)" +
+	       std::string(ctx.tech == Tech::smcr ? ", and link failovers (af_smc)" : "") +
+	       "; -a counts from the loading of the module instead.\n";
 }
 
 int smc_stats(SmcContext &ctx, Args args)
@@ -231,6 +242,12 @@ int smc_stats(SmcContext &ctx, Args args)
 	auto now = (*g)->stats();
 	if (!now)
 		return ctx.fail(now.error());
+	if (ctx.tech == Tech::smcr) {
+		auto links = (*g)->link_stats();
+		if (!links)
+			return ctx.fail(links.error());
+		now->links = *links;
+	}
 
 	SnapshotStore store(ctx.env.state_dir, ctx.env.uid);
 	Stats shown = *now;

@@ -56,6 +56,8 @@ std::string serialize_snapshot(const Stats &s, Tech tech)
 	auto line = [&](const std::string &name, const std::uint64_t &v) { out << name << ' ' << v << '\n'; };
 	for_each_counter(s.tech(tech), line);
 	for_each_global_counter(s, line);
+	if (tech == Tech::smcr && s.links)
+		for_each_link_counter(*s.links, line);
 	for (const auto &r : s.srv_reasons)
 		out << "srv_reason " << hex0x(r.code, 8) << ' ' << r.count << '\n';
 	for (const auto &r : s.clnt_reasons)
@@ -105,6 +107,17 @@ Result<Stats> parse_snapshot(const std::string &text, Tech tech)
 	};
 	for_each_counter(s.tech(tech), take);
 	for_each_global_counter(s, take);
+	if (tech == Tech::smcr) {
+		LinkStats l;
+		bool any = false;
+		for_each_link_counter(l, [&](const std::string &name, std::uint64_t &v) {
+			if (values.count(name))
+				any = true;
+			take(name, v);
+		});
+		if (any)
+			s.links = l;
+	}
 	return s;
 }
 
@@ -117,6 +130,12 @@ std::optional<Stats> subtract_snapshot(const Stats &now, const Stats &snap, Tech
 	auto collect = [&](const std::string &, const std::uint64_t &v) { old.push_back(v); };
 	for_each_counter(snap.tech(tech), collect);
 	for_each_global_counter(snap, collect);
+	// SMC-R's failover counters, when the kernel has them; a snapshot
+	// without them (an older one) has them at 0.
+	bool links = tech == Tech::smcr && out.links;
+	const LinkStats snap_links = snap.links.value_or(LinkStats{});
+	if (links)
+		for_each_link_counter(snap_links, collect);
 	std::size_t i = 0;
 	auto sub = [&](const std::string &, std::uint64_t &v) {
 		if (v < old[i])
@@ -127,6 +146,8 @@ std::optional<Stats> subtract_snapshot(const Stats &now, const Stats &snap, Tech
 	};
 	for_each_counter(out.tech(tech), sub);
 	for_each_global_counter(out, sub);
+	if (links)
+		for_each_link_counter(*out.links, sub);
 
 	auto sub_reasons = [&](std::vector<FallbackReason> &cur, const std::vector<FallbackReason> &was) {
 		// Reason codes are never dropped while the module stays loaded.

@@ -20,7 +20,8 @@
 namespace smc {
 
 // The snapshot's text form: the counters of one technology, the shared
-// counters and the fallback reasons.
+// counters, SMC-R's failover counters (when the kernel has them) and the
+// fallback reasons.
 std::string serialize_snapshot(const Stats &s, Tech tech);
 Result<Stats> parse_snapshot(const std::string &text, Tech tech);
 
