@@ -1015,6 +1015,14 @@ void smcr_lgr_conns_show(struct seq_file *m)
 	mutex_unlock(&smcr_lgr_lock);
 }
 
+/* As smcr_lgr_leave() lets go: nothing of the group after this. */
+static void smcr_lgr_dbg_put(struct smcr_lgr *lgr)
+{
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_put(lgr);
+	mutex_unlock(&smcr_lgr_lock);
+}
+
 /*
  * Test plumbing: what a peer that still knows an old rkey can do. The
  * group that has connection token in its role writes len bytes of 'X'
@@ -1065,16 +1073,13 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len)
 		rc = smcr_buf_write(l, b, 0, len, rkey, addr, NULL);
 		smcr_buf_free(b);
 	}
-	/* As smcr_lgr_leave() lets go: nothing of the group after this. */
-	mutex_lock(&smcr_lgr_lock);
-	smcr_lgr_put(found);
-	mutex_unlock(&smcr_lgr_lock);
+	smcr_lgr_dbg_put(found);
 	return rc;
 }
 
 /*
  * Test plumbing: the first usable group in role (the tests have one),
- * held as smcr_lgr_dbg_write() holds it (smcr_lgr_dbg_put()), or NULL.
+ * held as a connection holds it until smcr_lgr_dbg_put(), or NULL.
  */
 static struct smcr_lgr *smcr_lgr_dbg_get(bool server)
 {
@@ -1090,14 +1095,6 @@ static struct smcr_lgr *smcr_lgr_dbg_get(bool server)
 	}
 	mutex_unlock(&smcr_lgr_lock);
 	return found;
-}
-
-/* As smcr_lgr_leave() lets go: nothing of the group after this. */
-static void smcr_lgr_dbg_put(struct smcr_lgr *lgr)
-{
-	mutex_lock(&smcr_lgr_lock);
-	smcr_lgr_put(lgr);
-	mutex_unlock(&smcr_lgr_lock);
 }
 
 /* Test plumbing: that group ends its link number num on both ends. */
