@@ -46,7 +46,9 @@ int smc_cdc_send(struct smc_sock *smc)
 	smc_cdc_cursor_of(conn->rx_cons - conn->rx_base, conn->rmb_size,
 			  &m.cons);
 	m.cons_gen = conn->rx_gen;
+	m.prod_gen = conn->peer_gen;
 	m.ring_token = conn->rx_offer_token;
+	m.ring_key = conn->rx_offer_key;
 	m.ring_class = conn->rx_offer_class;
 	conn->rx_cons_sent = conn->rx_cons;
 	/* Bytes wait and the peer's ring is full: its reads must tell us. */
@@ -100,6 +102,7 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 	if (m->ring_token && m->ring_token != conn->peer_ring_token &&
 	    conn->ops && conn->ops->switch_tx) {
 		conn->peer_offer_token = m->ring_token;
+		conn->peer_offer_key = m->ring_key;
 		conn->peer_offer_class = m->ring_class;
 	}
 	conn->peer_blocked = m->write_blocked || m->cons_curs_upd_req;

@@ -75,21 +75,24 @@ struct smc_conn_ops {
 	 */
 	bool (*cdc_in_flight)(struct smc_conn *conn);
 	/*
-	 * Only for a transport whose rings grow (SMC-D, "Rings that grow"
-	 * in Documentation/smc-d.md). grow_rx: our ring keeps being filled
-	 * by the peer and emptied by us (rx_drains, SMC_GROW_AFTER): offer
-	 * the peer a bigger one (set rx_offer_*, send a CDC); and let go of a
-	 * ring the peer left (rx_ring_left). Process context, socket lock
-	 * held.
-	 * switch_tx: the peer offered a ring (token, class) and nothing
-	 * waits in its old one: make ours point there and say where the new
-	 * ring is (*ring: for nocopy, or NULL; *size: its bytes); the caller
+	 * Only for a transport whose rings grow ("Rings that grow" in
+	 * Documentation/smc-d.md and smc-r.md). grow_rx: our ring keeps
+	 * being filled by the peer and emptied by us (rx_drains,
+	 * SMC_GROW_AFTER): offer the peer a bigger one (set rx_offer_*, send
+	 * a CDC); and let go of a ring the peer left (rx_ring_left). Process
+	 * context, socket lock held.
+	 * switch_tx: the peer offered a ring (token, key, class: SMC-D, a
+	 * DMB's token; SMC-R, an RMB's address and rkey) and nothing waits
+	 * in its old one: make ours point there and say where the new ring
+	 * is (*ring: for nocopy, or NULL; *size: its bytes); the caller
 	 * moves the cursors. Process context; conn->tx_mutex and
 	 * conn->cdc_mutex held (no CDC between the switch and the cursors'
-	 * move). 0, or -errno: the connection is broken.
+	 * move). 0; -EAGAIN: not this offer (nothing changed; the connection
+	 * stays in its ring and takes the offer, repeated, for no new one);
+	 * or -errno: the connection is broken.
 	 */
 	void (*grow_rx)(struct smc_conn *conn);
-	int (*switch_tx)(struct smc_conn *conn, u64 token, u8 class,
+	int (*switch_tx)(struct smc_conn *conn, u64 token, u32 key, u8 class,
 			 u8 **ring, u32 *size);
 	/*
 	 * Undo what the transport set up for the connection. Once, but for
@@ -165,7 +168,7 @@ struct smc_conn {
 	spinlock_t		lock;		/* bh: cursors, flags below */
 	u64			tx_wrote, tx_prod, tx_cons, rx_prod, rx_cons;
 	/*
-	 * Rings that grow (SMC-D): the byte counts at which the rings in use
+	 * Rings that grow: the byte counts at which the rings in use
 	 * began, so byte n sits at (n - base) % size; 0 until a ring moved.
 	 * A ring moves only when it is empty (tx_prod == tx_cons), so no
 	 * byte is ever in two rings. rx_gen numbers our rings (the CDC's
@@ -174,8 +177,12 @@ struct smc_conn {
 	 */
 	u64			rx_base, tx_base;
 	u8			rx_gen, peer_gen;
-	/* Our offer of a bigger ring, in every CDC until the peer moved. */
+	/*
+	 * Our offer of a bigger ring, in every CDC until the peer moved
+	 * (SMC-R's transport puts its own link's key and address in).
+	 */
 	u64			rx_offer_token;
+	u32			rx_offer_key;
 	u8			rx_offer_class;
 	bool			rx_grow_off;	/* no more offers */
 	bool			rx_ring_left;	/* the peer left a ring of ours */
@@ -185,6 +192,7 @@ struct smc_conn {
 	unsigned long		rx_grow_since;	/* jiffies then */
 	/* The peer's offer, taken once its old ring is empty. */
 	u64			peer_offer_token;
+	u32			peer_offer_key;
 	u8			peer_offer_class;
 	u64			peer_ring_token;	/* the offer we took last */
 	/* The last cursors the peer sent, to measure its next ones against. */
@@ -295,6 +303,15 @@ static inline u8 smc_buf_class_floor(u32 want, u8 max_class)
 	return class;
 }
 
+/*
+ * Rings grow two classes at a time (64 KiB, 256 KiB, 1 MiB), to at most
+ * class 6 on either transport: 1 MiB, SMC-D's largest DMB, and for SMC-R
+ * past the ring at which make bench's SMC-R stream stopped waiting for
+ * its reader (512 KiB, Documentation/smc-r.md).
+ */
+#define SMC_GROW_STEP		2
+#define SMC_GROW_MAX_CLASS	6
+
 /* smc_conn.c */
 void smc_conn_init(struct smc_conn *conn);
 /*
@@ -367,6 +384,11 @@ void smc_tx_destroy(struct smc_sock *smc);
  * the classes up to max_class (the transport's, above).
  */
 u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class);
+/*
+ * The class the socket's ring may grow to (0: it does not grow): TCP's
+ * autotuning bounds, as for TCP's receive buffer.
+ */
+u8 smc_rx_grow_ceiling(const struct sock *sk);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 struct pipe_inode_info;

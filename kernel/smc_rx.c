@@ -52,6 +52,23 @@ u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class)
 	return SMC_BUF_MIN_SIZE << smc_buf_class(want, max_class);
 }
 
+/*
+ * Rings grow unless net.ipv4.tcp_moderate_rcvbuf is 0 or the user set
+ * SO_RCVBUF, as TCP's receive buffer does; to at most half of
+ * net.ipv4.tcp_rmem's maximum (the other half is TCP's overhead, as
+ * SO_RCVBUF's), and SMC_GROW_MAX_CLASS.
+ */
+u8 smc_rx_grow_ceiling(const struct sock *sk)
+{
+	const struct net *net = sock_net(sk);
+
+	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) ||
+	    !READ_ONCE(net->ipv4.sysctl_tcp_moderate_rcvbuf))
+		return 0;
+	return smc_buf_class_floor(READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]) / 2,
+				   SMC_GROW_MAX_CLASS);
+}
+
 static const u8 *smc_rx_ring(const struct smc_conn *conn)
 {
 	return conn->rx_ring;
@@ -95,11 +112,14 @@ bool smc_rx_urgent(struct smc_sock *smc, const struct smc_cdc_msg *m)
 /*
  * Whether a read that moved rx_cons tells the peer at once: when the peer
  * waits for room (its write_blocked), or once rx_update_limit bytes were
- * read since our last CDC (see struct smc_conn). Conn lock held.
+ * read since our last CDC (see struct smc_conn), or while we offer a
+ * bigger ring: the writer then waits for the old one to be empty, and
+ * may have said it did not wait before the offer reached it.
+ * Conn lock held.
  */
 static bool smc_rx_update_due(const struct smc_conn *conn)
 {
-	return conn->peer_blocked ||
+	return conn->peer_blocked || conn->rx_offer_token ||
 	       conn->rx_cons - conn->rx_cons_sent >= conn->rx_update_limit;
 }
 

@@ -147,13 +147,16 @@ static bool smc_tx_broken(const struct smc_conn *conn)
  * between two writes, with the old ring empty, so every byte is in one
  * ring only and the reader, having read all of the old one, finds the
  * next byte at the start of the new one (its base: tx_prod now). The CDC
- * after it goes into the new DMB, which tells the reader that we moved.
+ * after it tells the reader that we moved: over SMC-D it goes into the
+ * new DMB; over SMC-R its prod_gen names the new ring.
  * tx_mutex held. 0, or -errno: the connection is broken.
  */
 static int smc_tx_move_ring(struct smc_sock *smc)
 {
 	struct smc_conn *conn = &smc->conn;
+	bool moved = false;
 	u64 token;
+	u32 key;
 	u8 class;
 	u8 *ring;
 	u32 size;
@@ -161,6 +164,7 @@ static int smc_tx_move_ring(struct smc_sock *smc)
 
 	spin_lock_bh(&conn->lock);
 	token = conn->peer_offer_token;
+	key = conn->peer_offer_key;
 	class = conn->peer_offer_class;
 	if (!token || conn->tx_prod != conn->tx_cons || smc_tx_broken(conn) ||
 	    conn->tx_dead)
@@ -176,8 +180,16 @@ static int smc_tx_move_ring(struct smc_sock *smc)
 	 * under the one cdc_mutex.
 	 */
 	mutex_lock(&conn->cdc_mutex);
-	rc = conn->ops->switch_tx(conn, token, class, &ring, &size);
-	if (!rc) {
+	rc = conn->ops->switch_tx(conn, token, key, class, &ring, &size);
+	if (rc == -EAGAIN) {
+		/* Declined: we stay, and take the same offer for no new one. */
+		spin_lock_bh(&conn->lock);
+		conn->peer_ring_token = token;
+		conn->peer_offer_token = 0;
+		spin_unlock_bh(&conn->lock);
+		rc = 0;
+	} else if (!rc) {
+		moved = true;
 		spin_lock_bh(&conn->lock);
 		conn->peer_ring = ring;
 		conn->peer_size = size;
@@ -191,7 +203,8 @@ static int smc_tx_move_ring(struct smc_sock *smc)
 	mutex_unlock(&conn->cdc_mutex);
 	if (rc)
 		return rc;
-	smc_cdc_send(smc);
+	if (moved)
+		smc_cdc_send(smc);
 	return 0;
 }
 

@@ -124,23 +124,6 @@ static void smcd_cdc_rx(void *owner)
 }
 
 /*
- * The class a ring may grow to: TCP's autotuning bounds (rings grow
- * unless net.ipv4.tcp_moderate_rcvbuf is 0 or the user set SO_RCVBUF, as
- * TCP's receive buffer; at most half of net.ipv4.tcp_rmem's maximum, the
- * other half being TCP's overhead, as SO_RCVBUF's), and the largest DMB.
- */
-static u8 smcd_grow_ceiling(const struct sock *sk)
-{
-	const struct net *net = sock_net(sk);
-
-	if ((sk->sk_userlocks & SOCK_RCVBUF_LOCK) ||
-	    !READ_ONCE(net->ipv4.sysctl_tcp_moderate_rcvbuf))
-		return 0;
-	return smc_buf_class_floor(READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]) / 2,
-				   SMCD_DMB_MAX_CLASS);
-}
-
-/*
  * Let go of the ring the peer left, and offer a bigger one when reads
  * keep emptying ours after the peer filled it (SMC_GROW_AFTER): two classes
  * up (64 KiB, 256 KiB, 1 MiB), reserved against net.smc.mem_limit and
@@ -175,10 +158,10 @@ static void smcd_grow_rx(struct smc_conn *conn)
 	if (!due)
 		goto out;
 	class = smcd_conn_size_class(sc);
-	ceiling = smcd_grow_ceiling(&smc->sk);
+	ceiling = min_t(u8, smc_rx_grow_ceiling(&smc->sk), SMCD_DMB_MAX_CLASS);
 	if (class >= ceiling)
 		goto off;
-	class = min_t(u8, class + 2, ceiling);
+	class = min_t(u8, class + SMC_GROW_STEP, ceiling);
 	if (smc_mem_reserve(smc, SMC_BUF_MIN_SIZE << class))
 		goto off;
 	if (smcd_lgr_dmb_add(sc, class, smcd_cdc_rx, &next)) {
@@ -206,8 +189,8 @@ out:
  * (token, owner and bounds). CDCs go there from now on: the caller holds
  * cdc_mutex (smc_tx_move_ring()).
  */
-static int smcd_switch_tx(struct smc_conn *conn, u64 token, u8 class,
-			  u8 **ring, u32 *size)
+static int smcd_switch_tx(struct smc_conn *conn, u64 token, u32 key,
+			  u8 class, u8 **ring, u32 *size)
 {
 	struct smcd_conn *sc = conn->smcd;
 	u32 len = SMC_BUF_MIN_SIZE << class, got = 0;

@@ -38,6 +38,18 @@
  * refused is not an error while another link works: that CDC is owed,
  * and the failover sends it.
  *
+ * Rings that grow (Documentation/smc-r.md, "Rings that grow"), as over
+ * SMC-D (smcd_conn.c) with RMBs for DMBs, between two af_smc ends that
+ * said so in the CLC (sc->grows): a reader that keeps emptying a full
+ * ring makes a bigger RMB (registered on every link, announced with
+ * CONFIRM_RKEY where the group has two) and offers it in every CDC, by
+ * its rkey and address on the link the CDC goes over; the writer moves
+ * there once nothing waits in the old ring, if it then knows the RMB on
+ * every ready link of the group (else it stays, and ignores the offer: a
+ * ring it could not fail over in is no gain), and its next CDC says so
+ * (prod_gen); the reader's CQ handler then reads the new ring, and its
+ * next read lets the old one go.
+ *
  * The objects: struct smcr_conn (smcr_lgr.h) hangs off smc->conn.smcr
  * from smcr_conn_start() until ops->destroy; its group, link and buffers
  * live as long as it is in the group.
@@ -50,6 +62,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_mem.h"
 #include "smc_stats.h"
 #include "smcr_lgr.h"
 
@@ -262,6 +275,7 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 {
 	struct smcr_conn *sc = conn->smcr;
 	struct smc_cdc_msg msg = *m;
+	struct smcr_buf *next;
 	u8 buf[SMC_CDC_R_LEN];
 	int rc;
 
@@ -270,6 +284,16 @@ static int smcr_conn_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m
 	/* conn->cdc_mutex: one order for sequence numbers and sends. */
 	msg.seqno = ++sc->tx_seqno;
 	msg.token = sc->peer_token;
+	/*
+	 * Our offer names the RMB on the link this CDC goes over (a failover
+	 * may have moved us since it was made). The CQ handler may have taken
+	 * the RMB for ours meanwhile; the peer then knows it already.
+	 */
+	next = READ_ONCE(sc->rmb_next);
+	if (msg.ring_token && next) {
+		msg.ring_token = smcr_buf_addr(sc->link, next);
+		msg.ring_key = smcr_buf_rkey(sc->link, next);
+	}
 	if (smc_cdc_encode_r(&msg, buf, sizeof(buf)))
 		return -EINVAL;
 	/* The only CDC that carries this mark: a failover may need it again. */
@@ -338,11 +362,127 @@ static void smcr_conn_destroy(struct smc_conn *conn)
 	kfree(sc);
 }
 
+/*
+ * Let go of the RMB the peer left, and offer a bigger one when reads
+ * keep emptying ours after the peer filled it (SMC_GROW_AFTER), as
+ * smcd_grow_rx() does. tx_mutex keeps destroy away and sc->link still.
+ */
+static void smcr_grow_rx(struct smc_conn *conn)
+{
+	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
+	struct smcr_buf *old, *next;
+	struct smcr_conn *sc;
+	u8 class, ceiling;
+	u32 len;
+	bool due;
+
+	mutex_lock(&conn->tx_mutex);
+	sc = conn->smcr;
+	if (!sc)
+		goto out;
+	spin_lock_bh(&conn->lock);
+	old = sc->rmb_old;
+	sc->rmb_old = NULL;
+	conn->rx_ring_left = false;
+	due = conn->rx_drains >= SMC_GROW_AFTER && !conn->rx_grow_off &&
+	      !conn->rx_offer_token && !smc_close_ended(conn);
+	conn->rx_drains = 0;
+	spin_unlock_bh(&conn->lock);
+	if (old) {
+		len = old->size;
+		smcr_lgr_ring_drop(sc, old);
+		smc_mem_unreserve_bytes(smc, len);
+		smc_stats_rx_resized(smc, sc->rmb->size);
+	}
+	if (!due)
+		goto out;
+	class = ilog2(sc->rmb->size / SMC_BUF_MIN_SIZE);
+	ceiling = smc_rx_grow_ceiling(&smc->sk);
+	if (class >= ceiling)
+		goto off;
+	class = min_t(u8, class + SMC_GROW_STEP, ceiling);
+	len = SMC_BUF_MIN_SIZE << class;
+	if (smc_mem_reserve(smc, len))
+		goto off;
+	next = smcr_lgr_ring_new(sc, len);
+	if (IS_ERR(next)) {
+		smc_mem_unreserve_bytes(smc, len);
+		goto off;
+	}
+	spin_lock_bh(&conn->lock);
+	sc->rmb_next = next;
+	conn->rx_offer_token = smcr_buf_addr(sc->link, next);
+	conn->rx_offer_key = smcr_buf_rkey(sc->link, next);
+	conn->rx_offer_class = class;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_send(smc);	/* the offer; every CDC repeats it */
+	goto out;
+off:
+	spin_lock_bh(&conn->lock);
+	conn->rx_grow_off = true;
+	spin_unlock_bh(&conn->lock);
+out:
+	mutex_unlock(&conn->tx_mutex);
+}
+
+/*
+ * The peer's offered RMB (address token, rkey key on the link the offer
+ * came over) becomes the target of our WRITEs, and what its CONFIRM_RKEY
+ * said of it on the group's other link; unless that leaves a ready link
+ * on which we do not know it (the connection could not fail over there,
+ * or the offer came over a link we do not write on): then nothing
+ * changes and the offer is declined (-EAGAIN). The caller holds tx_mutex
+ * and cdc_mutex: no WRITE or CDC meanwhile.
+ */
+static int smcr_switch_tx(struct smc_conn *conn, u64 token, u32 key, u8 class,
+			  u8 **ring, u32 *size)
+{
+	struct smcr_conn *sc = conn->smcr;
+	u32 rkey[SMCR_LGR_LINKS];
+	u64 addr[SMCR_LGR_LINKS];
+	bool here;
+	int i;
+
+	if (!sc)
+		return -ENOTCONN;
+	lockdep_assert_held(&conn->cdc_mutex);
+	spin_lock_bh(&conn->lock);
+	here = sc->offer_slot == sc->slot;
+	spin_unlock_bh(&conn->lock);
+	if (!here)
+		return -EAGAIN;
+	/* The ADD_LINK flow and smcr_lgr_rkey_take() write them under it. */
+	mutex_lock(&smcr_lgr_lock);
+	for (i = 0; i < SMCR_LGR_LINKS; i++) {
+		rkey[i] = sc->peer_rkey[i];
+		addr[i] = sc->peer_addr[i];
+		WRITE_ONCE(sc->peer_rkey[i], i == sc->slot ? key : 0);
+		WRITE_ONCE(sc->peer_addr[i], i == sc->slot ? token : 0);
+	}
+	mutex_unlock(&smcr_lgr_lock);
+	smcr_lgr_rkey_take(sc);
+	if (!smcr_lgr_peer_keys_known(sc)) {
+		mutex_lock(&smcr_lgr_lock);
+		for (i = 0; i < SMCR_LGR_LINKS; i++) {
+			WRITE_ONCE(sc->peer_rkey[i], rkey[i]);
+			WRITE_ONCE(sc->peer_addr[i], addr[i]);
+		}
+		mutex_unlock(&smcr_lgr_lock);
+		return -EAGAIN;
+	}
+	sc->peer_size = SMC_BUF_MIN_SIZE << class;
+	*ring = NULL;
+	*size = sc->peer_size;
+	return 0;
+}
+
 static const struct smc_conn_ops smcr_conn_ops = {
 	.write		= smcr_conn_write,
 	.settle		= smcr_conn_settle,
 	.cdc_send	= smcr_conn_cdc_send,
 	.cdc_in_flight	= smcr_conn_cdc_in_flight,
+	.grow_rx	= smcr_grow_rx,
+	.switch_tx	= smcr_switch_tx,
 	.destroy	= smcr_conn_destroy,
 };
 
@@ -351,11 +491,68 @@ static const struct smc_conn_ops smcr_conn_ops = {
  * bh off.
  */
 void smcr_conn_cdc_rx(struct smcr_conn *sc, struct smcr_link *l,
-		      const struct smc_cdc_msg *m)
+		      const struct smc_cdc_msg *msg)
 {
+	struct smc_conn *conn = &sc->smc->conn;
+	struct smc_cdc_msg m = *msg;
+	bool broken = false;
+	int i;
+
+	/*
+	 * Rings that grow: only between two af_smc ends that said so; else
+	 * these are reserved bytes (a Linux peer sends zeros). An offer
+	 * beyond the classes rings grow to, or without a key, is none.
+	 */
+	if (!sc->grows) {
+		m.cons_gen = m.prod_gen = m.ring_class = 0;
+		m.ring_key = 0;
+		m.ring_token = 0;
+	} else if (m.ring_class > SMC_GROW_MAX_CLASS || !m.ring_key) {
+		m.ring_token = 0;
+	}
+	spin_lock(&conn->lock);
+	if (m.prod_gen != conn->rx_gen) {
+		if (sc->rmb_next && m.prod_gen == (u8)(conn->rx_gen + 1)) {
+			/*
+			 * The peer moved to the ring we offered: it may only
+			 * once we had read all it wrote into the old one.
+			 */
+			if (conn->rx_prod != conn->rx_cons) {
+				broken = true;
+			} else {
+				sc->rmb_old = sc->rmb;
+				WRITE_ONCE(sc->rmb, sc->rmb_next);
+				WRITE_ONCE(sc->rmb_next, NULL);
+				conn->rx_ring_left = true;
+				conn->rx_ring = sc->rmb->cpu;
+				conn->rmb_size = sc->rmb->size;
+				conn->rx_base = conn->rx_prod;
+				conn->peer_prod = (struct smc_cdc_cursor){};
+				conn->rx_gen++;
+				conn->rx_was_full = false;
+				conn->rx_grow_mark = conn->rx_cons;
+				conn->rx_offer_token = 0;
+				conn->rx_offer_key = 0;
+				conn->rx_offer_class = 0;
+			}
+		} else {
+			/* A cursor of a ring not in use says nothing. */
+			m.prod = conn->peer_prod;
+		}
+	}
+	/* The offer names the RMB on l: which slot that is, for the switch. */
+	if (m.ring_token)
+		for (i = 0; i < SMCR_LGR_LINKS; i++)
+			if (READ_ONCE(sc->lgr->links[i]) == l)
+				sc->offer_slot = i;
+	spin_unlock(&conn->lock);
+	if (broken) {
+		smc_close_peer_gone(sc->smc);
+		return;
+	}
 	/* The WRITEs before this CDC on l are in the RMB; let the CPU see them. */
 	smcr_buf_sync_cpu(l, sc->rmb);
-	smc_cdc_rx_msg(sc->smc, m);
+	smc_cdc_rx_msg(sc->smc, &m);
 }
 
 void smcr_conn_link_down(struct smc_sock *smc)
@@ -404,6 +601,8 @@ int smcr_conn_start(struct smc_sock *smc, struct smcr_conn *sc)
 	conn->rx_ring = sc->rmb->cpu;
 	conn->rmb_size = sc->rmb->size;
 	conn->rx_update_limit = min_t(u32, conn->rmb_size / 10, SZ_2K);
+	/* Rings that grow: only when the peer said it knows them too. */
+	conn->rx_grow_off = !sc->grows;
 	conn->sndbuf = sc->sndbuf->cpu;
 	conn->sndbuf_size = sc->sndbuf->size;
 	conn->peer_ring = NULL;

@@ -445,6 +445,8 @@ static void smcr_hs_fill(struct smcr_conn *sc, u8 type, bool first,
 	sc->rmb_rkey = ac->r.rmb_rkey;
 	sc->rmb_addr = ac->r.rmb_dma_addr;
 	ac->r.psn = l->local.psn;
+	/* The server offers it; the client says yes when it was offered. */
+	ac->r.grows = type == SMC_CLC_ACCEPT || sc->grows;
 	if (!v2->on)
 		return;
 	memcpy(ac->eid, v2->eid, sizeof(ac->eid));
@@ -483,6 +485,7 @@ static bool smcr_hs_peer(const struct smc_clc_accept_confirm *ac, u8 type,
 		sc->peer_rkey[sc->slot] = ac->r.rmb_rkey;
 		sc->peer_addr[sc->slot] = ac->r.rmb_dma_addr;
 		sc->peer_size = SMC_BUF_MIN_SIZE << ac->r.rmbe_size;
+		sc->grows = ac->r.grows;
 	}
 	return true;
 }
@@ -652,7 +655,7 @@ int smcr_hs_connect(struct smc_sock *smc, struct smcr_path *path,
 			return smcr_hs_decline(smc, code);
 		}
 		/* Our RMB on the other link; without it, no failover. */
-		smcr_lgr_rkey_announce(sc);
+		smcr_lgr_rkey_announce(sc, sc->rmb);
 		smcr_hs_fill(sc, SMC_CLC_CONFIRM, false, &v2, ac);
 		rc = smc_clc_send(smc, msg);
 		if (!rc)
@@ -852,7 +855,7 @@ int smcr_hs_listen(struct smc_sock *nsmc, struct smc_clc_msg *msg)
 	}
 	/* Our RMB on the other link; without it, no failover. */
 	if (!first)
-		smcr_lgr_rkey_announce(sc);
+		smcr_lgr_rkey_announce(sc, sc->rmb);
 	smcr_hs_fill(sc, SMC_CLC_ACCEPT, first, &v2, ac);
 	rc = smc_clc_send(nsmc, msg);
 	if (!rc)

@@ -555,24 +555,30 @@ struct smcr_buf *smcr_lgr_buf_get(struct smcr_conn *sc, u32 size, bool remote,
 	return b;
 }
 
-int smcr_lgr_bufs_register(struct smcr_conn *sc)
+/*
+ * REG_MR of b on every link that can take one: the peer may use an RMB
+ * on each once told its rkey there (an ADD_LINK CONTINUATION).
+ */
+static int smcr_lgr_buf_register(struct smcr_conn *sc, struct smcr_buf *b)
 {
 	struct smcr_lgr *lgr = sc->lgr;
 	struct smcr_link *l;
 	int i, rc;
 
-	/*
-	 * Every link that can take a REG_MR: the peer may use the RMB on
-	 * each once told its rkey there (an ADD_LINK CONTINUATION).
-	 */
 	smcr_lgr_for_each_link(lgr, l, i) {
 		if (l != sc->link && !smcr_link_active(l))
 			continue;
-		rc = smcr_buf_register(l, sc->rmb) ?: smcr_buf_register(l, sc->sndbuf);
+		rc = smcr_buf_register(l, b);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+int smcr_lgr_bufs_register(struct smcr_conn *sc)
+{
+	return smcr_lgr_buf_register(sc, sc->rmb) ?:
+	       smcr_lgr_buf_register(sc, sc->sndbuf);
 }
 
 /* b leaves lgr for good. bufs_sem held (read), or nobody else has lgr. */
@@ -583,6 +589,91 @@ static void smcr_lgr_buf_free(struct smcr_lgr *lgr, struct smcr_buf *b)
 	mutex_unlock(&smcr_lgr_lock);
 	smcr_buf_free(b);
 	atomic_dec(&smc_obj_smcr_bufs);
+}
+
+/* Whether b may go on lgr's pool now; if so, it is there. smcr_lgr_lock held. */
+static bool smcr_lgr_pool_add(struct smcr_lgr *lgr, struct smcr_buf *b)
+{
+	if (!smcr_lgr_buf_ok(lgr, b) || lgr->dead ||
+	    lgr->pool_num >= SMCR_POOL_MAX ||
+	    lgr->pool_bytes + b->size > SMCR_POOL_BYTES)
+		return false;
+	list_add(&b->pool, &lgr->pool);
+	lgr->pool_num++;
+	lgr->pool_bytes += b->size;
+	return true;
+}
+
+/* An RMB of sc's goes: the peer forgets it; the pool, else freed. bufs_sem held. */
+static void smcr_lgr_rmb_put(struct smcr_conn *sc, struct smcr_buf *b)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	bool pooled;
+
+	smcr_lgr_rkey_forget(sc, b);
+	mutex_lock(&smcr_lgr_lock);
+	pooled = smcr_lgr_pool_add(lgr, b);
+	mutex_unlock(&smcr_lgr_lock);
+	if (!pooled)
+		smcr_lgr_buf_free(lgr, b);
+}
+
+struct smcr_buf *smcr_lgr_ring_new(struct smcr_conn *sc, u32 size)
+{
+	/* One snapshot: the sysctl may change meanwhile. */
+	enum smcr_buf_type type =
+		READ_ONCE(smc_net(sock_net(&sc->smc->sk))->sysctl_smcr_buf_type);
+	struct mem_cgroup *old;
+	struct smcr_buf *b;
+	int rc;
+
+	smcr_lgr_bufs_hold(sc);
+	old = smc_mem_enter(&sc->smc->conn);
+	b = smcr_lgr_buf_get(sc, size, true, type);
+	smc_mem_leave(old);
+	if (!IS_ERR(b)) {
+		rc = smcr_lgr_buf_register(sc, b);
+		if (rc) {
+			smcr_lgr_buf_free(sc->lgr, b);
+			b = ERR_PTR(rc);
+		}
+	}
+	smcr_lgr_bufs_release(sc);
+	/* Without the answer the ring is offered, and not moved to. */
+	if (!IS_ERR(b))
+		smcr_lgr_rkey_announce(sc, b);
+	return b;
+}
+
+void smcr_lgr_ring_drop(struct smcr_conn *sc, struct smcr_buf *b)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+
+	/*
+	 * The readers of sc's RMB under conns_lock (debugfs, the rkeys an
+	 * ADD_LINK sends) may have taken b before the CQ handler replaced
+	 * it: none still looks at it after this.
+	 */
+	write_lock_bh(&lgr->conns_lock);
+	write_unlock_bh(&lgr->conns_lock);
+	smcr_lgr_bufs_hold(sc);
+	smcr_lgr_rmb_put(sc, b);
+	smcr_lgr_bufs_release(sc);
+}
+
+bool smcr_lgr_peer_keys_known(struct smcr_conn *sc)
+{
+	struct smcr_lgr *lgr = sc->lgr;
+	struct smcr_link *l;
+	bool known = true;
+	int i;
+
+	mutex_lock(&smcr_lgr_lock);
+	smcr_lgr_for_each_link(lgr, l, i)
+		if (lgr->link_ready[i] && smcr_link_active(l) && !sc->peer_rkey[i])
+			known = false;
+	mutex_unlock(&smcr_lgr_lock);
+	return known;
 }
 
 /*
@@ -621,30 +712,23 @@ void smcr_lgr_leave(struct smcr_conn *sc)
 	 * added while the buffers go (bufs_sem).
 	 */
 	down_read(&lgr->bufs_sem);
-	smcr_lgr_rkey_forget(sc);
 	if (sc->sndbuf)
 		smcr_lgr_buf_free(lgr, sc->sndbuf);
 	sc->sndbuf = NULL;
-	sc->rmb = NULL;
-
-	mutex_lock(&smcr_lgr_lock);
-	if (rmb && smcr_lgr_buf_ok(lgr, rmb) && !lgr->dead &&
-	    lgr->pool_num < SMCR_POOL_MAX &&
-	    lgr->pool_bytes + rmb->size <= SMCR_POOL_BYTES) {
-		list_add(&rmb->pool, &lgr->pool);
-		lgr->pool_num++;
-		lgr->pool_bytes += rmb->size;
-		rmb = NULL;
-	}
-	mutex_unlock(&smcr_lgr_lock);
 	/*
 	 * Our count keeps the group, its link and the link's device until
 	 * the decrement below: once it reaches 0, the free work (at once for
 	 * a dead group) may destroy all three, so nothing of the group is
-	 * touched after it.
+	 * touched after it. A ring that grew may leave two more RMBs: the
+	 * one offered and not moved to, the one left and not let go yet.
 	 */
 	if (rmb)
-		smcr_lgr_buf_free(lgr, rmb);
+		smcr_lgr_rmb_put(sc, rmb);
+	if (sc->rmb_next)
+		smcr_lgr_rmb_put(sc, sc->rmb_next);
+	if (sc->rmb_old)
+		smcr_lgr_rmb_put(sc, sc->rmb_old);
+	sc->rmb = sc->rmb_next = sc->rmb_old = NULL;
 	up_read(&lgr->bufs_sem);
 	mutex_lock(&smcr_lgr_lock);
 	smcr_lgr_for_each_link(lgr, l, i) {

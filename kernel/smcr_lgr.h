@@ -294,6 +294,19 @@ struct smcr_conn {
 	struct smcr_buf		*rmb;		/* ours, registered */
 	struct smcr_buf		*sndbuf;	/* RDMA WRITE source */
 	/*
+	 * Rings that grow (smcr_conn.c): both ends said so in the CLC
+	 * (SMC_CLC_R_GROWS in the Accept and the Confirm); the bigger RMB
+	 * we offered, until the peer moves there (then it is rmb), and the
+	 * one it left, until our next read lets it go. The CQ handler swaps
+	 * them, under conn->lock; a reader of rmb under conns_lock sees the
+	 * old or the new one, and the old one stays until
+	 * smcr_lgr_ring_drop(). offer_slot: the link the peer's last offer
+	 * came over, whose key it named (conn->lock).
+	 */
+	bool			grows;
+	struct smcr_buf		*rmb_next, *rmb_old;
+	u8			offer_slot;
+	/*
 	 * The peer's RMB on each of our links (by slot): the one on sc's
 	 * link from its Accept or Confirm, another from the ADD_LINK
 	 * CONTINUATION of the link that slot holds (0: not known).
@@ -415,6 +428,25 @@ struct smcr_buf *smcr_lgr_buf_get(struct smcr_conn *sc, u32 size, bool remote,
  * where done). smcr_lgr_bufs_hold() held. 0 or -errno.
  */
 int smcr_lgr_bufs_register(struct smcr_conn *sc);
+/*
+ * Rings that grow (smcr_conn.c): a new RMB of size bytes for sc, from the
+ * pool or made, registered on every active link and announced where the
+ * group has another (smcr_lgr_rkey_announce()); charged to the socket's
+ * memcg. Process context, sc->smc's tx_mutex held. The RMB or an ERR_PTR.
+ */
+struct smcr_buf *smcr_lgr_ring_new(struct smcr_conn *sc, u32 size);
+/*
+ * An RMB of sc's that the peer left for a bigger one (or that sc
+ * offered and no longer needs): the peer is told to forget its keys
+ * (smcr_lgr_rkey_forget()), and it goes to the pool or is freed.
+ * Process context, and nothing may still name it in sc.
+ */
+void smcr_lgr_ring_drop(struct smcr_conn *sc, struct smcr_buf *b);
+/*
+ * Whether sc knows the peer's RMB on each ready, active link of its
+ * group: a ring it cannot fail over in is not moved to.
+ */
+bool smcr_lgr_peer_keys_known(struct smcr_conn *sc);
 
 /* The link groups for sock_diag/netlink-like views: debugfs "smcr_lgr". */
 void smcr_lgr_show(struct seq_file *m);
@@ -473,18 +505,21 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 /* The server's first link is confirmed: add a second if the group may. */
 void smcr_lgr_llc_add(struct smcr_lgr *lgr);
 /*
- * A connection's RMB in a group with another ready link, registered on
- * it: tell the peer its rkey there (CONFIRM_RKEY over sc's link, answer
- * awaited, bounded), before the CLC message that names the RMB goes out,
- * so that the connection can fail over to that link. 0, or -errno and
- * the connection goes on without (it is reset if its link fails).
+ * A connection's RMB b (sc->rmb, or the bigger one its ring grows into)
+ * in a group with another ready link, registered on it: tell the peer
+ * its rkey there (CONFIRM_RKEY over sc's link, answer awaited, bounded),
+ * before the CLC message or the CDC that names the RMB goes out, so that
+ * the connection can fail over to that link. 0, or -errno and the
+ * connection goes on without (it is reset if its link fails; a ring
+ * offered without is not moved to, smcr_conn.c).
  */
-int smcr_lgr_rkey_announce(struct smcr_conn *sc);
+int smcr_lgr_rkey_announce(struct smcr_conn *sc, struct smcr_buf *b);
 /*
- * sc's RMB leaves it (smcr_lgr_leave(), bufs_sem held for reading): a
- * peer that knows it on more than one link is told to forget it.
+ * sc's RMB b leaves it (smcr_lgr_leave(), a ring the peer left; bufs_sem
+ * held for reading): a peer that knows it on more than one link is told
+ * to forget it.
  */
-void smcr_lgr_rkey_forget(struct smcr_conn *sc);
+void smcr_lgr_rkey_forget(struct smcr_conn *sc, struct smcr_buf *b);
 /*
  * sc learnt the peer's RMB on its link from the CLC: take what the
  * peer's CONFIRM_RKEY said of it on the group's other links.

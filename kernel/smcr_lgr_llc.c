@@ -206,7 +206,7 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 	wake_up(&lgr->llc_wait);
 }
 
-int smcr_lgr_rkey_announce(struct smcr_conn *sc)
+int smcr_lgr_rkey_announce(struct smcr_conn *sc, struct smcr_buf *b)
 {
 	struct smc_llc_msg m = {
 		.type = SMC_LLC_CONFIRM_RKEY,
@@ -220,19 +220,19 @@ int smcr_lgr_rkey_announce(struct smcr_conn *sc)
 	mutex_lock(&smcr_lgr_lock);
 	smcr_lgr_for_each_link(lgr, l, i) {
 		if (l == sc->link || !lgr->link_ready[i] || !smcr_link_active(l) ||
-		    !smcr_buf_registered(l, sc->rmb))
+		    !smcr_buf_registered(l, b))
 			continue;
 		c->num_rkeys = 1;
 		c->rtoken[1].link_id = l->link_num;
-		c->rtoken[1].rkey = smcr_buf_rkey(l, sc->rmb);
-		c->rtoken[1].vaddr = smcr_buf_addr(l, sc->rmb);
+		c->rtoken[1].rkey = smcr_buf_rkey(l, b);
+		c->rtoken[1].vaddr = smcr_buf_addr(l, b);
 		break;
 	}
 	mutex_unlock(&smcr_lgr_lock);
 	if (!c->num_rkeys)
 		return 0;	/* one link: nothing to fail over to */
-	c->rtoken[0].rkey = smcr_buf_rkey(sc->link, sc->rmb);
-	c->rtoken[0].vaddr = smcr_buf_addr(sc->link, sc->rmb);
+	c->rtoken[0].rkey = smcr_buf_rkey(sc->link, b);
+	c->rtoken[0].vaddr = smcr_buf_addr(sc->link, b);
 	rc = smcr_llc_confirm_rkey(sc->link, &m);
 	if (!rc) {
 		mutex_lock(&smcr_lgr_lock);
@@ -252,7 +252,7 @@ int smcr_lgr_rkey_announce(struct smcr_conn *sc)
  * smcr_lgr.c), so the answer would change nothing here, and a close
  * need not wait a round trip. sc's count keeps its link.
  */
-void smcr_lgr_rkey_forget(struct smcr_conn *sc)
+void smcr_lgr_rkey_forget(struct smcr_conn *sc, struct smcr_buf *b)
 {
 	struct smc_llc_msg m = { .type = SMC_LLC_DELETE_RKEY };
 	struct smcr_lgr *lgr = sc->lgr;
@@ -260,19 +260,19 @@ void smcr_lgr_rkey_forget(struct smcr_conn *sc)
 	bool known = false;
 	int i;
 
-	if (!sc->rmb || !sc->link)
+	if (!b || !sc->link)
 		return;
 	mutex_lock(&smcr_lgr_lock);
 	smcr_lgr_for_each_link(lgr, l, i)
-		if (l != sc->link && smcr_buf_registered(l, sc->rmb))
+		if (l != sc->link && smcr_buf_registered(l, b))
 			known = true;
 	known = known && !lgr->dead && smcr_link_active(sc->link) &&
-		smcr_buf_registered(sc->link, sc->rmb);
+		smcr_buf_registered(sc->link, b);
 	mutex_unlock(&smcr_lgr_lock);
 	if (!known)
 		return;
 	m.delete_rkey.num_rkeys = 1;
-	m.delete_rkey.rkey[0] = smcr_buf_rkey(sc->link, sc->rmb);
+	m.delete_rkey.rkey[0] = smcr_buf_rkey(sc->link, b);
 	if (smcr_llc_send(sc->link, &m))
 		return;
 	mutex_lock(&smcr_lgr_lock);

@@ -121,6 +121,12 @@ enum smc_cdc_err smc_cdc_encode_r(const struct smc_cdc_msg *m, void *buf,
 	b[SMC_CDC_OFF(smc_cdc_wire_msg, prod_flags)] = prod_flags_of(m);
 	b[SMC_CDC_OFF(smc_cdc_wire_msg, conn_state_flags)] =
 		conn_state_flags_of(m);
+	b[SMC_CDC_OFF(smc_cdc_wire_msg, cons_gen)] = m->cons_gen;
+	b[SMC_CDC_OFF(smc_cdc_wire_msg, prod_gen)] = m->prod_gen;
+	b[SMC_CDC_OFF(smc_cdc_wire_msg, ring_class)] = m->ring_class;
+	smc_wire_put_be32(b + SMC_CDC_OFF(smc_cdc_wire_msg, ring_key), m->ring_key);
+	smc_wire_put_be64(b + SMC_CDC_OFF(smc_cdc_wire_msg, ring_token),
+			  m->ring_token);
 	return SMC_CDC_OK;
 }
 
@@ -142,6 +148,12 @@ enum smc_cdc_err smc_cdc_decode_r(const void *buf, size_t len,
 	r_get_cursor(b + SMC_CDC_OFF(smc_cdc_wire_msg, cons), &m->cons);
 	flags_to_msg(b[SMC_CDC_OFF(smc_cdc_wire_msg, prod_flags)],
 		     b[SMC_CDC_OFF(smc_cdc_wire_msg, conn_state_flags)], m);
+	m->cons_gen = b[SMC_CDC_OFF(smc_cdc_wire_msg, cons_gen)];
+	m->prod_gen = b[SMC_CDC_OFF(smc_cdc_wire_msg, prod_gen)];
+	m->ring_class = b[SMC_CDC_OFF(smc_cdc_wire_msg, ring_class)];
+	m->ring_key = smc_wire_get_be32(b + SMC_CDC_OFF(smc_cdc_wire_msg, ring_key));
+	m->ring_token = smc_wire_get_be64(b + SMC_CDC_OFF(smc_cdc_wire_msg,
+							  ring_token));
 	return SMC_CDC_OK;
 }
 

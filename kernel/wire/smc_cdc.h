@@ -47,13 +47,18 @@ struct smc_cdc_msg {
 	/* connection state flags */
 	bool peer_done_writing, peer_conn_closed, peer_conn_abort;
 	/*
-	 * SMC-D only, af_smc's own (smc_cdc_layout.h): the sender offers a
-	 * bigger receive ring, the DMB ring_token of size class ring_class
-	 * (0: no offer), and its cons cursor counts in its ring number
-	 * cons_gen (mod 256). The SMC-R forms ignore them.
+	 * af_smc's own (smc_cdc_layout.h): the sender offers a bigger
+	 * receive ring of size class ring_class, ring_token (0: no offer):
+	 * SMC-D, the DMB's token; SMC-R, the RMB's address, and ring_key its
+	 * rkey, on the link the message went over. Its cons cursor counts
+	 * in its ring number cons_gen (mod 256); SMC-R also says where its
+	 * prod cursor counts, prod_gen (the reader of SMC-D learns that from
+	 * where the message is). The SMC-D forms leave ring_key and prod_gen
+	 * 0.
 	 */
 	uint64_t ring_token;
-	uint8_t ring_class, cons_gen;
+	uint32_t ring_key;
+	uint8_t ring_class, cons_gen, prod_gen;
 };
 
 /* Results. 0 is success; every failure has its own value. */

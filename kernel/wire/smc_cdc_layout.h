@@ -25,7 +25,17 @@ struct smc_cdc_wire_cursor {
 	uint8_t count[4];
 };
 
-/* SMC-R CDC message, 44 bytes: the payload of one RDMA SEND. */
+/*
+ * SMC-R CDC message, 44 bytes: the payload of one RDMA SEND.
+ *
+ * From cons_gen on, af_smc's own, in the 18 bytes RFC 7609 and Linux
+ * reserve (Linux sends zeros: "no offer, generation 0"): a receive ring
+ * that grows (Documentation/smc-r.md, "Rings that grow"), used only
+ * between two af_smc ends that said so in their CLC Accept and Confirm.
+ * cons_gen and prod_gen number the rings the cursors count in; an offer
+ * names a bigger RMB of class ring_class by its rkey and address on the
+ * link the message went over.
+ */
 struct smc_cdc_wire_msg {
 	uint8_t type;			/* 0xFE */
 	uint8_t len;			/* 44 */
@@ -35,7 +45,13 @@ struct smc_cdc_wire_msg {
 	struct smc_cdc_wire_cursor cons;	/* consumer cursor ("ack") */
 	uint8_t prod_flags;		/* SMC_CDC_PF_* */
 	uint8_t conn_state_flags;	/* SMC_CDC_CSF_* */
-	uint8_t reserved[18];
+	uint8_t cons_gen;		/* the ring cons counts in */
+	uint8_t prod_gen;		/* the ring prod counts in */
+	uint8_t ring_class;		/* the offered RMB's size class */
+	uint8_t reserved;
+	uint8_t ring_key[4];		/* its rkey */
+	uint8_t ring_token[8];		/* its address, 0: no offer */
+	uint8_t reserved2[2];
 };
 
 /*
@@ -96,8 +112,12 @@ SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, prod) == 8, "prod");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, cons) == 16, "cons");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, prod_flags) == 24,
 		       "prod_flags");
-SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, reserved) == 26,
-		       "reserved");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, cons_gen) == 26,
+		       "cons_gen");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, ring_key) == 30,
+		       "ring_key");
+SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smc_cdc_wire_msg, ring_token) == 34,
+		       "ring_token");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smcd_cdc_wire_cursor) == 8, "SMC-D cursor");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_SZ(smcd_cdc_wire_msg) == 32, "SMC-D CDC");
 SMC_WIRE_STATIC_ASSERT(SMC_CDC_OFF(smcd_cdc_wire_msg, prod) == 8, "D prod");

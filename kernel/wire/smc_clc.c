@@ -689,6 +689,7 @@ static void ac_decode_smcr(const uint8_t *q, struct smc_clc_accept_confirm *ac)
 	ac->r.rmb_dma_addr = smc_wire_get_be64(q + SMC_CLC_OFF(smc_clc_wire_smcr,
 							       rmb_dma_addr));
 	ac->r.psn = smc_wire_get_be24(q + SMC_CLC_OFF(smc_clc_wire_smcr, psn));
+	ac->r.grows = q[SMC_CLC_OFF(smc_clc_wire_smcr, reserved)] & SMC_CLC_R_GROWS;
 }
 
 static void ac_encode_smcr(uint8_t *q, const struct smc_clc_accept_confirm *ac)
@@ -712,6 +713,7 @@ static void ac_encode_smcr(uint8_t *q, const struct smc_clc_accept_confirm *ac)
 	smc_wire_put_be64(q + SMC_CLC_OFF(smc_clc_wire_smcr, rmb_dma_addr),
 			  ac->r.rmb_dma_addr);
 	smc_wire_put_be24(q + SMC_CLC_OFF(smc_clc_wire_smcr, psn), ac->r.psn);
+	q[SMC_CLC_OFF(smc_clc_wire_smcr, reserved)] = ac->r.grows ? SMC_CLC_R_GROWS : 0;
 }
 
 static void ac_decode_smcd(const uint8_t *q, struct smc_clc_accept_confirm *ac)

@@ -221,6 +221,7 @@ struct smc_clc_accept_confirm {
 		uint8_t qp_mtu;			/* 4 bits, IB MTU enum */
 		uint64_t rmb_dma_addr;
 		uint32_t psn;			/* 24 bits */
+		bool grows;	/* af_smc's own: SMC_CLC_R_GROWS (layout) */
 	} r;
 	struct {
 		uint64_t gid;

@@ -118,11 +118,19 @@ struct smc_clc_wire_smcr {
 	uint8_t rmbe_idx;
 	uint8_t rmbe_alert_token[4];
 	uint8_t size_mtu;		/* rmbe_size:4 | qp_mtu:4 (MSB first) */
+	/*
+	 * Reserved (RFC 7609, Linux: sent as 0, not read); af_smc's own
+	 * SMC_CLC_R_GROWS bit: the sender's receive rings grow, its CDCs
+	 * carry the offers (smc_cdc_layout.h). Used only when both ends
+	 * set it, so a Linux peer never sees an offer.
+	 */
 	uint8_t reserved;
 	uint8_t rmb_dma_addr[8];
 	uint8_t reserved2;
 	uint8_t psn[3];
 };
+
+#define SMC_CLC_R_GROWS		0x01
 
 /* SMC-D part of accept/confirm, 24 bytes. */
 struct smc_clc_wire_smcd {

@@ -39,6 +39,12 @@
  *   vmalloc past it, as before the sysctl acted. Each moves its bytes
  *   both ways, every byte compared. The cases before these set 2: they
  *   are about sizes past 1 MiB, which only vmalloc gives.
+ * - Rings that grow (Documentation/smc-r.md): with 64 KiB rings (Linux's
+ *   net.smc.rmem) and net.ipv4.tcp_moderate_rcvbuf 1, 32 MiB each way
+ *   grows both ends' rings, two classes at a time, every byte compared,
+ *   and each end's sock_diag and debugfs agree with the other's on the
+ *   new sizes. The other cases run with tcp_moderate_rcvbuf 0, so that
+ *   their rings stay the size they check.
  * Every sysctl is put back afterwards.
  */
 #define _GNU_SOURCE
@@ -80,6 +86,7 @@
 #define SMCR_LGR	"/sys/kernel/debug/af_smc/smcr_lgr"
 #define SMCR_CONNS	"/sys/kernel/debug/af_smc/smcr_conns"
 #define BUF_TYPE	"/proc/sys/net/smc/smcr_buf_type"
+#define MODERATE	"/proc/sys/net/ipv4/tcp_moderate_rcvbuf"
 #define BLOCK_MAX	(4 * MIB)	/* order 10 (MAX_ORDER - 1) of 4 KiB pages */
 #define LINGER		"/sys/module/af_smc/parameters/lgr_linger"
 #define CG_MNT		"/sys/fs/cgroup"
@@ -324,6 +331,31 @@ static void sysctl_sizes(const void *arg)
 		 size, size, size, size, NULL, NULL);
 	EXPECT_SYS(sysfile_write(WMEM, old_w));
 	EXPECT_SYS(sysfile_write(RMEM, old_r));
+}
+
+/*
+ * Rings that grow: 64 KiB at first, bigger after 32 MiB each way, by a
+ * class two or four up (256 KiB or 1 MiB: how often the reader found its
+ * ring full in time is up to the scheduler); one_conn() checks that the
+ * two ends agree and the buffers are what debugfs says.
+ */
+static void ring_growth(const void *arg)
+{
+	struct sd_sock cd, sd;
+	char old_r[32];
+
+	(void)arg;
+	set_buf_type(0);
+	ASSERT_SYS(sysfile_read(RMEM, old_r, sizeof(old_r)));
+	ASSERT_SYS(sysfile_write(RMEM, "65536"));
+	ASSERT_SYS(sysfile_write(MODERATE, "1"));
+	one_conn(PORT0 + 40, 0, 0, 32ull * MIB, 0, 0, 0, 0, &cd, &sd);
+	EXPECT_SYS(sysfile_write(MODERATE, "0"));
+	EXPECT_SYS(sysfile_write(RMEM, old_r));
+	tap_diag("rings after 32 MiB each way: the client's %u, the server's %u",
+		 cd.rmbe_size, sd.rmbe_size);
+	EXPECT(cd.rmbe_size == 256 * 1024 || cd.rmbe_size == MIB);
+	EXPECT(sd.rmbe_size == 256 * 1024 || sd.rmbe_size == MIB);
 }
 
 /* SO_SNDBUF/SO_RCVBUF of size on the client, the core's maxima raised. */
@@ -699,7 +731,7 @@ static const struct stepdown_arg stepdown_phys = { 0, 13 * MIB + 768 * 1024, BLO
 
 int main(int argc, char **argv)
 {
-	char old_type[16];
+	char old_type[16], old_moderate[16];
 	int rc;
 
 	if (argc != 3) {
@@ -710,6 +742,12 @@ int main(int argc, char **argv)
 	client_ip = argv[2];
 	if (sysfile_read(BUF_TYPE, old_type, sizeof(old_type))) {
 		perror(BUF_TYPE);
+		return 1;
+	}
+	/* The rings of the cases here stay the size they check. */
+	if (sysfile_read(MODERATE, old_moderate, sizeof(old_moderate)) ||
+	    sysfile_write(MODERATE, "0")) {
+		perror(MODERATE);
 		return 1;
 	}
 	tap_add(sysctl_bounds, NULL, 30,
@@ -748,9 +786,16 @@ int main(int argc, char **argv)
 	tap_add(buf_type_phys_large, NULL, 240,
 		"smcr_buf_type 0 and wmem = rmem = 8 MiB: every buffer one block of 4 MiB "
 		"(the largest the page allocator has), 8 MiB each way intact");
+	tap_add(ring_growth, NULL, 240,
+		"rings that grow: 64 KiB rings, 32 MiB each way, both ends' rings grow "
+		"(256 KiB or 1 MiB), the ends agree, every byte compared");
 	rc = tap_run();
 	if (sysfile_write(BUF_TYPE, old_type)) {
 		perror(BUF_TYPE);
+		rc = 1;
+	}
+	if (sysfile_write(MODERATE, old_moderate)) {
+		perror(MODERATE);
 		rc = 1;
 	}
 	return rc;

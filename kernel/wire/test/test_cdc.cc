@@ -18,7 +18,9 @@
 #define OFF(t, m) offsetof(struct t, m)
 
 // SMC-R: type 0, len 1, seqno 2, token 4, prod 8 (reserved 2, wrap 2,
-// count 4), cons 16, prod flags 24, conn state flags 25, reserved 26..43.
+// count 4), cons 16, prod flags 24, conn state flags 25, reserved 26..43,
+// where af_smc keeps its own: cons and prod generation 26 and 27, ring
+// class 28, ring key 30..33 and ring token 34..41.
 static_assert(SZ(smc_cdc_wire_msg) == 44);
 static_assert(OFF(smc_cdc_wire_msg, len) == 1);
 static_assert(OFF(smc_cdc_wire_msg, seqno) == 2);
@@ -28,6 +30,11 @@ static_assert(OFF(smc_cdc_wire_msg, prod.count) == 12);
 static_assert(OFF(smc_cdc_wire_msg, cons.wrap) == 18);
 static_assert(OFF(smc_cdc_wire_msg, cons.count) == 20);
 static_assert(OFF(smc_cdc_wire_msg, conn_state_flags) == 25);
+static_assert(OFF(smc_cdc_wire_msg, cons_gen) == 26);
+static_assert(OFF(smc_cdc_wire_msg, prod_gen) == 27);
+static_assert(OFF(smc_cdc_wire_msg, ring_class) == 28);
+static_assert(OFF(smc_cdc_wire_msg, ring_key) == 30);
+static_assert(OFF(smc_cdc_wire_msg, ring_token) == 34);
 // SMC-D (struct smcd_cdc_msg): type 0, reserved 1..7, prod 8 (wrap 2,
 // count 4, two flag bytes), cons 16, reserved 24..31; af_smc's own ring
 // class 1, cons generation 2 and ring token 24..31 in Linux's reserved.
@@ -77,7 +84,8 @@ bool Same(const smc_cdc_msg &a, const smc_cdc_msg &b)
 	       a.peer_conn_closed == b.peer_conn_closed &&
 	       a.peer_conn_abort == b.peer_conn_abort &&
 	       a.ring_token == b.ring_token && a.ring_class == b.ring_class &&
-	       a.cons_gen == b.cons_gen;
+	       a.cons_gen == b.cons_gen && a.ring_key == b.ring_key &&
+	       a.prod_gen == b.prod_gen;
 }
 
 // exactly sized heap copy, so ASan builds see any over-read
@@ -144,7 +152,8 @@ TEST(CdcGolden, SmcD)
 TEST(CdcGolden, SmcDRingOffer)
 {
 	// af_smc's own fields: class at 1, generation at 2, token big endian
-	// at 24; the SMC-R form has no room for them and drops them.
+	// at 24; the SMC-D form has no ring key and no producer generation
+	// (the reader knows where the message is) and drops them.
 	smc_cdc_msg m = Full();
 	m.seqno = 0;
 	m.token = 0;
@@ -160,14 +169,36 @@ TEST(CdcGolden, SmcDRingOffer)
 	smc_cdc_msg back;
 	ASSERT_EQ(Dec(smc_cdc_decode_d, want, &back), SMC_CDC_OK);
 	EXPECT_TRUE(Same(back, m));
-	smc_cdc_msg plain = m;
-	plain.ring_token = 0;
-	plain.ring_class = plain.cons_gen = 0;
-	EXPECT_EQ(EncR(m), EncR(plain));
-	ASSERT_EQ(Dec(smc_cdc_decode_r, EncR(m), &back), SMC_CDC_OK);
-	EXPECT_EQ(back.ring_token, 0u);
-	EXPECT_EQ(back.ring_class, 0);
-	EXPECT_EQ(back.cons_gen, 0);
+	smc_cdc_msg more = m;
+	more.ring_key = 0x11223344;
+	more.prod_gen = 7;
+	EXPECT_EQ(EncD(more), want);
+}
+
+TEST(CdcGolden, SmcRRingOffer)
+{
+	// The SMC-R form: generations at 26 and 27, class at 28, the key big
+	// endian at 30, the token (the RMB's address) big endian at 34.
+	smc_cdc_msg m = Full();
+	m.cons_gen = 0x81;
+	m.prod_gen = 0x82;
+	m.ring_class = 4;
+	m.ring_key = 0x11223344;
+	m.ring_token = 0x0102030405060708ULL;
+	Bytes want = kGoldenR;
+	want[26] = 0x81;
+	want[27] = 0x82;
+	want[28] = 4;
+	want[30] = 0x11;
+	want[31] = 0x22;
+	want[32] = 0x33;
+	want[33] = 0x44;
+	for (size_t i = 0; i < 8; i++)
+		want[34 + i] = uint8_t(i + 1);
+	EXPECT_EQ(EncR(m), want);
+	smc_cdc_msg back;
+	ASSERT_EQ(Dec(smc_cdc_decode_r, want, &back), SMC_CDC_OK);
+	EXPECT_TRUE(Same(back, m));
 }
 
 TEST(CdcGolden, EachFlagBit)
@@ -232,6 +263,12 @@ TEST(CdcRoundTrip, Random)
 		m.ring_token = uint64_t(rng()) << 32 | rng();
 		m.ring_class = uint8_t(rng());
 		m.cons_gen = uint8_t(rng());
+		m.prod_gen = uint8_t(rng());
+		m.ring_key = uint32_t(rng());
+		ASSERT_EQ(Dec(smc_cdc_decode_r, EncR(m), &back), SMC_CDC_OK);
+		ASSERT_TRUE(Same(back, m));
+		m.prod_gen = 0;
+		m.ring_key = 0;
 		ASSERT_EQ(Dec(smc_cdc_decode_d, EncD(m), &back), SMC_CDC_OK);
 		m.seqno = 0;
 		m.token = 0;
@@ -330,8 +367,7 @@ TEST(CdcMalformed, ReservedIgnoredLikeLinux)
 	r[8] = r[9] = r[16] = r[17] = 0xff;	// cursor reserved halfwords
 	r[24] |= 0x07;				// reserved producer flag bits
 	r[25] |= 0x1f;				// reserved state flag bits
-	for (size_t i = 26; i < 44; i++)
-		r[i] = uint8_t(i);
+	r[29] = r[42] = r[43] = 0xff;		// 26..41 but 29: af_smc's
 	for (size_t i = 3; i < 8; i++)		// 1, 2, 24..31: af_smc's
 		d[i] = 0xff;
 	d[14] = d[15] = 0xff;			// flag bytes of prod: unused

@@ -110,6 +110,18 @@ TEST(ClcGolden, AcceptSmcrV1FirstContact)
 	};
 	ASSERT_EQ(golden.size(), 68u);
 	ExpectGolden(Sample(Find("acc_smcr_v1")), golden);
+	// af_smc's rings-grow bit: the low bit of the byte after size|mtu,
+	// which RFC 7609 and Linux reserve (and send as 0).
+	smc_clc_msg m = Sample(Find("acc_smcr_v1"));
+	m.accept_confirm.r.grows = true;
+	Bytes grows = golden;
+	grows[51] = 0x01;
+	ExpectGolden(m, grows);
+	Bytes other = golden;
+	other[51] = 0xfe;		/* the other bits: still reserved */
+	smc_clc_msg back;
+	ASSERT_EQ(Decode(other, &back), SMC_CLC_OK);
+	EXPECT_FALSE(back.accept_confirm.r.grows);
 }
 
 TEST(ClcGolden, ConfirmSmcdV2FirstContact)
