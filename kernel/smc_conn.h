@@ -385,10 +385,22 @@ void smc_tx_destroy(struct smc_sock *smc);
  */
 u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class);
 /*
- * The class the socket's ring may grow to (0: it does not grow): TCP's
- * autotuning bounds, as for TCP's receive buffer.
+ * Rings that grow: the steps both transports' grow_rx take, tx_mutex
+ * held. smc_rx_grow_due(): whether an offer is due (SMC_GROW_AFTER), the
+ * counts started afresh. smc_rx_ring_gone(): the ring of old_len bytes
+ * the peer left is let go, the ring in use has len. smc_rx_grow_to(): the class a ring of class now grows to (TCP's
+ * autotuning bounds, max_class, SMC_GROW_STEP), its bytes reserved
+ * against net.smc.mem_limit; 0 when it does not grow, and then the
+ * connection makes no more offers. smc_rx_grow_failed(): the ring of
+ * that class could not be made: its bytes back, no more offers.
+ * smc_rx_grow_offer(): every CDC from now names the ring (token, key,
+ * class; see struct smc_cdc_msg) until the peer moved there.
  */
-u8 smc_rx_grow_ceiling(const struct sock *sk);
+bool smc_rx_grow_due(struct smc_conn *conn);	/* conn->lock held */
+void smc_rx_ring_gone(struct smc_sock *smc, u32 old_len, u32 len);
+u8 smc_rx_grow_to(struct smc_sock *smc, u8 now, u8 max_class);
+void smc_rx_grow_failed(struct smc_sock *smc, u8 class);
+void smc_rx_grow_offer(struct smc_sock *smc, u64 token, u32 key, u8 class);
 int smc_rx_recvmsg(struct smc_sock *smc, struct msghdr *msg, size_t len,
 		   int flags);
 struct pipe_inode_info;

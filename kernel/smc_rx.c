@@ -30,7 +30,9 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_mem.h"
 #include "smc_netns.h"
+#include "smc_stats.h"
 
 /*
  * The receive ring's size for a socket, for both transports (SMC-D's DMB,
@@ -58,7 +60,7 @@ u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class)
  * net.ipv4.tcp_rmem's maximum (the other half is TCP's overhead, as
  * SO_RCVBUF's), and SMC_GROW_MAX_CLASS.
  */
-u8 smc_rx_grow_ceiling(const struct sock *sk)
+static u8 smc_rx_grow_ceiling(const struct sock *sk)
 {
 	const struct net *net = sock_net(sk);
 
@@ -67,6 +69,61 @@ u8 smc_rx_grow_ceiling(const struct sock *sk)
 		return 0;
 	return smc_buf_class_floor(READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]) / 2,
 				   SMC_GROW_MAX_CLASS);
+}
+
+static void smc_rx_grow_stop(struct smc_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	conn->rx_grow_off = true;
+	spin_unlock_bh(&conn->lock);
+}
+
+bool smc_rx_grow_due(struct smc_conn *conn)
+{
+	bool due = conn->rx_drains >= SMC_GROW_AFTER && !conn->rx_grow_off &&
+		   !conn->rx_offer_token && !smc_close_ended(conn);
+
+	conn->rx_ring_left = false;
+	conn->rx_drains = 0;
+	return due;
+}
+
+void smc_rx_ring_gone(struct smc_sock *smc, u32 old_len, u32 len)
+{
+	smc_mem_unreserve_bytes(smc, old_len);
+	smc_stats_rx_resized(smc, len);
+}
+
+u8 smc_rx_grow_to(struct smc_sock *smc, u8 now, u8 max_class)
+{
+	u8 ceiling = min(smc_rx_grow_ceiling(&smc->sk), max_class), class;
+
+	if (now >= ceiling)
+		goto off;
+	class = min_t(u8, now + SMC_GROW_STEP, ceiling);
+	if (!smc_mem_reserve(smc, SMC_BUF_MIN_SIZE << class))
+		return class;
+off:
+	smc_rx_grow_stop(&smc->conn);
+	return 0;
+}
+
+void smc_rx_grow_failed(struct smc_sock *smc, u8 class)
+{
+	smc_mem_unreserve_bytes(smc, SMC_BUF_MIN_SIZE << class);
+	smc_rx_grow_stop(&smc->conn);
+}
+
+void smc_rx_grow_offer(struct smc_sock *smc, u64 token, u32 key, u8 class)
+{
+	struct smc_conn *conn = &smc->conn;
+
+	spin_lock_bh(&conn->lock);
+	conn->rx_offer_token = token;
+	conn->rx_offer_key = key;
+	conn->rx_offer_class = class;
+	spin_unlock_bh(&conn->lock);
+	smc_cdc_send(smc);	/* the offer; every CDC repeats it */
 }
 
 static const u8 *smc_rx_ring(const struct smc_conn *conn)

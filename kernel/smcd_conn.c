@@ -135,7 +135,7 @@ static void smcd_grow_rx(struct smc_conn *conn)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 	struct smcd_dmb old = {}, next = {};
 	struct smcd_conn *sc;
-	u8 class, ceiling;
+	u8 class;
 	bool due;
 
 	mutex_lock(&conn->tx_mutex);
@@ -144,41 +144,27 @@ static void smcd_grow_rx(struct smc_conn *conn)
 		goto out;
 	spin_lock_bh(&conn->lock);
 	swap(old, sc->rmb_old);
-	conn->rx_ring_left = false;
-	due = conn->rx_drains >= SMC_GROW_AFTER && !conn->rx_grow_off &&
-	      !conn->rx_offer_token && !smc_close_ended(conn);
-	conn->rx_drains = 0;
+	due = smc_rx_grow_due(conn);
 	spin_unlock_bh(&conn->lock);
 	if (old.cpu_addr) {
 		/* No signal of it runs after this (unregister, or the pool). */
 		smcd_lgr_dmb_del(sc, &old);
-		smc_mem_unreserve_bytes(smc, old.len);
-		smc_stats_rx_resized(smc, sc->rmb.len);
+		smc_rx_ring_gone(smc, old.len, sc->rmb.len);
 	}
 	if (!due)
 		goto out;
-	class = smcd_conn_size_class(sc);
-	ceiling = min_t(u8, smc_rx_grow_ceiling(&smc->sk), SMCD_DMB_MAX_CLASS);
-	if (class >= ceiling)
-		goto off;
-	class = min_t(u8, class + SMC_GROW_STEP, ceiling);
-	if (smc_mem_reserve(smc, SMC_BUF_MIN_SIZE << class))
-		goto off;
+	class = smc_rx_grow_to(smc, smcd_conn_size_class(sc), SMCD_DMB_MAX_CLASS);
+	if (!class)
+		goto out;
 	if (smcd_lgr_dmb_add(sc, class, smcd_cdc_rx, &next)) {
-		smc_mem_unreserve_bytes(smc, SMC_BUF_MIN_SIZE << class);
-		goto off;
+		smc_rx_grow_failed(smc, class);
+		goto out;
 	}
+	/* Before the offer: no move into it can come earlier. */
 	spin_lock_bh(&conn->lock);
 	sc->rmb_next = next;
-	conn->rx_offer_token = next.token;
-	conn->rx_offer_class = class;
 	spin_unlock_bh(&conn->lock);
-	smc_cdc_send(smc);	/* the offer; every CDC repeats it */
-	goto out;
-off:
-	spin_lock_bh(&conn->lock);
-	conn->rx_grow_off = true;
-	spin_unlock_bh(&conn->lock);
+	smc_rx_grow_offer(smc, next.token, 0, class);
 out:
 	mutex_unlock(&conn->tx_mutex);
 }

@@ -372,7 +372,7 @@ static void smcr_grow_rx(struct smc_conn *conn)
 	struct smc_sock *smc = container_of(conn, struct smc_sock, conn);
 	struct smcr_buf *old, *next;
 	struct smcr_conn *sc;
-	u8 class, ceiling;
+	u8 class;
 	u32 len;
 	bool due;
 
@@ -383,44 +383,30 @@ static void smcr_grow_rx(struct smc_conn *conn)
 	spin_lock_bh(&conn->lock);
 	old = sc->rmb_old;
 	sc->rmb_old = NULL;
-	conn->rx_ring_left = false;
-	due = conn->rx_drains >= SMC_GROW_AFTER && !conn->rx_grow_off &&
-	      !conn->rx_offer_token && !smc_close_ended(conn);
-	conn->rx_drains = 0;
+	due = smc_rx_grow_due(conn);
 	spin_unlock_bh(&conn->lock);
 	if (old) {
 		len = old->size;
 		smcr_lgr_ring_drop(sc, old);
-		smc_mem_unreserve_bytes(smc, len);
-		smc_stats_rx_resized(smc, sc->rmb->size);
+		smc_rx_ring_gone(smc, len, sc->rmb->size);
 	}
 	if (!due)
 		goto out;
-	class = ilog2(sc->rmb->size / SMC_BUF_MIN_SIZE);
-	ceiling = smc_rx_grow_ceiling(&smc->sk);
-	if (class >= ceiling)
-		goto off;
-	class = min_t(u8, class + SMC_GROW_STEP, ceiling);
-	len = SMC_BUF_MIN_SIZE << class;
-	if (smc_mem_reserve(smc, len))
-		goto off;
-	next = smcr_lgr_ring_new(sc, len);
+	class = smc_rx_grow_to(smc, ilog2(sc->rmb->size / SMC_BUF_MIN_SIZE),
+			       SMC_GROW_MAX_CLASS);
+	if (!class)
+		goto out;
+	next = smcr_lgr_ring_new(sc, SMC_BUF_MIN_SIZE << class);
 	if (IS_ERR(next)) {
-		smc_mem_unreserve_bytes(smc, len);
-		goto off;
+		smc_rx_grow_failed(smc, class);
+		goto out;
 	}
+	/* Before the offer: no move into it can come earlier. */
 	spin_lock_bh(&conn->lock);
 	sc->rmb_next = next;
-	conn->rx_offer_token = smcr_buf_addr(sc->link, next);
-	conn->rx_offer_key = smcr_buf_rkey(sc->link, next);
-	conn->rx_offer_class = class;
 	spin_unlock_bh(&conn->lock);
-	smc_cdc_send(smc);	/* the offer; every CDC repeats it */
-	goto out;
-off:
-	spin_lock_bh(&conn->lock);
-	conn->rx_grow_off = true;
-	spin_unlock_bh(&conn->lock);
+	smc_rx_grow_offer(smc, smcr_buf_addr(sc->link, next),
+			  smcr_buf_rkey(sc->link, next), class);
 out:
 	mutex_unlock(&conn->tx_mutex);
 }

@@ -30,6 +30,9 @@
 #     eth0 by the end whose connection went first (the other's group may
 #     be gone by then), then the orderly DELETE_LINK (all) over eth0;
 #   - nothing malformed in either capture.
+# Rings do not grow here (net.ipv4.tcp_moderate_rcvbuf 0 on both VMs): a
+# ring that grows is announced and withdrawn with the same messages, and
+# the counts above are those of each connection's first RMB.
 # Prints TAP. Needs the built tree (make) and tshark.
 # shellcheck disable=SC2034 # variables read in check's quoted conditions
 set -uo pipefail
@@ -59,6 +62,10 @@ reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 loopback_ism=0 lgr_linger
 grep -q " /sys/kernel/debug debugfs" /proc/mounts || mount -t debugfs none /sys/kernel/debug
 sh -c "$reload" || exit 4
 smc-vm-exec 1 "$reload" || exit 5
+# Rings that grow announce and withdraw their RMBs too: the counts and
+# messages below are those of the first RMB of the echo connection alone.
+sysctl -q -w net.ipv4.tcp_moderate_rcvbuf=0 || exit 16
+smc-vm-exec 1 "sysctl -q -w net.ipv4.tcp_moderate_rcvbuf=0" || exit 17
 topo_vm_rxe2 || exit 6
 topo_vm_rxe2_pnet || exit 7
 for p in '$port' $(('$port' + 1)); do

@@ -34,7 +34,8 @@ static void same(const struct smc_cdc_msg *a, const struct smc_cdc_msg *b)
 	      a->peer_conn_closed == b->peer_conn_closed &&
 	      a->peer_conn_abort == b->peer_conn_abort);
 	check(a->ring_token == b->ring_token && a->ring_class == b->ring_class &&
-	      a->cons_gen == b->cons_gen);
+	      a->cons_gen == b->cons_gen && a->ring_key == b->ring_key &&
+	      a->prod_gen == b->prod_gen);
 }
 
 static void try_r(const uint8_t *data, size_t size)
@@ -56,7 +57,8 @@ static void try_r(const uint8_t *data, size_t size)
 		(uint8_t)~SMC_CDC_PF_RESERVED;
 	want[SMC_CDC_OFF(smc_cdc_wire_msg, conn_state_flags)] &=
 		(uint8_t)~SMC_CDC_CSF_RESERVED;
-	memset(want + SMC_CDC_OFF(smc_cdc_wire_msg, reserved), 0, 18);
+	want[SMC_CDC_OFF(smc_cdc_wire_msg, reserved)] = 0;
+	memset(want + SMC_CDC_OFF(smc_cdc_wire_msg, reserved2), 0, 2);
 	check(memcmp(out, want, sizeof(out)) == 0);
 	check(smc_cdc_decode_r(out, sizeof(out), &m2) == SMC_CDC_OK);
 	same(&m1, &m2);
