@@ -388,8 +388,9 @@ u32 smc_rx_rmb_size_for(const struct sock *sk, u8 max_class);
  * Rings that grow: the steps both transports' grow_rx take, tx_mutex
  * held. smc_rx_grow_due(): whether an offer is due (SMC_GROW_AFTER), the
  * counts started afresh. smc_rx_ring_gone(): the ring of old_len bytes
- * the peer left is let go, the ring in use has len. smc_rx_grow_to(): the class a ring of class now grows to (TCP's
- * autotuning bounds, max_class, SMC_GROW_STEP), its bytes reserved
+ * the peer left is let go, the ring in use has len. smc_rx_grow_to():
+ * the class a ring of class now grows to (TCP's autotuning bounds,
+ * max_class, SMC_GROW_STEP), its bytes reserved
  * against net.smc.mem_limit; 0 when it does not grow, and then the
  * connection makes no more offers. smc_rx_grow_failed(): the ring of
  * that class could not be made: its bytes back, no more offers.
