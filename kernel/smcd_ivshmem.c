@@ -176,12 +176,18 @@ struct smcd_ivsh {
 	 * invalid context" in smcd_ivsh_irq, 2026-12-02).
 	 */
 	int			signal_irq;
+	/*
+	 * Vector 0's scan of the signal bits, as a tasklet: it runs as the
+	 * irq returns, on the CPU that took it, where an irq thread would
+	 * cost a switch to the thread and back before the reader's wakeup.
+	 */
+	struct tasklet_struct	signals;
 	struct smcd_ism_dev	ism;
 	bool			ism_registered;
 	/*
 	 * Our DMBs: the slots and the units of our partition they use.
 	 * Handlers run under it, so none runs once a DMB's slot is cleared
-	 * (unregister_dmb). bh: the signal scan runs with bh off.
+	 * (unregister_dmb). bh: the signal scan is a tasklet.
 	 */
 	spinlock_t		lock;
 	struct smcd_ivsh_dmb	dmbs[IVSH_SLOTS];
@@ -410,22 +416,23 @@ static const struct smcd_ism_ops smcd_ivsh_ops = {
 };
 
 /*
- * Vector 0, in the irq's thread: take our signal bits word by word and run
- * the handlers of the DMBs they name, with bh off as handlers expect. A
- * bit set for a slot we do not use is nobody's and is dropped.
+ * Vector 0's tasklet: take our signal bits word by word and run the
+ * handlers of the DMBs they name (softirq context, bh off, as handlers
+ * expect). A bit set for a slot we do not use is nobody's and is dropped.
+ * A doorbell rung while this runs schedules it again, so a bit set after
+ * its word was taken is not left behind.
  */
-static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
+static void smcd_ivsh_signals(struct tasklet_struct *t)
 {
-	struct smcd_ivsh *iv = arg;
+	struct smcd_ivsh *iv = from_tasklet(iv, t, signals);
 	struct smcd_ivsh_header *h;
 	unsigned long bits;
 	unsigned int w, b;
 	int part = READ_ONCE(iv->part);
 
 	if (part < 0 || READ_ONCE(iv->lost))
-		return IRQ_HANDLED;
+		return;
 	h = smcd_ivsh_part(iv, part);
-	local_bh_disable();
 	for (w = 0; w < IVSH_SIG_WORDS; w++) {
 		bits = xchg(&h->signals[w], 0);
 		for_each_set_bit(b, &bits, BITS_PER_LONG) {
@@ -440,18 +447,26 @@ static irqreturn_t smcd_ivsh_signals(int irq, void *arg)
 			spin_unlock(&iv->lock);
 		}
 	}
-	local_bh_enable();
-	return IRQ_HANDLED;
 }
 
-/* Every vector counts; vector 0 wakes the scan of the signal bits. */
+/* Every vector counts; vector 0 schedules the scan of the signal bits. */
 static irqreturn_t smcd_ivsh_irq(int irq, void *arg)
 {
 	struct smcd_ivsh *iv = arg;
 	unsigned int v = irq == iv->signal_irq ? IVSH_VEC_SIGNAL : 1;
 
 	atomic64_inc(&iv->irqs[v]);
-	return v == IVSH_VEC_SIGNAL ? IRQ_WAKE_THREAD : IRQ_HANDLED;
+	if (v == IVSH_VEC_SIGNAL)
+		tasklet_schedule(&iv->signals);
+	return IRQ_HANDLED;
+}
+
+/* devres, after it freed the irqs (requested later): no schedule after. */
+static void smcd_ivsh_signals_kill(void *arg)
+{
+	struct smcd_ivsh *iv = arg;
+
+	tasklet_kill(&iv->signals);
 }
 
 /* The connections with partition p's VM end: its DMBs are gone or unread. */
@@ -646,11 +661,17 @@ static int smcd_ivsh_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!iv->units)
 		return -ENOMEM;
 	iv->signal_irq = pci_irq_vector(pdev, IVSH_VEC_SIGNAL);
+	/*
+	 * Before the irqs: devres releases in reverse, so the tasklet is
+	 * killed once no irq can schedule it, and before iv goes.
+	 */
+	tasklet_setup(&iv->signals, smcd_ivsh_signals);
+	rc = devm_add_action_or_reset(&pdev->dev, smcd_ivsh_signals_kill, iv);
+	if (rc)
+		return rc;
 	for (v = 0; v < IVSH_VECTORS; v++) {
-		rc = devm_request_threaded_irq(&pdev->dev, pci_irq_vector(pdev, v),
-					       smcd_ivsh_irq,
-					       v == IVSH_VEC_SIGNAL ? smcd_ivsh_signals : NULL,
-					       0, KBUILD_MODNAME "-ivshmem", iv);
+		rc = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, v), smcd_ivsh_irq,
+				      0, KBUILD_MODNAME "-ivshmem", iv);
 		if (rc)
 			return rc;	/* devres frees the vectors and the irqs */
 	}
