@@ -151,8 +151,10 @@ static bool smc_diag_smcd(struct smc_sock *smc, struct smc_diag_conninfo *ci,
 	}
 	smc_diag_conninfo_locked(conn, ci, sc->diag_token);
 	di->linkid = conn->lgr_id;
-	di->peer_gid = sc->peer_gid;
-	di->my_gid = sc->ism->gid;
+	di->peer_gid = sc->peer_gid.gid;
+	di->my_gid = sc->ism->gid.gid;
+	di->peer_gid_ext = sc->peer_gid.ext;
+	di->my_gid_ext = sc->ism->gid.ext;
 	if (tokens) {
 		di->token = sc->rmb.token;
 		di->peer_token = sc->peer_token;

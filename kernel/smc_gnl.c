@@ -322,8 +322,12 @@ static int smc_gnl_put_lgr_smcd(const struct smcd_lgr_info *i, void *arg)
 	n = nla_nest_start(skb, SMC_GEN_LGR_SMCD);
 	if (!n ||
 	    nla_put_u32(skb, SMC_NLA_LGR_D_ID, i->id) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_GID, i->gid, SMC_NLA_LGR_D_PAD) ||
-	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_GID, i->peer_gid,
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_GID, i->gid.gid, SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_GID, i->peer_gid.gid,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_EXT_GID, i->gid.ext,
+			      SMC_NLA_LGR_D_PAD) ||
+	    nla_put_u64_64bit(skb, SMC_NLA_LGR_D_PEER_EXT_GID, i->peer_gid.ext,
 			      SMC_NLA_LGR_D_PAD) ||
 	    nla_put_u8(skb, SMC_NLA_LGR_D_VLAN_ID, i->vlan_id) ||
 	    nla_put_u32(skb, SMC_NLA_LGR_D_CONNS_NUM, i->conns) ||

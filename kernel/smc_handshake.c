@@ -321,6 +321,7 @@ static int smc_connect_smcd(struct smc_sock *smc, const struct smc_v21 *offer,
 	/* Our Confirm's release when the Accept has no fce: our offer. */
 	struct smc_v21 v21 = { .release = offer->release };
 	struct smcd_ism_dev *ism = NULL;
+	struct smcd_gid peer_gid;
 	u8 eid[SMC_CLC_EID_LEN];
 	u64 token;
 	u8 class;
@@ -329,10 +330,12 @@ static int smc_connect_smcd(struct smc_sock *smc, const struct smc_v21 *offer,
 
 	/*
 	 * We offered every device we have; the server's GID and CHID must
-	 * be reachable from one of them (the loopback device: itself).
+	 * be reachable from one of them (the loopback device: itself), all
+	 * 128 bits of an emulated device's GID.
 	 */
+	smc_offer_peer_gid(ac, &peer_gid);
 	if (ac->hdr.version == SMC_CLC_V2 && ac->hdr.typev1 == SMC_CLC_TYPE_D)
-		ism = smcd_ism_find(ac->d.gid, ac->d.chid);
+		ism = smcd_ism_find(&peer_gid, ac->d.chid);
 	if (!ism)
 		return smc_connect_decline(smc, SMC_CLC_DECL_MODEUNSUPP,
 					   ac->hdr.version);
@@ -346,7 +349,7 @@ static int smc_connect_smcd(struct smc_sock *smc, const struct smc_v21 *offer,
 	token = ac->d.token;
 	class = ac->d.dmbe_size;
 	memcpy(eid, ac->eid, sizeof(eid));
-	rc = smcd_conn_create(smc, ism, ac->d.gid, false);
+	rc = smcd_conn_create(smc, ism, &peer_gid, false);
 	if (rc) {
 		smcd_ism_put(ism);
 		return smc_connect_decline(smc, SMC_CLC_DECL_MEM, SMC_CLC_V2);

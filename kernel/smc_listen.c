@@ -188,9 +188,11 @@ static void smc_child_destroy(struct smc_sock *nsmc)
  * 0 when decided (SMC, or TCP after a Decline), else -errno.
  */
 static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
-			   u64 peer_gid, const u8 *eid, struct smc_clc_msg *msg)
+			   const struct smcd_gid *peer_gid, const u8 *eid,
+			   struct smc_clc_msg *msg)
 {
 	struct smc_clc_accept_confirm *ac = &msg->accept_confirm;
+	struct smcd_gid confirm_gid;
 	struct smc_v21 v21;
 	u32 code;
 	int rc;
@@ -218,8 +220,10 @@ static int smc_listen_smcd(struct smc_sock *nsmc, struct smcd_ism_dev *ism,
 		return 0;
 	}
 	rc = -EPROTO;
+	smc_offer_peer_gid(ac, &confirm_gid);
 	if (msg->hdr.type != SMC_CLC_CONFIRM || ac->hdr.typev1 != SMC_CLC_TYPE_D ||
-	    ac->d.gid != peer_gid || ac->d.chid != nsmc->conn.smcd->ism->chid)
+	    !smcd_gid_eq(&confirm_gid, peer_gid) ||
+	    ac->d.chid != nsmc->conn.smcd->ism->chid)
 		goto fail;
 	if (nsmc->conn.smcd->first_contact && smc_clc_first_contact(&ac->hdr)) {
 		/* The client's release must be the one our Accept named. */
@@ -265,7 +269,7 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 	u8 eid[SMC_CLC_EID_LEN];
 	struct smcd_ism_dev *ism;
 	struct smc_clc_msg *msg;
-	u64 peer_gid = 0;
+	struct smcd_gid peer_gid = {};
 	u32 code;
 	int rc;
 
@@ -305,7 +309,7 @@ static int smc_listen_clc(struct smc_sock *nsmc)
 		code = smc_offer_choose(nsmc, &msg->proposal, &ism, &peer_gid,
 					eid);
 		if (!code) {
-			rc = smc_listen_smcd(nsmc, ism, peer_gid, eid, msg);
+			rc = smc_listen_smcd(nsmc, ism, &peer_gid, eid, msg);
 			break;
 		}
 		if (smcr_hs_wanted(&msg->proposal)) {

@@ -42,8 +42,7 @@ void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN])
 u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->ism_gid_cnt = smcd_ism_list(p->ism_dev, SMC_CLC_MAX_ISM_GIDS);
-	if (!p->ism_gid_cnt)
+	if (!smcd_ism_list(p))
 		return SMC_CLC_DECL_NOSMCDEV;
 	p->hdr.type = SMC_CLC_PROPOSAL;
 	p->hdr.version = SMC_CLC_V2;
@@ -84,9 +83,11 @@ static bool smc_offer_wants_r(const struct smc_clc_proposal *p)
 /* An SMC-Dv2 device of ours that the Proposal lists, or the decline code. */
 static u32 smc_offer_match_d2(struct smc_sock *smc,
 			      const struct smc_clc_proposal *p,
-			      struct smcd_ism_dev **ismp, u64 *peer_gid, u8 *eid)
+			      struct smcd_ism_dev **ismp, struct smcd_gid *peer_gid,
+			      u8 *eid)
 {
-	int i;
+	struct smc_clc_ism_gid d;
+	unsigned int pos = 0;
 
 	if (p->hdr.version < SMC_CLC_V2 ||
 	    !smc_clc_smcd_indicated(p->hdr.typev2))
@@ -100,18 +101,18 @@ static u32 smc_offer_match_d2(struct smc_sock *smc,
 	if (!smc_eid_match(sock_net(&smc->sk), p, eid))
 		return p->seid || p->eid_cnt ? SMC_CLC_DECL_NOSMCD2DEV :
 					       SMC_CLC_DECL_NOSEID;
-	for (i = 0; i < p->ism_gid_cnt; i++) {
-		*ismp = smcd_ism_find(p->ism_dev[i].gid, p->ism_dev[i].chid);
-		if (*ismp) {
-			*peer_gid = p->ism_dev[i].gid;
+	while (smc_clc_ism_next(p, &pos, &d)) {
+		peer_gid->gid = d.gid;
+		peer_gid->ext = d.gid_ext;
+		*ismp = smcd_ism_find(peer_gid, d.chid);
+		if (*ismp)
 			return 0;
-		}
 	}
 	return SMC_CLC_DECL_NOSMCD2DEV;
 }
 
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smcd_ism_dev **ismp, u64 *peer_gid, u8 *eid)
+		     struct smcd_ism_dev **ismp, struct smcd_gid *peer_gid, u8 *eid)
 {
 	bool want_d = smc_offer_wants_d(p), want_r = smc_offer_wants_r(p);
 	u32 code;
@@ -128,6 +129,13 @@ u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
 	}
 	/* No SMC-R device layer yet. */
 	return want_d ? SMC_CLC_DECL_NOSMCDEV : SMC_CLC_DECL_NOSMCRDEV;
+}
+
+void smc_offer_peer_gid(const struct smc_clc_accept_confirm *ac,
+			struct smcd_gid *gid)
+{
+	gid->gid = ac->d.gid;
+	gid->ext = smc_clc_chid_emulated(ac->d.chid) ? ac->d.gid_ext : 0;
 }
 
 /*
@@ -150,7 +158,8 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 	ac->hdr.typev2 = sc->first_contact ? SMC_CLC_FIRST_CONTACT : 0;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
 	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
-	ac->d.gid = sc->ism->gid;
+	ac->d.gid = sc->ism->gid.gid;
+	ac->d.gid_ext = sc->ism->gid.ext;
 	ac->d.token = sc->rmb.token;
 	ac->d.dmbe_idx = 0;
 	ac->d.dmbe_size = smcd_conn_size_class(sc);

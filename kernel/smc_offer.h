@@ -10,6 +10,7 @@
 
 struct smc_sock;
 struct smc_v21;
+struct smcd_gid;
 struct smcd_ism_dev;
 
 /*
@@ -26,7 +27,7 @@ u32 smc_offer_propose(struct smc_sock *smc, struct smc_clc_proposal *p);
  * our Decline.
  */
 u32 smc_offer_choose(struct smc_sock *smc, const struct smc_clc_proposal *p,
-		     struct smcd_ism_dev **ism, u64 *peer_gid, u8 *eid);
+		     struct smcd_ism_dev **ism, struct smcd_gid *peer_gid, u8 *eid);
 
 /*
  * An SMC-Dv2 Accept or Confirm (type) for smc's connection; on first
@@ -36,5 +37,12 @@ void smc_offer_fill_smcd(struct smc_sock *smc, u8 type, const u8 *eid,
 			 const struct smc_v21 *v21,
 			 struct smc_clc_accept_confirm *ac);
 void smc_offer_system_eid(u8 eid[SMC_CLC_EID_LEN]);
+
+/*
+ * The sender's GID in an SMC-Dv2 Accept or Confirm: gid_ext counts only
+ * for an emulated device's CHID, and is 0 for any other, whatever it says.
+ */
+void smc_offer_peer_gid(const struct smc_clc_accept_confirm *ac,
+			struct smcd_gid *gid);
 
 #endif

@@ -191,7 +191,7 @@ static int smcd_switch_tx(struct smc_conn *conn, u64 token, u32 key,
 	ism = sc->ism;
 	lockdep_assert_held(&conn->cdc_mutex);
 	if (!ism->ops->attach_dmb) {
-		rc = ism->ops->move_data(ism, sc->peer_gid, token, &sc->tuple, 0,
+		rc = ism->ops->move_data(ism, &sc->peer_gid, token, &sc->tuple, 0,
 					 NULL, 0, false);
 		if (!rc) {
 			sc->peer_token = token;
@@ -235,7 +235,7 @@ static int smcd_write(struct smc_conn *conn, u64 pos, u32 roff, u32 soff,
 		memcpy(conn->peer_ring + roff, conn->sndbuf + soff, len);
 		return 0;
 	}
-	return sc->ism->ops->move_data(sc->ism, sc->peer_gid, sc->peer_token,
+	return sc->ism->ops->move_data(sc->ism, &sc->peer_gid, sc->peer_token,
 				       &sc->tuple, SMC_CDC_D_LEN + roff,
 				       conn->sndbuf + soff, len, false);
 }
@@ -249,7 +249,7 @@ static int smcd_cdc_send(struct smc_conn *conn, const struct smc_cdc_msg *m)
 	if (!sc)
 		return -ENOTCONN;
 	smc_cdc_encode_d(m, buf, sizeof(buf));
-	return sc->ism->ops->move_data(sc->ism, sc->peer_gid, sc->peer_token,
+	return sc->ism->ops->move_data(sc->ism, &sc->peer_gid, sc->peer_token,
 				       &sc->tuple, 0, buf, sizeof(buf), true);
 }
 
@@ -319,7 +319,7 @@ static const struct smc_conn_ops smcd_ops = {
 };
 
 int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
-		     u64 peer_gid, bool server)
+		     const struct smcd_gid *peer_gid, bool server)
 {
 	static atomic_t diag_tokens = ATOMIC_INIT(0);
 	u8 class = smc_buf_class(smc_rx_rmb_size_for(&smc->sk, SMCD_DMB_MAX_CLASS),
@@ -357,7 +357,7 @@ int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
 	do {
 		sc->diag_token = atomic_inc_return(&diag_tokens);
 	} while (!sc->diag_token);
-	sc->peer_gid = peer_gid;
+	sc->peer_gid = *peer_gid;
 	sc->ism = ism;	/* the caller's reference is ours now */
 	conn->rx_ring = sc->rmb.cpu_addr + SMC_CDC_D_LEN;
 	conn->rmb_size = sc->rmb.len - SMC_CDC_D_LEN;
@@ -396,7 +396,7 @@ int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class)
 		 * (-ENOENT, -EACCES), as attach_dmb refuses it; a size the
 		 * peer misstated only makes its moves fail later.
 		 */
-		rc = ism->ops->move_data(ism, sc->peer_gid, token, &sc->tuple, 0,
+		rc = ism->ops->move_data(ism, &sc->peer_gid, token, &sc->tuple, 0,
 					 NULL, 0, false);
 		if (rc)
 			return rc;

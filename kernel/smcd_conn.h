@@ -28,7 +28,7 @@ struct smcd_conn {
 	struct smcd_lgr		*lgr;
 	struct list_head	lgr_entry;
 	bool			first_contact;	/* we made lgr for this conn */
-	u64			peer_gid;
+	struct smcd_gid		peer_gid;
 	u64			peer_token;	/* the peer's DMB */
 	bool			peer_attached;	/* we attached it (nocopy) */
 	/* Our clcsock's TCP connection, to which our DMB is bound. */
@@ -51,7 +51,7 @@ struct smcd_conn {
  * reference on success. Process context; the handshake owns the socket.
  */
 int smcd_conn_create(struct smc_sock *smc, struct smcd_ism_dev *ism,
-		     u64 peer_gid, bool server);
+		     const struct smcd_gid *peer_gid, bool server);
 /* Attach the peer's DMB; size_class is what the peer announced. */
 int smcd_conn_attach_peer(struct smc_sock *smc, u64 token, u8 size_class);
 /*

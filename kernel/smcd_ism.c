@@ -31,8 +31,8 @@ int smcd_ism_register(struct smcd_ism_dev *dev)
 	mutex_lock(&smcd_ism_lock);
 	list_add_tail(&dev->list, &smcd_ism_devices);
 	mutex_unlock(&smcd_ism_lock);
-	pr_info("ISM device %s: GID %016llx CHID %04x\n", dev->name, dev->gid,
-		dev->chid);
+	pr_info("ISM device %s: GID %016llx%016llx CHID %04x\n", dev->name,
+		dev->gid.gid, dev->gid.ext, dev->chid);
 	return 0;
 }
 
@@ -53,7 +53,7 @@ void smcd_ism_put(struct smcd_ism_dev *dev)
 		wake_up_var(&dev->ref);
 }
 
-struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
+struct smcd_ism_dev *smcd_ism_find(const struct smcd_gid *gid, u16 chid)
 {
 	struct smcd_ism_dev *dev, *found = NULL;
 
@@ -61,7 +61,8 @@ struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
 	list_for_each_entry(dev, &smcd_ism_devices, list) {
 		if (dev->chid != chid)
 			continue;
-		if (dev->ops->reaches ? dev->ops->reaches(dev, gid) : dev->gid == gid) {
+		if (dev->ops->reaches ? dev->ops->reaches(dev, gid) :
+					smcd_gid_eq(&dev->gid, gid)) {
 			refcount_inc(&dev->ref);
 			found = dev;
 			break;
@@ -71,18 +72,20 @@ struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid)
 	return found;
 }
 
-int smcd_ism_list(struct smc_clc_ism_dev *out, int max)
+int smcd_ism_list(struct smc_clc_proposal *p)
 {
 	struct smcd_ism_dev *dev;
 	int n = 0;
 
 	mutex_lock(&smcd_ism_lock);
 	list_for_each_entry(dev, &smcd_ism_devices, list) {
-		if (n == max)
-			break;
-		out[n].gid = dev->gid;
-		out[n].chid = dev->chid;
-		n++;
+		struct smc_clc_ism_gid d = {
+			.gid = dev->gid.gid, .gid_ext = dev->gid.ext, .chid = dev->chid,
+		};
+
+		/* One that needs two entries may leave room for one that needs one. */
+		if (smc_clc_ism_add(p, &d))
+			n++;
 	}
 	mutex_unlock(&smcd_ism_lock);
 	return n;

@@ -52,6 +52,21 @@ bool smcd_dmb_tuple_is_peer(const struct smcd_dmb_tuple *a,
 /* The owner's handler of signalled writes; may run in any context. */
 typedef void (*smcd_dmb_signal_t)(void *owner);
 
+/*
+ * A device's GID. An emulated device's (SMCv2.1: a CHID of 0xFF00..0xFFFF,
+ * smc_clc_chid_emulated()) has 128 bits, the rest in ext; any other
+ * device's ext is 0. Every comparison takes both halves.
+ */
+struct smcd_gid {
+	u64	gid;
+	u64	ext;
+};
+
+static inline bool smcd_gid_eq(const struct smcd_gid *a, const struct smcd_gid *b)
+{
+	return a->gid == b->gid && a->ext == b->ext;
+}
+
 struct smcd_dmb {
 	u64		token;		/* set by register_dmb */
 	void		*cpu_addr;	/* the owner's view of the buffer */
@@ -70,12 +85,12 @@ struct smcd_ism_ops {
 	/* No handler runs once this returns; the memory may outlive it. */
 	void (*unregister_dmb)(struct smcd_ism_dev *dev, struct smcd_dmb *dmb);
 	/*
-	 * Copy len bytes into the DMB token of peer_gid at offset, then, if
+	 * Copy len bytes into the DMB token of peer at offset, then, if
 	 * signal, run its owner's handler. from is the sender's connection.
 	 * -ENOENT if the DMB is gone, -EACCES if it belongs to a connection
 	 * whose peer is not from. len 0 (data may be NULL): the checks only.
 	 */
-	int (*move_data)(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+	int (*move_data)(struct smcd_ism_dev *dev, const struct smcd_gid *peer, u64 token,
 			 const struct smcd_dmb_tuple *from, u32 offset,
 			 const void *data, u32 len, bool signal);
 	/*
@@ -109,7 +124,7 @@ struct smcd_ism_ops {
 	 * Whether the device can move data to gid now. NULL: only to
 	 * itself (gid is its own), as a software device in one kernel.
 	 */
-	bool (*reaches)(struct smcd_ism_dev *dev, u64 gid);
+	bool (*reaches)(struct smcd_ism_dev *dev, const struct smcd_gid *gid);
 };
 
 struct smcd_ism_dev {
@@ -117,7 +132,7 @@ struct smcd_ism_dev {
 	const struct smcd_ism_ops	*ops;
 	const char			*name;
 	struct pci_dev			*pdev;	/* NULL: a software device */
-	u64				gid;
+	struct smcd_gid			gid;
 	u16				chid;
 	refcount_t			ref;	/* held by each connection */
 	/*
@@ -133,13 +148,13 @@ struct smcd_ism_dev {
 int smcd_ism_register(struct smcd_ism_dev *dev);
 void smcd_ism_unregister(struct smcd_ism_dev *dev);
 /* The device with this CHID that can reach gid, with a reference; or NULL. */
-struct smcd_ism_dev *smcd_ism_find(u64 gid, u16 chid);
+struct smcd_ism_dev *smcd_ism_find(const struct smcd_gid *gid, u16 chid);
 /*
- * The GID and CHID of up to max devices, in registration order (what a
- * client offers); how many.
+ * Fill p's SMC-Dv2 GID list with the devices, in registration order, as
+ * many as fit (an emulated device takes two entries); how many devices.
  */
-struct smc_clc_ism_dev;
-int smcd_ism_list(struct smc_clc_ism_dev *out, int max);
+struct smc_clc_proposal;
+int smcd_ism_list(struct smc_clc_proposal *p);
 void smcd_ism_put(struct smcd_ism_dev *dev);
 /* Whether any ISM device is registered (SMC-Dv2 is possible). */
 bool smcd_ism_available(void);

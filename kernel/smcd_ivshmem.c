@@ -208,9 +208,18 @@ static struct smcd_ivsh *smcd_ivsh_of(struct smcd_ism_dev *dev)
 	return container_of(dev, struct smcd_ivsh, ism);
 }
 
-static u64 smcd_ivsh_gid(struct smcd_ivsh *iv, unsigned int part)
+/*
+ * The GID of partition part's owner, whose claim is claim. Our CHIDs are
+ * emulated devices' (SMCv2.1), whose GIDs have 128 bits: the region and
+ * the partition in the first half, the claim in the second, so a VM that
+ * takes a partition over is another peer, never the one that stopped.
+ */
+static struct smcd_gid smcd_ivsh_gid(struct smcd_ivsh *iv, unsigned int part, u64 claim)
 {
-	return (iv->region_id & ~0xffffULL) | part;
+	return (struct smcd_gid){
+		.gid = (iv->region_id & ~0xffffULL) | part,
+		.ext = claim,
+	};
 }
 
 /*
@@ -228,17 +237,21 @@ static bool smcd_ivsh_part_up(struct smcd_ivsh *iv, unsigned int p)
 	return smcd_ivsh_hdr_up(smcd_ivsh_part(iv, p)) && !test_bit(p, &iv->dead);
 }
 
-/* The partition of gid on our region, or -1: another region's, or none. */
-static int smcd_ivsh_part_of(struct smcd_ivsh *iv, u64 gid)
+/*
+ * The partition of gid on our region, or -1: another region's, or none,
+ * or an owner other than the one gid names (a claim that has moved on).
+ */
+static int smcd_ivsh_part_of(struct smcd_ivsh *iv, const struct smcd_gid *gid)
 {
-	u64 p = gid & 0xffff;
+	u64 p = gid->gid & 0xffff;
 
-	if ((gid ^ iv->region_id) & ~0xffffULL || p >= ivshmem_peers)
+	if ((gid->gid ^ iv->region_id) & ~0xffffULL || p >= ivshmem_peers ||
+	    !gid->ext || READ_ONCE(smcd_ivsh_part(iv, p)->claim) != gid->ext)
 		return -1;
 	return p;
 }
 
-static bool smcd_ivsh_reaches(struct smcd_ism_dev *dev, u64 gid)
+static bool smcd_ivsh_reaches(struct smcd_ism_dev *dev, const struct smcd_gid *gid)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
 	int p = smcd_ivsh_part_of(iv, gid);
@@ -346,12 +359,12 @@ static bool smcd_ivsh_is_peer(const struct smcd_ivsh_slot *slot,
 	       slot->lport == from->rport && slot->rport == from->lport;
 }
 
-static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+static int smcd_ivsh_move_data(struct smcd_ism_dev *dev, const struct smcd_gid *peer, u64 token,
 			       const struct smcd_dmb_tuple *from, u32 offset,
 			       const void *data, u32 len, bool signal)
 {
 	struct smcd_ivsh *iv = smcd_ivsh_of(dev);
-	int p = smcd_ivsh_part_of(iv, peer_gid);
+	int p = smcd_ivsh_part_of(iv, peer);
 	u32 i = IVSH_TOKEN_SLOT(token);
 	struct smcd_ivsh_header *h;
 	struct smcd_ivsh_slot slot;
@@ -469,12 +482,17 @@ static void smcd_ivsh_signals_kill(void *arg)
 	tasklet_kill(&iv->signals);
 }
 
-/* The connections with partition p's VM end: its DMBs are gone or unread. */
+/*
+ * The connections with partition p's VM, the owner we watched there, end:
+ * its DMBs are gone or unread.
+ */
 static void smcd_ivsh_part_gone(struct smcd_ivsh *iv, unsigned int p, const char *why)
 {
+	struct smcd_gid gid = smcd_ivsh_gid(iv, p, iv->watch[p].claim);
+
 	dev_info(&iv->pdev->dev, "ivshmem: partition %u %s; its connections are reset\n", p, why);
 	if (iv->ism_registered)
-		smcd_lgr_peer_gone(&iv->ism, smcd_ivsh_gid(iv, p));
+		smcd_lgr_peer_gone(&iv->ism, &gid);
 }
 
 /*
@@ -542,7 +560,7 @@ static bool smcd_ivsh_claim(struct smcd_ivsh *iv, unsigned int p, u64 old)
 	WRITE_ONCE(h->heartbeat, 0);
 	smp_wmb();	/* the fields before the magic that vouches for them */
 	WRITE_ONCE(h->magic, cpu_to_le64(IVSH_MAGIC));
-	iv->ism.gid = smcd_ivsh_gid(iv, p);
+	iv->ism.gid = smcd_ivsh_gid(iv, p, iv->claim);
 	WRITE_ONCE(iv->part, p);
 	clear_bit(p, &iv->dead);
 	dev_info(&iv->pdev->dev, "ivshmem: peer ID %u, partition %u of %u (%pa bytes)%s\n",
@@ -584,8 +602,7 @@ static void smcd_ivsh_heartbeat(struct work_struct *work)
 			WRITE_ONCE(iv->lost, true);
 			dev_err(&iv->pdev->dev, "ivshmem: partition %u was taken over; SMC-D over this device stops\n",
 				iv->part);
-			for (p = 0; p < ivshmem_peers; p++)
-				smcd_lgr_peer_gone(&iv->ism, smcd_ivsh_gid(iv, p));
+			smcd_lgr_peer_gone(&iv->ism, NULL);
 		} else {
 			WRITE_ONCE(h->heartbeat, cpu_to_le64(++iv->beats));
 		}
@@ -764,9 +781,9 @@ void smcd_ivshmem_show(struct seq_file *m)
 		for (i = 0; i < IVSH_SLOTS; i++)
 			dmbs += !!iv->dmbs[i].token;
 		spin_unlock_bh(&iv->lock);
-		seq_printf(m, "%s id %u part %d size %llu partitions %u gid %016llx chid %04x dmbs %u irqs",
+		seq_printf(m, "%s id %u part %d size %llu partitions %u gid %016llx%016llx chid %04x dmbs %u irqs",
 			   pci_name(iv->pdev), iv->id, READ_ONCE(iv->part), (u64)iv->size,
-			   ivshmem_peers, iv->ism.gid, iv->ism.chid, dmbs);
+			   ivshmem_peers, iv->ism.gid.gid, iv->ism.gid.ext, iv->ism.chid, dmbs);
 		for (v = 0; v < IVSH_VECTORS; v++)
 			seq_printf(m, " %lld", (s64)atomic64_read(&iv->irqs[v]));
 		seq_putc(m, '\n');

@@ -41,7 +41,7 @@ struct smcd_lgr {
 	enum smc_lgr_role	role;
 	struct smcd_ism_dev	*ism;		/* with a reference */
 	u64			net_cookie;	/* its connections' netns */
-	u64			peer_gid;
+	struct smcd_gid		peer_gid;
 	u16			vlan_id;
 	struct list_head	conns;		/* smcd_conn.lgr_entry */
 	u32			conns_num;
@@ -128,21 +128,21 @@ static unsigned long smcd_lgr_linger_of(const struct smcd_ism_dev *ism)
  * its DMB pool and the peer's self-description (hole 7).
  */
 static struct smcd_lgr *smcd_lgr_find(struct smcd_ism_dev *ism, u64 net_cookie,
-				    u64 peer_gid, u16 vlan_id,
+				    const struct smcd_gid *peer_gid, u16 vlan_id,
 				    enum smc_lgr_role role)
 {
 	struct smcd_lgr *lgr;
 
 	list_for_each_entry(lgr, &smcd_lgrs, list)
 		if (lgr->ism == ism && lgr->net_cookie == net_cookie &&
-		    lgr->peer_gid == peer_gid && lgr->vlan_id == vlan_id &&
+		    smcd_gid_eq(&lgr->peer_gid, peer_gid) && lgr->vlan_id == vlan_id &&
 		    lgr->role == role)
 			return lgr;
 	return NULL;
 }
 
 static struct smcd_lgr *smcd_lgr_create(struct smcd_ism_dev *ism,
-				      u64 net_cookie, u64 peer_gid,
+				      u64 net_cookie, const struct smcd_gid *peer_gid,
 				      u16 vlan_id, enum smc_lgr_role role)
 {
 	struct smcd_lgr *lgr = kzalloc(sizeof(*lgr), GFP_KERNEL);
@@ -155,7 +155,7 @@ static struct smcd_lgr *smcd_lgr_create(struct smcd_ism_dev *ism,
 	refcount_inc(&ism->ref);	/* the caller holds one: cannot be 0 */
 	lgr->ism = ism;
 	lgr->net_cookie = net_cookie;
-	lgr->peer_gid = peer_gid;
+	lgr->peer_gid = *peer_gid;
 	lgr->vlan_id = vlan_id;
 	INIT_LIST_HEAD(&lgr->conns);
 	for (i = 0; i <= SMCD_DMB_MAX_CLASS; i++)
@@ -300,7 +300,7 @@ void smcd_lgr_dmb_del(struct smcd_conn *sc, struct smcd_dmb *dmb)
 }
 
 int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
-		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
+		     u64 net_cookie, const struct smcd_gid *peer_gid, u16 vlan_id,
 		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler)
 {
 	struct smcd_lgr *lgr;
@@ -400,8 +400,8 @@ static void smcd_lgr_free_work(struct work_struct *work)
  * none is left: with peer_gid's groups and not reset yet (all false), or
  * any (all true).
  */
-static struct smc_sock *smcd_lgr_next_conn(struct smcd_ism_dev *ism, u64 peer_gid,
-					   bool all)
+static struct smc_sock *smcd_lgr_next_conn(struct smcd_ism_dev *ism,
+					   const struct smcd_gid *peer_gid, bool all)
 {
 	struct smc_sock *smc = NULL;
 	struct smcd_lgr *lgr;
@@ -409,7 +409,8 @@ static struct smc_sock *smcd_lgr_next_conn(struct smcd_ism_dev *ism, u64 peer_gi
 
 	mutex_lock(&smcd_lgr_lock);
 	list_for_each_entry(lgr, &smcd_lgrs, list) {
-		if (lgr->ism != ism || (!all && lgr->peer_gid != peer_gid))
+		if (lgr->ism != ism ||
+		    (!all && peer_gid && !smcd_gid_eq(&lgr->peer_gid, peer_gid)))
 			continue;
 		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
 			/* Reset already (smc_close_peer_gone() sets neither then). */
@@ -431,7 +432,7 @@ out:
 	return smc;
 }
 
-void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid)
+void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, const struct smcd_gid *peer_gid)
 {
 	struct smc_sock *smc;
 

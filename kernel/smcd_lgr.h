@@ -44,8 +44,8 @@ struct smcd_lgr_info {
 	u32		id;		/* SMC_NLA_LGR_D_ID; never 0 */
 	u64		net_cookie;	/* the netns of its connections */
 	u8		role;		/* enum smc_lgr_role */
-	u64		gid;		/* our device's GID */
-	u64		peer_gid;
+	struct smcd_gid	gid;		/* our device's GID */
+	struct smcd_gid	peer_gid;
 	u16		chid;
 	u16		vlan_id;	/* 0: none */
 	u32		conns;		/* SMC_NLA_LGR_D_CONNS_NUM */
@@ -88,7 +88,7 @@ unsigned int smcd_lgr_dev_conns(const struct smcd_ism_dev *ism, u64 net_cookie);
  * (sc->tuple) may write into. 0, or -errno and sc is in no group.
  */
 int smcd_lgr_conn_add(struct smcd_conn *sc, struct smcd_ism_dev *ism,
-		     u64 net_cookie, u64 peer_gid, u16 vlan_id,
+		     u64 net_cookie, const struct smcd_gid *peer_gid, u16 vlan_id,
 		     enum smc_lgr_role role, u8 class, smcd_dmb_signal_t handler);
 /*
  * sc leaves its group; its DMB goes to the group's pool or back to the
@@ -106,12 +106,13 @@ int smcd_lgr_dmb_add(struct smcd_conn *sc, u8 class,
 		     smcd_dmb_signal_t handler, struct smcd_dmb *dmb);
 void smcd_lgr_dmb_del(struct smcd_conn *sc, struct smcd_dmb *dmb);
 /*
- * The device says peer_gid is gone (a VM that stopped): every connection
+ * The device says peer_gid is gone (a VM that stopped), or every peer
+ * (NULL: the device lost its own place among them): every connection
  * of ism's groups with it is reset, as when a CDC finds the peer's DMB
  * gone. Process context; takes the lock, and each connection's own lock
  * outside it.
  */
-void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, u64 peer_gid);
+void smcd_lgr_peer_gone(struct smcd_ism_dev *ism, const struct smcd_gid *peer_gid);
 /*
  * ism is going away (unbound, unplugged; smcd_ism_unregister()): no
  * connection joins a group on it from now on; every connection on it is

@@ -169,14 +169,14 @@ static void smcd_lo_unregister_dmb(struct smcd_ism_dev *dev, struct smcd_dmb *dm
 	dmb->cpu_addr = NULL;
 }
 
-static int smcd_lo_move_data(struct smcd_ism_dev *dev, u64 peer_gid, u64 token,
+static int smcd_lo_move_data(struct smcd_ism_dev *dev, const struct smcd_gid *peer, u64 token,
 			    const struct smcd_dmb_tuple *from, u32 offset,
 			    const void *data, u32 len, bool signal)
 {
 	struct smcd_lo_dmb *d;
 	int rc = 0;
 
-	if (peer_gid != dev->gid)
+	if (!smcd_gid_eq(peer, &dev->gid))
 		return -EHOSTUNREACH;
 	d = smcd_lo_get(token);
 	if (!d)
@@ -295,10 +295,15 @@ int smcd_loopback_init(void)
 	rc = rhashtable_init(&smcd_lo_dmbs, &smcd_lo_params);
 	if (rc)
 		return rc;
-	/* A random GID: unlike a hardware ISM, nothing else names it. */
+	/*
+	 * A random GID: unlike a hardware ISM, nothing else names it. CHID
+	 * 0xFFFF is an emulated device's, whose GIDs have 128 bits (SMCv2.1);
+	 * neither half is 0, which means "none" (smcd_ism.h).
+	 */
 	do {
-		smcd_lo_dev.gid = get_random_u64();
-	} while (!smcd_lo_dev.gid);
+		smcd_lo_dev.gid.gid = get_random_u64();
+		smcd_lo_dev.gid.ext = get_random_u64();
+	} while (!smcd_lo_dev.gid.gid || !smcd_lo_dev.gid.ext);
 	rc = smcd_ism_register(&smcd_lo_dev);
 	if (rc)
 		rhashtable_destroy(&smcd_lo_dmbs);

@@ -782,6 +782,8 @@ smc_clc_decode_accept_confirm(const void *buf, size_t len,
 			SMC_CLC_OFF(smc_clc_wire_accept_smcd_v2, chid));
 		memcpy(ac->eid, b + SMC_CLC_OFF(smc_clc_wire_accept_smcd_v2, eid),
 		       SMC_CLC_EID_LEN);
+		ac->d.gid_ext = smc_wire_get_be64(b +
+			SMC_CLC_OFF(smc_clc_wire_accept_smcd_v2, gid_ext));
 	}
 
 	if (!smc_clc_first_contact(&ac->hdr))
@@ -897,6 +899,8 @@ smc_clc_encode_accept_confirm(const struct smc_clc_accept_confirm *ac,
 						  chid), ac->d.chid);
 		memcpy(b + SMC_CLC_OFF(smc_clc_wire_accept_smcd_v2, eid), ac->eid,
 		       SMC_CLC_EID_LEN);
+		smc_wire_put_be64(b + SMC_CLC_OFF(smc_clc_wire_accept_smcd_v2,
+						  gid_ext), ac->d.gid_ext);
 	}
 	if (!fc)
 		return SMC_CLC_OK;
@@ -1055,6 +1059,43 @@ enum smc_clc_err smc_clc_encode(const struct smc_clc_msg *msg, void *buf,
 	default:
 		return SMC_CLC_ERR_BAD_MSG_TYPE;
 	}
+}
+
+bool smc_clc_ism_add(struct smc_clc_proposal *p, const struct smc_clc_ism_gid *d)
+{
+	unsigned int n = smc_clc_chid_emulated(d->chid) ? 2 : 1;
+
+	if (p->ism_gid_cnt + n > SMC_CLC_MAX_ISM_GIDS)
+		return false;
+	p->ism_dev[p->ism_gid_cnt].gid = d->gid;
+	p->ism_dev[p->ism_gid_cnt++].chid = d->chid;
+	if (n == 2) {
+		p->ism_dev[p->ism_gid_cnt].gid = d->gid_ext;
+		p->ism_dev[p->ism_gid_cnt++].chid = d->chid;
+	}
+	return true;
+}
+
+bool smc_clc_ism_next(const struct smc_clc_proposal *p, unsigned int *pos,
+		      struct smc_clc_ism_gid *d)
+{
+	unsigned int cnt = p->ism_gid_cnt < SMC_CLC_MAX_ISM_GIDS ?
+			   p->ism_gid_cnt : SMC_CLC_MAX_ISM_GIDS;
+
+	while (*pos < cnt) {
+		const struct smc_clc_ism_dev *e = &p->ism_dev[(*pos)++];
+
+		d->gid = e->gid;
+		d->gid_ext = 0;
+		d->chid = e->chid;
+		if (!smc_clc_chid_emulated(e->chid))
+			return true;
+		if (*pos == cnt || p->ism_dev[*pos].chid != e->chid)
+			continue;
+		d->gid_ext = p->ism_dev[(*pos)++].gid;
+		return true;
+	}
+	return false;
 }
 
 const char *smc_clc_err_text(enum smc_clc_err err)

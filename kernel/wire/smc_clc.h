@@ -230,6 +230,11 @@ struct smc_clc_accept_confirm {
 		uint8_t dmbe_size;		/* 4 bits, compressed notation */
 		uint32_t linkid;
 		uint16_t chid;			/* v2 only */
+		/*
+		 * v2 only: the sender GID's second half when chid is an
+		 * emulated device's (smc_clc_chid_emulated()); 0 otherwise.
+		 */
+		uint64_t gid_ext;
 	} d;
 	uint8_t eid[SMC_CLC_EID_LEN];		/* v2: negotiated EID */
 	struct smc_clc_fce fce;
@@ -270,6 +275,39 @@ static inline bool smc_clc_first_contact(const struct smc_clc_hdr *hdr)
 {
 	return hdr->typev2 & SMC_CLC_FIRST_CONTACT;
 }
+
+/*
+ * SMCv2.1's emulated ISM devices (virtual ones: software, or between VMs)
+ * have CHIDs 0xFF00..0xFFFF and a GID of 128 bits. Where a message has room
+ * for 64, the rest goes separately: in the SMC-Dv2 extension's GID list a
+ * second entry with the same CHID (smc_clc_ism_add/_next), in a v2 SMC-D
+ * Accept or Confirm the gid_ext field. Other devices' GIDs have 64 bits.
+ */
+static inline bool smc_clc_chid_emulated(uint16_t chid)
+{
+	return (chid & 0xff00) == 0xff00;
+}
+
+/* One device of a Proposal's SMC-Dv2 GID list, its GID whole. */
+struct smc_clc_ism_gid {
+	uint64_t gid;
+	uint64_t gid_ext;	/* 0 unless smc_clc_chid_emulated(chid) */
+	uint16_t chid;
+};
+
+/*
+ * Append a device to p's SMC-Dv2 GID list: one entry, or two for an
+ * emulated device. False, and p unchanged, when the list has no room.
+ */
+bool smc_clc_ism_add(struct smc_clc_proposal *p, const struct smc_clc_ism_gid *d);
+
+/*
+ * The device at entry *pos of p's SMC-Dv2 GID list, *pos moved past its
+ * entries; false after the last. An emulated CHID whose next entry does not
+ * repeat it names no device: that entry alone is skipped (as Linux does).
+ */
+bool smc_clc_ism_next(const struct smc_clc_proposal *p, unsigned int *pos,
+		      struct smc_clc_ism_gid *d);
 
 /*
  * Decode and check only the 8-byte header: eyecatcher, type, version, and that

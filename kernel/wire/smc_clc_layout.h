@@ -171,7 +171,7 @@ struct smc_clc_wire_accept_smcd_v2 {
 	struct smc_clc_wire_smcd d;
 	uint8_t chid[2];		/* ISM CHID of the chosen device */
 	uint8_t eid[32];		/* negotiated EID */
-	uint8_t reserved[8];
+	uint8_t gid_ext[8];		/* emulated device: GID bits 64..127 */
 };
 
 /* First contact extension (v2, first contact flag set), 36 bytes. */

@@ -95,10 +95,14 @@ else
 	IFS=$'\t' read -r p_ver p_t1 p_t2 p_chid p_gid p_seid p_peer <<<"$prop"
 	check "it is SMCv2, v1 type none (2), v2 type SMC-D (1)" \
 		'[ "$p_ver" = 2 ] && [ "$p_t1" = 2 ] && [ "$p_t2" = 1 ]'
-	# The SMC-D area (v1 device) is empty; the one SMC-Dv2 entry follows.
-	check "the SMC-D area is zero, the SMC-Dv2 list has CHID 0xffff and a non-zero GID" \
-		'[ "$p_chid" = 0x0000,0xffff ] && [ "${p_gid%%,*}" = 0x0000000000000000 ] &&
-		[ -n "${p_gid#*,}" ] && [ "${p_gid#*,}" != 0x0000000000000000 ]'
+	# The SMC-D area (v1 device) is empty; the SMC-Dv2 list follows. The
+	# loopback device is an emulated one (SMCv2.1), whose GID has 128 bits:
+	# two entries with its CHID, the GID's halves, neither zero.
+	IFS=, read -r g0 g1 g2 <<<"$p_gid"
+	check "the SMC-D area is zero, the SMC-Dv2 list has the 128-bit GID of CHID 0xffff in two entries" \
+		'[ "$p_chid" = 0x0000,0xffff,0xffff ] && [ "$g0" = 0x0000000000000000 ] &&
+		[ -n "$g1" ] && [ "$g1" != 0x0000000000000000 ] &&
+		[ -n "$g2" ] && [ "$g2" != 0x0000000000000000 ]'
 	check "it indicates the system EID" '[ "$p_seid" = 1 ] || [ "$p_seid" = True ]'
 	check "the server's one CLC message is a Decline" \
 		'[ "$(grep -c . <<<"$from_server")" = 1 ] && grep -q Decline <<<"$from_server"'

@@ -1048,6 +1048,10 @@ static void smcd_lgr(const void *arg)
 		EXPECT(attr_uint(genl_nest(g, SMC_NLA_LGR_D_ID)) != 0);
 		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_GID)), cd.dmb.my_gid);
 		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_PEER_GID)), cd.dmb.peer_gid);
+		/* CHID 0xffff is an emulated device's: GIDs of 128 bits (6.8's attributes). */
+		EXPECT(cd.dmb.my_gid_ext != 0);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_EXT_GID)), cd.dmb.my_gid_ext);
+		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_PEER_EXT_GID)), cd.dmb.peer_gid_ext);
 		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_CHID)), 0xffff);
 		EXPECT_EQ(attr_uint(genl_nest(g, SMC_NLA_LGR_D_VLAN_ID)), 0);
 		EXPECT(attr_uint(genl_nest(g, SMC_NLA_LGR_D_DMB_ALLOC)) > 0);

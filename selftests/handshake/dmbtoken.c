@@ -44,6 +44,7 @@
 
 #define FORGE_PORT	7740		/* in the attacker's own namespace */
 #define DECL_SYNCERR	0x04000000u	/* SMC_CLC_DECL_SYNCERR */
+#define DECL_MODEUNSUPP	0x03040000u	/* SMC_CLC_DECL_MODEUNSUPP */
 #define DMB_MIN		(16u * 1024)	/* af_smc's SMC_BUF_MIN_SIZE */
 #define SEED		0x646d62746f6b656eull
 #define HEAD		4096		/* victim bytes waiting when the attack comes */
@@ -174,15 +175,16 @@ fail:
 	exit(0);
 }
 
-static void forge(const char *param, pid_t pid, uint64_t token, unsigned int class)
+static void forge(const char *param, pid_t pid, uint64_t token, unsigned int class,
+		  uint64_t ext_xor)
 {
 	char cmd[96], path[96];
 	int fd;
 
 	snprintf(path, sizeof(path), "/sys/module/smc_badpeer/parameters/%s", param);
 	fd = ASSERT_SYS(open(path, O_WRONLY));
-	snprintf(cmd, sizeof(cmd), "%d %d %llx %u", (int)pid, FORGE_PORT,
-		 (unsigned long long)token, class);
+	snprintf(cmd, sizeof(cmd), "%d %d %llx %u %llx", (int)pid, FORGE_PORT,
+		 (unsigned long long)token, class, (unsigned long long)ext_xor);
 	ASSERT_EQ(write(fd, cmd, strlen(cmd)), (long)strlen(cmd));
 	close(fd);
 }
@@ -203,12 +205,16 @@ static void forge_result(char *buf, size_t len)
  * arg: which victim DMB the forged message names, "server" (the ring the
  * victim client writes into) or "client"; and which message: a forged
  * Accept to the attacker's client, or with "confirm" a forged Confirm to
- * the attacker's listener.
+ * the attacker's listener; with "halfgid" the Accept names the client's
+ * device by the first half of its 128-bit GID only (the second is off by
+ * a bit), which the client must not take for its device.
  */
 static void forged_attach(const void *arg)
 {
 	const int server_dmb = !!strstr(arg, "server");
 	const int confirm = !!strstr(arg, "confirm");
+	const int halfgid = !!strstr(arg, "halfgid");
+	const uint32_t code = halfgid ? DECL_MODEUNSUPP : DECL_SYNCERR;
 	int ready[2], go[2], report[2];
 	struct attack_report r;
 	char res[64], expect[64];
@@ -238,7 +244,8 @@ static void forged_attach(const void *arg)
 	close(report[1]);
 	if (read(ready[0], res, 1) == 1) {
 		forge(confirm ? "forge_confirm" : "forge", pid,
-		      server_dmb ? v.server.token : v.client.token, rmem_class());
+		      server_dmb ? v.server.token : v.client.token, rmem_class(),
+		      halfgid ? 1 : 0);
 		ASSERT_EQ(write(go[1], "g", 1), 1);
 	}
 	memset(&r, 0, sizeof(r));
@@ -256,14 +263,14 @@ static void forged_attach(const void *arg)
 		 r.connect_rc, tap_errno_name(r.err), res);
 	/* uid 65534 in namespaces of its own, connected and sending. */
 	ASSERT_EQ(r.stage, 3);
-	snprintf(expect, sizeof(expect), "decline 0x%08x", DECL_SYNCERR);
+	snprintf(expect, sizeof(expect), "decline 0x%08x", code);
 	EXPECT(!strcmp(res, expect));
 	EXPECT(r.found);
 	if (r.found) {
 		tap_diag("attacker's socket: mode %u, fallback 0x%08x, token %016llx",
 			 r.s.mode, r.s.reason, (unsigned long long)r.s.token);
 		EXPECT_EQ(r.s.mode, SMC_DIAG_MODE_FALLBACK_TCP);
-		EXPECT_EQ(r.s.reason, DECL_SYNCERR);
+		EXPECT_EQ(r.s.reason, code);
 	}
 
 	/* The victim: every byte as sent, on a connection still SMC-D. */
@@ -366,6 +373,10 @@ int main(void)
 	tap_add(forged_attach, "confirm server", 60,
 		"forged Confirm naming the victim server's DMB, to a listener of uid 65534 in "
 		"its own namespaces: SYNCERR decline, fallback, victim stream byte-exact");
+	/* SMCv2.1: the loopback device's GID has 128 bits, all of them count. */
+	tap_add(forged_attach, "halfgid server", 60,
+		"forged Accept naming the client's device by half its 128-bit GID: "
+		"MODEUNSUPP decline, fallback, victim stream byte-exact");
 	tap_add(diag_tokens, NULL, 30,
 		"sock_diag: uid 65534 sees the DMB record with tokens 0");
 	tap_add(random_tokens, NULL, 30,

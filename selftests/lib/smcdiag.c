@@ -59,6 +59,12 @@ static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
 			s->linkid = d->linkid;
 			s->token = d->token;
 			s->peer_token = d->peer_token;
+			s->my_gid = d->my_gid;
+			s->peer_gid = d->peer_gid;
+			if (RTA_PAYLOAD(a) >= sizeof(*d)) {
+				s->my_gid_ext = d->my_gid_ext;
+				s->peer_gid_ext = d->peer_gid_ext;
+			}
 		}
 	}
 }

@@ -24,6 +24,8 @@ struct sd_sock {
 	bool has_dmb;		/* SMC_DIAG_DMBINFO present (SMC-D) */
 	uint32_t linkid;	/* the link group's id */
 	uint64_t token, peer_token;
+	/* Both ends' device GIDs, 128 bits: ext 0 unless the device is emulated. */
+	uint64_t my_gid, my_gid_ext, peer_gid, peer_gid_ext;
 	/* SMC_DIAG_CONNINFO: the buffers' sizes, the connection's token. */
 	bool has_conn;
 	uint32_t conn_token, rmbe_size, peer_rmbe_size, sndbuf_size;

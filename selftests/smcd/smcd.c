@@ -88,6 +88,18 @@ static void is_smcd(const void *arg)
 	EXPECT_EQ(a.reason, 0);
 	EXPECT_EQ(c.state, 1);
 	EXPECT_EQ(a.state, 1);
+	/*
+	 * The loopback device's CHID is an emulated device's (SMCv2.1): its
+	 * GID has 128 bits, both halves in the CLC, and both ends name the
+	 * one device, so each end's peer GID is its own, all of it.
+	 */
+	tap_diag("client gid %016llx%016llx peer %016llx%016llx",
+		 (unsigned long long)c.my_gid, (unsigned long long)c.my_gid_ext,
+		 (unsigned long long)c.peer_gid, (unsigned long long)c.peer_gid_ext);
+	EXPECT(c.my_gid_ext != 0);
+	EXPECT(c.my_gid == c.peer_gid && c.my_gid_ext == c.peer_gid_ext);
+	EXPECT(a.my_gid == a.peer_gid && a.my_gid_ext == a.peer_gid_ext);
+	EXPECT(a.my_gid == c.my_gid && a.my_gid_ext == c.my_gid_ext);
 }
 
 /* Write len pattern bytes into fd from a child, then SHUT_WR. */

@@ -55,6 +55,19 @@ static void round_trip(const uint8_t *data, size_t size)
 
 	if (m1.hdr.type == SMC_CLC_DECLINE)
 		check(smc_clc_decline_text(m1.decline.diagnosis) != NULL);
+
+	/* A Proposal's GID list read as devices: forward, bounded, paired. */
+	if (m1.hdr.type == SMC_CLC_PROPOSAL) {
+		struct smc_clc_ism_gid d;
+		unsigned int pos = 0, last = 0;
+
+		while (smc_clc_ism_next(&m1.proposal, &pos, &d)) {
+			check(pos > last && pos <= SMC_CLC_MAX_ISM_GIDS);
+			check(d.chid == m1.proposal.ism_dev[pos - 1].chid);
+			check(smc_clc_chid_emulated(d.chid) || !d.gid_ext);
+			last = pos;
+		}
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -141,6 +141,122 @@ TEST(ClcGolden, ConfirmSmcdV2FirstContact)
 	ExpectGolden(Sample(Find("conf_smcd_v2_fc")), g.b);
 }
 
+// SMCv2.1's emulated devices (CHID 0xFF00..0xFFFF): the GID's second half
+// in the 8 bytes after the EID, which v2.0 reserved (Linux 6.9: gid_ext).
+TEST(ClcGolden, AcceptSmcdV2EmulatedGidExt)
+{
+	smc_clc_msg m = Sample(Find("acc_smcd_v2"));
+	m.accept_confirm.d.chid = 0xffff;
+	m.accept_confirm.d.gid_ext = 0x8899aabbccddeeffULL;
+	Img g(78);
+	g.at(0, SMCD, 4).at(4, {0x02, 0x00, 0x4e, 0x21})   // v2, SMC-D, 78
+		.at(8, {0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01})  // gid
+		.at(16, {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88}) // token
+		.at(24, {0x00, 0x20})                          // idx, size 2 << 4
+		.at(28, {0x00, 0x01, 0x02, 0x03})              // link id
+		.at(32, {0xff, 0xff})                          // chid
+		.text(34, 32, "IBM-SYSZ-ISMSEID00000000")      // eid
+		.at(66, {0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff}) // gid_ext
+		.at(74, SMCD, 4);
+	ExpectGolden(m, g.b);
+	EXPECT_TRUE(smc_clc_chid_emulated(0xff00));
+	EXPECT_TRUE(smc_clc_chid_emulated(0xffff));
+	EXPECT_FALSE(smc_clc_chid_emulated(0xfeff));
+	EXPECT_FALSE(smc_clc_chid_emulated(0x0301));
+}
+
+// The SMC-Dv2 GID list: an emulated device takes two entries with the same
+// CHID, its GID's halves in order; a device that does not fit is left out.
+TEST(ClcGolden, IsmGidListEmulatedTakesTwoEntries)
+{
+	smc_clc_proposal p;
+	std::memset(&p, 0, sizeof(p));
+	smc_clc_ism_gid lo = {0x1111111111111111ULL, 0x2222222222222222ULL, 0xffff};
+	smc_clc_ism_gid hw = {0x3333333333333333ULL, 0, 0x0301};
+	ASSERT_TRUE(smc_clc_ism_add(&p, &hw));
+	ASSERT_TRUE(smc_clc_ism_add(&p, &lo));
+	ASSERT_EQ(p.ism_gid_cnt, 3);
+	EXPECT_EQ(p.ism_dev[1].gid, lo.gid);
+	EXPECT_EQ(p.ism_dev[1].chid, 0xffff);
+	EXPECT_EQ(p.ism_dev[2].gid, lo.gid_ext);
+	EXPECT_EQ(p.ism_dev[2].chid, 0xffff);
+	for (int i = 0; i < 4; i++)		// 7 entries
+		ASSERT_TRUE(smc_clc_ism_add(&p, &hw));
+	EXPECT_FALSE(smc_clc_ism_add(&p, &lo));	// one entry left: no room
+	EXPECT_EQ(p.ism_gid_cnt, 7);
+	EXPECT_TRUE(smc_clc_ism_add(&p, &hw));
+	EXPECT_FALSE(smc_clc_ism_add(&p, &hw));
+	EXPECT_EQ(p.ism_gid_cnt, 8);
+
+	unsigned int pos = 0, n = 0;
+	smc_clc_ism_gid d;
+	while (smc_clc_ism_next(&p, &pos, &d)) {
+		if (n == 1) {
+			EXPECT_EQ(d.gid, lo.gid);
+			EXPECT_EQ(d.gid_ext, lo.gid_ext);
+			EXPECT_EQ(d.chid, 0xffff);
+		} else {
+			EXPECT_EQ(d.gid, hw.gid);
+			EXPECT_EQ(d.gid_ext, 0u);
+		}
+		n++;
+	}
+	EXPECT_EQ(n, 7u);
+	EXPECT_EQ(pos, 8u);
+
+	// The encoding, entries of 10 bytes at the SMC-Dv2 extension's end.
+	smc_clc_msg m;
+	std::memset(&m, 0, sizeof(m));
+	m.proposal.hdr.type = SMC_CLC_PROPOSAL;
+	m.proposal.hdr.version = 2;
+	m.proposal.hdr.typev1 = SMC_CLC_TYPE_N;
+	m.proposal.hdr.typev2 = SMC_CLC_TYPE_D;
+	ASSERT_TRUE(smc_clc_ism_add(&m.proposal, &lo));
+	Bytes w = Encode(m);
+	// head, SMC-D area, v2 extension (no UEID), SMC-Dv2 extension, list
+	ASSERT_EQ(w.size(), 40u + 40 + 40 + 48 + 20 + 4);
+	size_t list = 40 + 40 + 40 + 48;
+	for (size_t i = 0; i < 8; i++) {
+		EXPECT_EQ(w[list + i], 0x11) << i;
+		EXPECT_EQ(w[list + 10 + i], 0x22) << i;
+	}
+	EXPECT_EQ(GetBe16(w, list + 8), 0xffff);
+	EXPECT_EQ(GetBe16(w, list + 18), 0xffff);
+}
+
+// A peer's list as found: an emulated CHID whose next entry does not repeat
+// it names no device and is skipped alone (Linux 6.9's reading); a
+// non-emulated entry after it still counts.
+TEST(ClcGolden, IsmGidListUnpairedEmulatedIsSkipped)
+{
+	smc_clc_proposal p;
+	std::memset(&p, 0, sizeof(p));
+	p.ism_gid_cnt = 4;
+	p.ism_dev[0] = {0xaaaa, 0xff01};	// unpaired: next CHID differs
+	p.ism_dev[1] = {0xbbbb, 0x0301};
+	p.ism_dev[2] = {0xcccc, 0xffff};	// paired with 3
+	p.ism_dev[3] = {0xdddd, 0xffff};
+	unsigned int pos = 0;
+	smc_clc_ism_gid d;
+	ASSERT_TRUE(smc_clc_ism_next(&p, &pos, &d));
+	EXPECT_EQ(d.gid, 0xbbbbu);
+	EXPECT_EQ(d.chid, 0x0301);
+	ASSERT_TRUE(smc_clc_ism_next(&p, &pos, &d));
+	EXPECT_EQ(d.gid, 0xccccu);
+	EXPECT_EQ(d.gid_ext, 0xddddu);
+	EXPECT_FALSE(smc_clc_ism_next(&p, &pos, &d));
+
+	p.ism_gid_cnt = 3;			// the last one's pair cut off
+	pos = 0;
+	ASSERT_TRUE(smc_clc_ism_next(&p, &pos, &d));
+	EXPECT_FALSE(smc_clc_ism_next(&p, &pos, &d));
+	p.ism_gid_cnt = 200;			// a count past the array: bounded
+	pos = 0;
+	while (smc_clc_ism_next(&p, &pos, &d))
+		;
+	EXPECT_EQ(pos, unsigned(SMC_CLC_MAX_ISM_GIDS));
+}
+
 TEST(ClcGolden, ConfirmSmcrV2FirstContactGidList)
 {
 	// SMCR_CLC_ACCEPT_CONFIRM_LEN_V2 108 + fce 36 + 16 + gid list 4 + 2 * 16

@@ -59,6 +59,7 @@ static_assert(OFF(smc_clc_wire_accept_smcr_v2, eid) == 64);
 static_assert(SZ(smc_clc_wire_accept_smcd_v2) == 74);  // 78 - trailer
 static_assert(OFF(smc_clc_wire_accept_smcd_v2, chid) == 32);
 static_assert(OFF(smc_clc_wire_accept_smcd_v2, eid) == 34);
+static_assert(OFF(smc_clc_wire_accept_smcd_v2, gid_ext) == 66);  // Linux 6.9
 static_assert(SZ(smc_clc_wire_fce) == 36);             // smc_clc_first_contact_ext
 static_assert(OFF(smc_clc_wire_fce, hostname) == 4);
 static_assert(SZ(smc_clc_wire_fce_v2x) == 16);
