@@ -37,8 +37,9 @@
  * first contact makes the others decline, and a lie about one link is a
  * lie about its neighbours); an SMC-R connection whose Accept or Confirm
  * the network changed may echo wrong bytes, end or stall (record() says
- * why) and must still close at once; and a third part runs connections
- * in rounds whose links' LLC messages are mutated (run_llc()).
+ * why) and must still close at once; the connections whose rings grow
+ * come one at a time, 10 of them echoing 16 MiB; and a fourth part runs
+ * connections in rounds whose links' LLC messages are mutated (run_llc()).
  *
  * Afterwards no AF_SMC socket, connection, DMB or link group (SMC-D or
  * SMC-R) is left, and af_smc's slab caches are back where they started;
@@ -53,12 +54,13 @@
  * Usage: hostile [PORT]; SMC_HOSTILE_N handshakes (default 10000; below
  * 5000, up to 4 times as many until each way out was taken, clc_covered()),
  * SMC_HOSTILE_CDC_N CDC connections (default 2000, 0 for none),
- * SMC_HOSTILE_GROW_N connections whose rings grow (default 40; SMC-D
- * only), SMC_HOSTILE_LLC_N LLC connections (default 0: SMC-R only),
+ * SMC_HOSTILE_GROW_N connections whose rings grow (default 40; 10 over
+ * SMC-R), SMC_HOSTILE_LLC_N LLC connections (default 0: SMC-R only),
  * SMC_HOSTILE_WORKERS, _CDC_WORKERS, _GROW_WORKERS, _LLC_WORKERS how many
- * at once (48, 48, 8, 4), SMC_HOSTILE_CDC_PERMILLE (20),
- * SMC_HOSTILE_OFFER_PERMILLE (20, of the CDCs with an offer),
- * SMC_HOSTILE_GROW_CDC_PERMILLE (2, of the others in that part) and
+ * at once (48, 48, 8, 4; SMC-R's growth part always 1),
+ * SMC_HOSTILE_CDC_PERMILLE (20),
+ * SMC_HOSTILE_OFFER_PERMILLE (20, of the CDCs with an offer; 50 over SMC-R),
+ * SMC_HOSTILE_GROW_CDC_PERMILLE (2, of the others in that part; 0 over SMC-R) and
  * SMC_HOSTILE_LLC_PERMILLE (400) how many of those messages are mutated,
  * SMC_HOSTILE_MODE smcd or smcr,
  * SMC_HOSTILE_SERVER and SMC_HOSTILE_CLIENT the addresses, IPv4 or IPv6
@@ -1232,24 +1234,31 @@ static void run_cdc(const void *arg)
  * or token that is not the offered DMB's, an offer out of nowhere, a cons
  * cursor of the wrong ring, and a consumer cursor that claims the old
  * ring empty before it is (so the writer moves while bytes are unread).
+ * Over SMC-R (Documentation/smc-r.md, "Rings that grow") the offer names
+ * an RMB by rkey and address, and either cursor's ring may be the lie. A
+ * key or address the writer believes makes its WRITE fail at the liar's
+ * device, which ends the link and every connection of its group: so the
+ * connections come one at a time, each with a group of its own (rounds
+ * of one, run_rounds()), 16 MiB each (SMC-R's rings grow later than
+ * SMC-D's under TCG), 5% of the offers changed and none of the other
+ * CDCs (the CDC part has those).
  * The same must hold as for the 2,000; and some rings did grow, or the
  * run tested nothing.
  */
-#define GROW_DATA	(4u << 20)
-
+static unsigned int grow_data = 4u << 20;
 static int grow_total, grow_port0, grow_workers = 8, grow_count;
 static int offer_permille = 20, grow_cdc_permille = 2;
 
 static void grow_job(int port)
 {
-	unsigned char *out = malloc(GROW_DATA), *in = malloc(GROW_DATA);
+	unsigned char *out = malloc(grow_data), *in = malloc(grow_data);
 	enum cdc_outcome o = C_FAIL;
 	char why[256] = "";
 	bool grown = false;
 	int err = 0;
 
 	if (out && in)
-		o = cdc_echo(port, GROW_DATA, out, in, 10000, why, sizeof(why), &err, &grown);
+		o = cdc_echo(port, grow_data, out, in, 10000, why, sizeof(why), &err, &grown);
 	else
 		snprintf(why, sizeof(why), "out of memory");
 	free(out);
@@ -1275,7 +1284,7 @@ static void run_grow(const void *arg)
 	char stats[1024];
 	char val[16];
 	long t0, t1;
-	int i, left, sum;
+	int i, left, sum, rounds;
 
 	(void)arg;
 	param_write("clc", "0");
@@ -1284,15 +1293,19 @@ static void run_grow(const void *arg)
 	snprintf(val, sizeof(val), "%d", offer_permille);
 	param_write("offer_permille", val);
 	server_start();
-	tap_diag("seed %llu: %d SMC-D connections echoing %u MiB, %d in flight; %d.%d%% of the "
-		 "CDCs with an offer and %d.%d%% of the rest mutated", seed, grow_total,
-		 GROW_DATA >> 20, grow_workers, offer_permille / 10, offer_permille % 10,
+	tap_diag("seed %llu: %d %s connections echoing %u MiB, %d in flight; %d.%d%% of the "
+		 "CDCs with an offer and %d.%d%% of the rest mutated", seed, grow_total, mode_name,
+		 grow_data >> 20, grow_workers, offer_permille / 10, offer_permille % 10,
 		 grow_cdc_permille / 10, grow_cdc_permille % 10);
 	t0 = now_ms();
-	for (i = 0; i < grow_workers; i++)
-		ASSERT_EQ(pthread_create(&threads[i], NULL, grow_worker, NULL), 0);
-	for (i = 0; i < grow_workers; i++)
-		pthread_join(threads[i], NULL);
+	if (want_mode == SMC_DIAG_MODE_SMCR) {
+		run_rounds(grow_port0, grow_total, 1, grow_job, false, &rounds);
+	} else {
+		for (i = 0; i < grow_workers; i++)
+			ASSERT_EQ(pthread_create(&threads[i], NULL, grow_worker, NULL), 0);
+		for (i = 0; i < grow_workers; i++)
+			pthread_join(threads[i], NULL);
+	}
 	t1 = now_ms();
 	left = server_stop((long)(3000 * tscale));
 	param_write("offer_permille", "0");
@@ -1546,6 +1559,7 @@ int main(int argc, char **argv)
 	const char *s = getenv("SMC_HOSTILE_SEED"), *n = getenv("SMC_HOSTILE_N");
 	const char *m = getenv("SMC_HOSTILE_MODE");
 	char cur[32];
+	bool smcr;
 
 	param_read("seed", cur, sizeof(cur));
 	seed = strtoull(cur, NULL, 0);
@@ -1583,11 +1597,13 @@ int main(int argc, char **argv)
 	llc_total = env_int("SMC_HOSTILE_LLC_N", 0, 0, 2000);
 	llc_permille = env_int("SMC_HOSTILE_LLC_PERMILLE", 400, 0, 1000);
 	cdc_permille = env_int("SMC_HOSTILE_CDC_PERMILLE", 20, 0, 1000);
-	/* Rings that grow are SMC-D's only. */
-	grow_total = want_mode == SMC_DIAG_MODE_SMCD ? env_int("SMC_HOSTILE_GROW_N", 40, 0, 2000) : 0;
-	grow_workers = env_int("SMC_HOSTILE_GROW_WORKERS", 8, 1, WORKERS);
-	offer_permille = env_int("SMC_HOSTILE_OFFER_PERMILLE", 20, 0, 1000);
-	grow_cdc_permille = env_int("SMC_HOSTILE_GROW_CDC_PERMILLE", 2, 0, 1000);
+	/* SMC-R's: one at a time (run_grow()), rxe writing every byte in software. */
+	smcr = want_mode == SMC_DIAG_MODE_SMCR;
+	grow_total = env_int("SMC_HOSTILE_GROW_N", smcr ? 10 : 40, 0, 2000);
+	grow_workers = smcr ? 1 : env_int("SMC_HOSTILE_GROW_WORKERS", 8, 1, WORKERS);
+	grow_data = smcr ? 16u << 20 : 4u << 20;
+	offer_permille = env_int("SMC_HOSTILE_OFFER_PERMILLE", smcr ? 50 : 20, 0, 1000);
+	grow_cdc_permille = env_int("SMC_HOSTILE_GROW_CDC_PERMILLE", smcr ? 0 : 2, 0, 1000);
 	grow_port0 = cdc_port0 + cdc_total;
 	llc_port0 = grow_port0 + grow_total;
 	kworkers_before = kworkers();
@@ -1604,9 +1620,9 @@ int main(int argc, char **argv)
 			cdc_total, mode_name, seed);
 	if (!only_port && grow_total)
 		tap_add(run_grow, NULL, (unsigned int)(600 * tscale),
-			"%d SMC-D connections whose rings grow while the offers in their CDCs are "
+			"%d %s connections whose rings grow while the offers in their CDCs are "
 			"mutated (seed %llu): no crash, a clean error or the peer's bytes, some "
-			"rings grown", grow_total, seed);
+			"rings grown", grow_total, mode_name, seed);
 	if (!only_port && llc_total)
 		tap_add(run_llc, NULL, (unsigned int)(600 * tscale),
 			"%d SMC-R connections whose links' LLC messages are mutated (seed %llu): "

@@ -101,7 +101,7 @@ module_param(cdc_permille, uint, 0644);
 MODULE_PARM_DESC(cdc_permille, "mutate this many of every 1000 CDC messages (SMC-D and SMC-R) af_smc receives");
 static uint offer_permille;
 module_param(offer_permille, uint, 0644);
-MODULE_PARM_DESC(offer_permille, "mutate the offer of this many of every 1000 SMC-D CDCs that offer a bigger ring");
+MODULE_PARM_DESC(offer_permille, "mutate the offer of this many of every 1000 CDCs (SMC-D or SMC-R) that offer a bigger ring");
 static uint llc_permille;
 module_param(llc_permille, uint, 0644);
 MODULE_PARM_DESC(llc_permille, "mutate this many of every 1000 LLC messages af_smc decodes");
@@ -504,8 +504,8 @@ static const struct nf_hook_ops hp_ops[] = {
  * those bytes first, as a hostile peer could have written them: cursors
  * (wrap and count of the producer and consumer, at bounds, one wrap off,
  * or random), the flags (urgent data, write blocked, done writing,
- * closed, abort), the type, or random bits; for SMC-D also the offer of
- * a bigger ring (hp_cdc_mutate_offer()); and for SMC-R the length byte,
+ * closed, abort), the type, or random bits; the offer of a bigger ring
+ * (hp_cdc_mutate_offer(), hp_cdc_mutate_offer_r()); and for SMC-R the length byte,
  * the sequence number (stale, or far ahead) and the token (another
  * connection of the link group, or none). Which CDCs and how
  * follow from one generator seeded with the seed; what the receiver then
@@ -515,7 +515,7 @@ static const struct nf_hook_ops hp_ops[] = {
 static DEFINE_SPINLOCK(cdc_lock);
 static u64 cdc_rng, llc_rng;
 static unsigned long st_cdc, st_cdc_mutated, st_llc, st_llc_mutated;
-static unsigned long st_offers, st_offer_mutated;	/* SMC-D CDCs with an offer */
+static unsigned long st_offers, st_offer_mutated;	/* CDCs with an offer */
 static unsigned long st_llc_type[16], st_llc_type_mut[16];
 
 static void hp_put_be(u8 *p, unsigned int n, u32 v)
@@ -543,7 +543,9 @@ static u32 hp_get_be(const u8 *p, unsigned int n)
  * read), the offered ring's token 8 (af_smc's rings that grow, in bytes
  * Linux reserves). SMC-R (44 bytes): type, length, seqno 2, token 4, prod
  * (2 reserved, wrap 2, count 4), cons (the same), producer flags, state
- * flags, 18 reserved.
+ * flags, then in the 18 bytes Linux reserves af_smc's cons_gen and
+ * prod_gen (the rings the cursors count in), the offered RMB's class, 1
+ * reserved, its rkey 4 and its address 8, 2 reserved.
  */
 struct hp_cdc_layout {
 	u8 len, wrap, count, pflags, csf;	/* wrap, count: in a cursor */
@@ -584,6 +586,49 @@ static void hp_cdc_mutate_offer(u8 *b, u64 r)
 		break;
 	default:	/* the token's bytes, one flipped */
 		b[24 + (r >> 8) % 8] ^= 1 << ((r >> 11) % 8);
+		break;
+	}
+	if (token)
+		st_offer_mutated++;
+}
+
+/*
+ * SMC-R: the same lies about an offered RMB, named by its rkey and
+ * address on the CDC's link: the class, the rkey or the address off (a
+ * neighbour's, by one), an offer out of nowhere or withdrawn, and either
+ * cursor said to count in another ring. The writer that believes a key
+ * or address writes into the liar's own memory, or has its WRITE refused
+ * by the liar's device, which ends the link (its group's connections,
+ * all with the liar): what must not happen is anything outside them.
+ */
+static void hp_cdc_mutate_offer_r(u8 *b, u64 r)
+{
+	static const u8 classes[] = { 0, 1, 2, 4, 6, 7, 31, 0xff };
+	u64 token = get_unaligned_be64(b + 34);
+
+	switch (r % 6) {
+	case 0:		/* the class */
+		b[28] = (r >> 8) % 2 ? classes[(r >> 9) % ARRAY_SIZE(classes)] :
+				       b[28] + ((r >> 9) % 2 ? 1 : -1);
+		break;
+	case 1:		/* the rkey a neighbour's, or none */
+		hp_put_be(b + 30, 4, (r >> 8) % 4 ?
+			  hp_get_be(b + 30, 4) + ((r >> 10) % 2 ? 1 : -1) : 0);
+		break;
+	case 2:		/* the address off by a page, or withdrawn */
+		put_unaligned_be64((r >> 8) % 4 ? token + ((r >> 10) % 2 ? 4096 : -4096) : 0,
+				   b + 34);
+		break;
+	case 3:		/* an offer out of nowhere: random key, address and class */
+		hp_put_be(b + 30, 4, (u32)hp_next(&cdc_rng));
+		put_unaligned_be64(hp_next(&cdc_rng), b + 34);
+		b[28] = (r >> 8) % 9;
+		break;
+	case 4:		/* the consumer's ring one off, or anything */
+		b[26] = (r >> 8) % 2 ? b[26] + ((r >> 9) % 2 ? 1 : -1) : r >> 16;
+		break;
+	default:	/* the producer's ring one off, or anything */
+		b[27] = (r >> 8) % 2 ? b[27] + ((r >> 9) % 2 ? 1 : -1) : r >> 16;
 		break;
 	}
 	if (token)
@@ -653,10 +698,13 @@ static void hp_cdc_pre(struct pt_regs *regs, const struct hp_cdc_layout *lo)
 	spin_lock_irqsave(&cdc_lock, flags);
 	st_cdc++;
 	/* An offer is rare (one per ring that grows): its own share. */
-	if (!lo->smcr && get_unaligned_be64(buf + 24)) {
+	if (get_unaligned_be64(buf + (lo->smcr ? 34 : 24))) {
 		st_offers++;
 		if (hp_next(&cdc_rng) % 1000 < offer) {
-			hp_cdc_mutate_offer(buf, hp_next(&cdc_rng));
+			if (lo->smcr)
+				hp_cdc_mutate_offer_r(buf, hp_next(&cdc_rng));
+			else
+				hp_cdc_mutate_offer(buf, hp_next(&cdc_rng));
 			st_cdc_mutated++;
 			goto out;
 		}
