@@ -563,15 +563,22 @@ static const struct hp_cdc_layout hp_cdc_r = { SMC_HOSTILE_CDC_R_LEN, 2, 4, 24, 
  * of such a CDC is the writer: it must refuse to attach or move into
  * anything but the DMB its peer's connection owns, at that DMB's size.
  */
+/* An offered ring's size class, one off or at a bound (both forms). */
+static void hp_offer_class(u8 *class, u64 r)
+{
+	static const u8 classes[] = { 0, 1, 2, 4, 6, 7, 8, 31, 0xff };
+
+	*class = r % 2 ? classes[(r >> 1) % ARRAY_SIZE(classes)] :
+			 *class + ((r >> 1) % 2 ? 1 : -1);
+}
+
 static void hp_cdc_mutate_offer(u8 *b, u64 r)
 {
-	static const u8 classes[] = { 0, 1, 2, 6, 7, 8, 31, 0xff };
 	u64 token = get_unaligned_be64(b + 24);
 
 	switch (r % 5) {
 	case 0:		/* the class */
-		b[1] = (r >> 8) % 2 ? classes[(r >> 9) % ARRAY_SIZE(classes)] :
-				      b[1] + ((r >> 9) % 2 ? 1 : -1);
+		hp_offer_class(&b[1], r >> 8);
 		break;
 	case 1:		/* the token a neighbour's, or withdrawn */
 		put_unaligned_be64((r >> 8) % 4 ? token + ((r >> 10) % 2 ? 1 : -1) : 0,
@@ -603,13 +610,11 @@ static void hp_cdc_mutate_offer(u8 *b, u64 r)
  */
 static void hp_cdc_mutate_offer_r(u8 *b, u64 r)
 {
-	static const u8 classes[] = { 0, 1, 2, 4, 6, 7, 31, 0xff };
 	u64 token = get_unaligned_be64(b + 34);
 
 	switch (r % 6) {
 	case 0:		/* the class */
-		b[28] = (r >> 8) % 2 ? classes[(r >> 9) % ARRAY_SIZE(classes)] :
-				       b[28] + ((r >> 9) % 2 ? 1 : -1);
+		hp_offer_class(&b[28], r >> 8);
 		break;
 	case 1:		/* the rkey a neighbour's, or none */
 		hp_put_be(b + 30, 4, (r >> 8) % 4 ?
