@@ -397,8 +397,8 @@ static void smcd_lgr_free_work(struct work_struct *work)
 
 /*
  * One connection of ism's groups with a reference on its sock, NULL when
- * none is left: with peer_gid's groups and not reset yet (all false), or
- * any (all true).
+ * none is left: not reset yet, in peer_gid's groups (every peer's when
+ * peer_gid is NULL) (all false); or any connection of any group (all true).
  */
 static struct smc_sock *smcd_lgr_next_conn(struct smcd_ism_dev *ism,
 					   const struct smcd_gid *peer_gid, bool all)
@@ -462,7 +462,7 @@ void smcd_lgr_dev_gone(struct smcd_ism_dev *ism)
 	 * stays listed until the handshake ends it or finishes (its CLC
 	 * waits are bounded), and is looked at again after a pause.
 	 */
-	while ((smc = smcd_lgr_next_conn(ism, 0, true))) {
+	while ((smc = smcd_lgr_next_conn(ism, NULL, true))) {
 		lock_sock(&smc->sk);
 		done = smc_hs_state(smc) == SMC_HS_DONE;
 		if (done) {
