@@ -18,9 +18,10 @@
  *   - SMC_NLA_LINK_UID and SMC_NLA_LINK_PEER_UID: a link has one link_uid,
  *     the server's, which the client takes from CONFIRM_LINK; both
  *     attributes carry it (Linux's client keeps its own beside the peer's).
- *   - SMC_NLA_LGR_R_TYPE is SYMMETRIC (two links confirmed and active:
- *     we add a second link only when both ends have a second port),
- *     SINGLE (one), or NONE once none is; never ASYMMETRIC_*.
+ *   - SMC_NLA_LGR_R_TYPE is derived from the links confirmed and active
+ *     now, not kept as a state: SYMMETRIC (two, on two ports of each
+ *     end), ASYMMETRIC_LOCAL (two on one port of ours), ASYMMETRIC_PEER
+ *     (two on one port of the peer's), SINGLE (one), NONE (none).
  */
 
 #include <net/genetlink.h>
@@ -38,6 +39,8 @@
 #define SMCR_GNL_LGR_NONE	0
 #define SMCR_GNL_LGR_SINGLE	1
 #define SMCR_GNL_LGR_SYMMETRIC	2
+#define SMCR_GNL_LGR_ASYM_PEER	3	/* the peer has one port, we two */
+#define SMCR_GNL_LGR_ASYM_LOCAL	4	/* we have one port, the peer two */
 #define SMCR_GNL_LNK_ACTIVATING	2
 #define SMCR_GNL_LNK_ACTIVE	3
 
@@ -103,18 +106,35 @@ static int smcr_gnl_put_lgr_v2(struct sk_buff *skb, const struct smcr_lgr *lgr)
 	return 0;
 }
 
-/* SMC_NLA_LGR_R_TYPE: by the number of lgr's usable links. */
+/*
+ * SMC_NLA_LGR_R_TYPE: by lgr's usable links and their ports, ours and
+ * the peer's (a group has two links at most: the first two compared).
+ */
 static u8 smcr_gnl_lgr_type(const struct smcr_lgr *lgr)
 {
-	const struct smcr_link *l;
+	const struct smcr_link *l, *u[2] = {};
 	unsigned int n = 0;
+	bool ours, peers;
 	int i;
 
 	if (lgr->dead)
 		return SMCR_GNL_LGR_NONE;
-	smcr_lgr_for_each_link(lgr, l, i)
-		n += lgr->link_ready[i] && smcr_link_active(l);
-	return n > 1 ? SMCR_GNL_LGR_SYMMETRIC : n ? SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE;
+	smcr_lgr_for_each_link(lgr, l, i) {
+		if (!lgr->link_ready[i] || !smcr_link_active(l))
+			continue;
+		if (n < ARRAY_SIZE(u))
+			u[n] = l;
+		n++;
+	}
+	if (n < 2)
+		return n ? SMCR_GNL_LGR_SINGLE : SMCR_GNL_LGR_NONE;
+	ours = u[0]->dev != u[1]->dev || u[0]->port != u[1]->port;
+	peers = memcmp(u[0]->peer.gid.raw, u[1]->peer.gid.raw, sizeof(u[0]->peer.gid.raw));
+	if (ours && !peers)
+		return SMCR_GNL_LGR_ASYM_PEER;
+	if (!ours && peers)
+		return SMCR_GNL_LGR_ASYM_LOCAL;
+	return SMCR_GNL_LGR_SYMMETRIC;
 }
 
 static int smcr_gnl_put_lgr(struct smcr_gnl_ctx *c, const struct smcr_lgr *lgr)

@@ -339,6 +339,7 @@ int smcr_ib_find_alt(const char *pnetid, const struct net *net,
 			    smc_pnetid_by_ibdev(dev->name, p + 1, port_pnetid) ||
 			    strcmp(pnetid, port_pnetid))
 				continue;
+			rc = -EAGAIN;	/* there is one; usable unless said below */
 			spin_lock_bh(&dev->lock);
 			/* Only a GID of net's own netdevs (hole 7, as above). */
 			for (i = 0; sp->active && i < sp->ngids && rc; i++) {

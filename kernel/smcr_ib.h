@@ -101,7 +101,9 @@ int smcr_ib_find(struct net_device *ndev, __be32 saddr, struct smcr_path *path);
  * pnetid other than port not_port of not_dev, and its first RoCEv2 IPv4
  * GID on a netdev of net. The PNET ID is what says two ports reach the
  * same network; a group made without one (matched by the GID's netdev)
- * gets no second path. 0 with path->dev referenced, or -ENODEV.
+ * gets no second path. 0 with path->dev referenced; -EAGAIN when such a
+ * port exists but is not usable now (down, or no such GID yet); -ENODEV
+ * when there is none.
  */
 int smcr_ib_find_alt(const char *pnetid, const struct net *net,
 		     const struct smcr_dev *not_dev, u8 not_port,

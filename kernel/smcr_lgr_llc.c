@@ -45,9 +45,20 @@
  * and a client asks it to (smcr_lgr_llc_invite()), since the server's
  * own ports may never have gone down.
  *
- * Not here yet (Documentation/smc-r.md, "next steps"): asymmetric groups
- * (one side with one port), and SMC-Rv2 groups (their ADD_LINK carries
- * the rkeys in a v2 extension instead).
+ * An end with no second port of its own, up or down, but with the
+ * group's PNET ID (a port matched by it, not by its GID's netdev) makes
+ * the new link on its first link's port again, when the peer has a
+ * second port: an asymmetric group (RFC 7609), whose two links share
+ * this end's one port and end on two of the peer's. The server tries it
+ * when it has one port (only the client's answer says whether the client
+ * has two); the client with one port rejects a request whose QP is on
+ * the server's first port too, and the server drops a link whose two
+ * ends both are on the first link's ports (a peer that answered so).
+ * Such a server tries once per first contact or invite, not again: no
+ * port of its own can come up.
+ *
+ * Not here yet (Documentation/smc-r.md, "next steps"): SMC-Rv2 groups
+ * (their ADD_LINK carries the rkeys in a v2 extension instead).
  *
  * An RMB made once the group has a second link is announced with
  * CONFIRM_RKEY (smcr_lgr_rkey_announce(), smcr_lgr_rkey_take()), so that
@@ -451,15 +462,10 @@ static bool smcr_lgr_llc_wants(struct smcr_lgr *lgr, struct smcr_link **l1)
 }
 
 /*
- * Our second path for lgr, beside l1's port: a port of the group's PNET
- * ID in the namespace of its connections (their sockets keep that
- * namespace while they are in the group), into *alt, with a reference to
- * the namespace in *netp. The invite and the new link look it up alike.
- * -ENOLINK: the group has no connection (nobody uses it: no new link);
- * -ENODEV: no second port is usable now.
+ * The namespace of lgr's connections (their sockets keep it while they
+ * are in the group), referenced; NULL when the group has no connection.
  */
-static int smcr_lgr_llc_alt(struct smcr_lgr *lgr, struct smcr_link *l1,
-			    struct smcr_path *alt, struct net **netp)
+static struct net *smcr_lgr_llc_net(struct smcr_lgr *lgr)
 {
 	struct smcr_conn *sc;
 	struct net *net = NULL;
@@ -469,29 +475,67 @@ static int smcr_lgr_llc_alt(struct smcr_lgr *lgr, struct smcr_link *l1,
 	if (sc)
 		net = maybe_get_net(sock_net(&sc->smc->sk));
 	read_unlock_bh(&lgr->conns_lock);
+	return net;
+}
+
+/*
+ * Our second path for lgr, beside l1's port: a port of the group's PNET
+ * ID in the namespace of its connections, into *alt, with a reference to
+ * the namespace in *netp. The invite and the new link look it up alike.
+ * -ENOLINK: the group has no connection (nobody uses it: no new link);
+ * -EAGAIN: we have a second port, not usable now; -ENODEV: we have none.
+ */
+static int smcr_lgr_llc_alt(struct smcr_lgr *lgr, struct smcr_link *l1,
+			    struct smcr_path *alt, struct net **netp)
+{
+	struct net *net = smcr_lgr_llc_net(lgr);
+	int rc;
+
 	if (!net)
 		return -ENOLINK;
-	if (smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, alt)) {
+	rc = smcr_ib_find_alt(lgr->pnetid, net, l1->dev, l1->port, alt);
+	if (rc) {
 		put_net(net);
-		return -ENODEV;
+		return rc;
 	}
 	*netp = net;
 	return 0;
 }
 
 /*
- * A new link for lgr on our second path, wired to the group as its
- * first one (smcr_lgr_make_link()) except for the down work, which it
- * gets once confirmed. Not in a slot yet.
+ * A new link for lgr on our second path or, with share and no second
+ * port at all, on l1's port again (*shared set: an asymmetric group, see
+ * the top), for a group matched by PNET ID only: its peer's second port
+ * is then on our port's network, which nothing says of a port matched by
+ * its GID's netdev. An end whose second port is down waits for it (it
+ * invites, or asks, when the port comes up): the peer's other port may
+ * be on that port's wire only, as two fabrics of one PNET ID are. Wired to the group as its first one
+ * (smcr_lgr_make_link()) except for the down work, which it gets once
+ * confirmed. Not in a slot yet.
  */
-static struct smcr_link *smcr_lgr_llc_link(struct smcr_lgr *lgr, struct smcr_link *l1)
+static struct smcr_link *smcr_lgr_llc_link(struct smcr_lgr *lgr, struct smcr_link *l1,
+					   bool share, bool *shared)
 {
 	struct smcr_path alt;
 	struct smcr_link *l;
 	struct net *net;
 	int rc;
 
+	*shared = false;
 	rc = smcr_lgr_llc_alt(lgr, l1, &alt, &net);
+	if (rc == -ENODEV && share && lgr->pnetid[0]) {
+		net = smcr_lgr_llc_net(lgr);
+		if (!net)
+			return ERR_PTR(-ENOLINK);
+		/* l1 holds its device while the flow runs: take one for alt. */
+		memset(&alt, 0, sizeof(alt));
+		kref_get(&l1->dev->ref);
+		alt.dev = l1->dev;
+		alt.port = l1->port;
+		alt.gid = l1->gid;
+		*shared = true;
+		rc = 0;
+	}
 	if (rc)
 		return ERR_PTR(rc);
 	l = smcr_link_create(&alt, net);
@@ -618,6 +662,14 @@ static void smcr_lgr_llc_peer(const struct smc_llc_add_link *a,
 	peer->mtu = a->qp_mtu;
 	memcpy(peer->gid.raw, a->sender_gid, sizeof(peer->gid.raw));
 	memcpy(peer->mac, a->sender_mac, ETH_ALEN);
+}
+
+/* The peer's new QP is on the port of its end of l1. */
+static bool smcr_lgr_llc_same_peer(const struct smcr_link *l1,
+				   const struct smcr_qp_info *peer)
+{
+	return !memcmp(l1->peer.gid.raw, peer->gid.raw, sizeof(peer->gid.raw)) &&
+	       ether_addr_equal(l1->peer.mac, peer->mac);
 }
 
 /*
@@ -969,7 +1021,10 @@ int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num)
 
 /*
  * The server's flow: steps 1-5 at the top. 0, or -EAGAIN when an
- * ADD_LINK went out and did not end with a new link.
+ * ADD_LINK on a second port of ours went out and did not end with a new
+ * link (the client's port may come up a moment after ours). One on our
+ * first port again is not tried again: the client invites us when a
+ * port of its own comes up.
  */
 static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 {
@@ -978,10 +1033,11 @@ static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	struct smcr_qp_info peer;
 	struct smc_llc_msg m;
 	int slot, rc;
+	bool shared;
 
 	if (!smcr_lgr_llc_wants(lgr, &l1))
 		return 0;
-	l = smcr_lgr_llc_link(lgr, l1);
+	l = smcr_lgr_llc_link(lgr, l1, true, &shared);
 	if (IS_ERR(l))
 		return 0;	/* no second path: one link, as before */
 	/* A link number of its own (the client takes it from ADD_LINK). */
@@ -996,12 +1052,15 @@ static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num)
 		goto fail;
 	smcr_lgr_llc_peer(&m.add_link, &peer);
-	return smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
-				   smcr_link_connect(l, &peer) ?:
-				   smcr_lgr_llc_register(lgr, l)) ? -EAGAIN : 0;
+	/* Both ends on their first link's ports: no second path. */
+	rc = shared && smcr_lgr_llc_same_peer(l1, &peer) ? -ENOLINK : 0;
+	rc = smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
+				 rc ?: smcr_link_connect(l, &peer) ?:
+				 smcr_lgr_llc_register(lgr, l));
+	return rc && !shared ? -EAGAIN : 0;
 fail:
 	smcr_lgr_llc_undo(lgr, l, slot);
-	return -EAGAIN;
+	return shared ? 0 : -EAGAIN;
 }
 
 static void smcr_lgr_llc_reject(struct smcr_link *l1, const struct smc_llc_msg *req)
@@ -1022,6 +1081,7 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	struct smcr_link *l1, *over, *l;
 	struct smc_llc_msg req, m;
 	struct smcr_qp_info peer;
+	bool shared;
 	int slot;
 
 	/* The oldest ADD_LINK request, over whichever link it came. */
@@ -1039,14 +1099,15 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 		smcr_lgr_llc_reject(over, &req);
 		return;
 	}
-	l = smcr_lgr_llc_link(lgr, l1);
+	smcr_lgr_llc_peer(&req.add_link, &peer);
+	/* Our first port again only toward a second port of the server's. */
+	l = smcr_lgr_llc_link(lgr, l1, !smcr_lgr_llc_same_peer(l1, &peer), &shared);
 	if (IS_ERR(l)) {
 		smcr_lgr_llc_reject(over, &req);
 		return;
 	}
 	l->link_num = req.add_link.link_num;
 	down_write(&lgr->bufs_sem);
-	smcr_lgr_llc_peer(&req.add_link, &peer);
 	if (smcr_lgr_llc_publish(lgr, l, &slot) || smcr_link_connect(l, &peer) ||
 	    smcr_lgr_llc_register(lgr, l)) {
 		smcr_lgr_llc_reject(l1, &req);

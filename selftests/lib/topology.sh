@@ -68,6 +68,25 @@
 #                         the addresses reach each other over "local", lo);
 #                         "on" also puts back the routes of 4301..4304, which
 #                         go when their device goes down
+#   topo_veth_asym        three ports on one Ethernet (the bridge smcbr),
+#                         all in the initial namespace: smca1 10.43.5.1/24
+#                         (rxea1), smcb1 10.43.5.2/24 (rxeb1), smcb2
+#                         10.43.5.3/24 (rxeb2), with rules as above:
+#                           pref 14: from .3 to .1 iif lo -> table 4307
+#                                    (.1 dev smcb2 src .3)
+#                           pref 15: to .1 iif lo -> table 4306
+#                                    (.1 dev smcb1 src .2)
+#                           pref 16, 17: to .2, .3 iif lo -> table 4305
+#                                    (.2, .3 dev smca1 src .1)
+#                         so smca1 is one end's one port, smcb1 and smcb2
+#                         the other's two; each answers ARP for its own
+#                         address only; returns once all three are ACTIVE
+#   topo_veth_asym_rules  its routes and rules again (a port that went down
+#                         lost its routes)
+#   topo_veth_asym_pnet [ID_B2]
+#                         PNET IDs on its ports, one per end: SMCNETA on
+#                         smca1/rxea1, SMCNETB on smcb1/rxeb1 and smcb2/
+#                         rxeb2, or ID_B2 on smcb2/rxeb2 (each end one port)
 #   topo_cleanup          remove everything the above create (idempotent)
 #   topo_smcr_run [--setup FN] CMD [ARG...]
 #                         a TAP program between the ends of topology 1 over
@@ -360,6 +379,9 @@ TOPO_VETH2_IP4_1=10.43.3.1
 TOPO_VETH2_IP4_2=10.43.3.2
 TOPO_VETH2_IP6_1=fd43:3::1
 TOPO_VETH2_IP6_2=fd43:3::2
+TOPO_ASYM_IP4_1=10.43.5.1
+TOPO_ASYM_IP4_2=10.43.5.2
+TOPO_ASYM_IP4_3=10.43.5.3
 # Rule preferences and tables of topo_veth_rxe; the local table's rule moves
 # from 0 to _topo_local_pref so that the two rules come before it.
 _topo_local_pref=20
@@ -413,7 +435,7 @@ _topo_veth_rules_on() {
 
 # _topo_veth_rules_off -4|-6: the rules of both pairs.
 _topo_veth_rules_off() {
-	for _topo_p in 10 11 12 13; do
+	for _topo_p in 10 11 12 13 14 15 16 17; do
 		ip "$1" rule del pref $_topo_p 2>/dev/null
 	done
 	# The local table back at pref 0 before it leaves pref 20: there
@@ -511,6 +533,9 @@ topo_cleanup() {
 		for _topo_i in 1 2; do
 			ip netns exec "smc-ns$_topo_i" rdma link delete "rxe$_topo_i" 2>/dev/null
 		done
+		for _topo_d in rxea1 rxeb1 rxeb2; do
+			rdma link delete $_topo_d 2>/dev/null
+		done
 		rdma link delete rxe0 2>/dev/null
 		rdma link delete rxev1 2>/dev/null
 		rdma link delete rxev2 2>/dev/null
@@ -540,6 +565,10 @@ topo_cleanup() {
 	if ip link show smcw1 >/dev/null 2>&1; then
 		ip link del smcw1	# and smcw2, and the routes of 4303/4304
 	fi
+	# topo_veth_asym's ports (and their peers, the bridge's), the bridge.
+	for _topo_d in smca1 smcb1 smcb2 smcbr; do
+		ip link del $_topo_d 2>/dev/null
+	done
 	topo_veth_rules off >/dev/null 2>&1
 	return 0
 }
@@ -572,6 +601,94 @@ topo_netem_load() {
 		insmod "$_topo_ko" 2>/dev/null ||
 			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules || return 1
 	done </smc-run/modules.sched
+}
+
+# _topo_asym_port DEV IP: the veth DEV with IP/24, its peer brDEV a port of
+# smcbr, answering ARP only for its own address and with it (a request
+# for any of the three addresses reaches all three ports).
+_topo_asym_port() {
+	ip link add "$1" type veth peer name "br$1" &&
+		echo 1 >/proc/sys/net/ipv4/conf/$1/arp_ignore &&
+		echo 2 >/proc/sys/net/ipv4/conf/$1/arp_announce &&
+		ip link set "br$1" master smcbr && ip link set "br$1" up &&
+		ip addr add "$2/24" dev "$1" && ip link set "$1" up ||
+		_topo_err "cannot set up $1" || return 1
+	_topo_wait "$TOPO_WAIT" _topo_link_up "" "$1" ||
+		_topo_err "$1 did not come up within $TOPO_WAIT s" || return 1
+}
+
+# topo_veth_asym_rules: topo_veth_asym's routes (again: a port going down
+# flushes its own) and rules, as topo_veth_rules's for its pairs: what is
+# sent here to another port's address leaves by the port it comes from.
+topo_veth_asym_rules() {
+	ip route replace $TOPO_ASYM_IP4_2 dev smca1 src $TOPO_ASYM_IP4_1 table 4305 &&
+		ip route replace $TOPO_ASYM_IP4_3 dev smca1 src $TOPO_ASYM_IP4_1 table 4305 &&
+		ip route replace $TOPO_ASYM_IP4_1 dev smcb1 src $TOPO_ASYM_IP4_2 table 4306 &&
+		ip route replace $TOPO_ASYM_IP4_1 dev smcb2 src $TOPO_ASYM_IP4_3 table 4307 ||
+		_topo_err "cannot add the routes of tables 4305..4307 (smca1, smcb1, smcb2 up?)" ||
+		return 1
+	if ! ip rule show pref $_topo_local_pref | grep -q 'lookup local'; then
+		ip rule add pref $_topo_local_pref lookup local ||
+			_topo_err "cannot add the local rule at pref $_topo_local_pref" || return 1
+	fi
+	ip rule del pref 0 lookup local 2>/dev/null
+	for _topo_x in "14 from $TOPO_ASYM_IP4_3 to $TOPO_ASYM_IP4_1 iif lo lookup 4307" \
+		"15 to $TOPO_ASYM_IP4_1 iif lo lookup 4306" \
+		"16 to $TOPO_ASYM_IP4_2 iif lo lookup 4305" \
+		"17 to $TOPO_ASYM_IP4_3 iif lo lookup 4305"; do
+		ip rule show pref ${_topo_x%% *} | grep -q . ||
+			ip rule add pref $_topo_x || _topo_err "cannot add the rule $_topo_x" || return 1
+	done
+}
+
+# topo_veth_asym: three ports on one Ethernet, for link groups whose one
+# end has one port and the other two (issue 20's asymmetric groups): the
+# veths smca1 (TOPO_ASYM_IP4_1, rxea1), smcb1 (TOPO_ASYM_IP4_2, rxeb1) and
+# smcb2 (TOPO_ASYM_IP4_3, rxeb2), their peers ports of the bridge smcbr
+# (the bridge module from the image's list, vm/initramfs), all in the
+# initial namespace (rxe takes RoCE packets there only, Linux 6.1), with
+# rules as topology 1's (topo_veth_asym_rules). Returns once all three
+# ports are ACTIVE.
+topo_veth_asym() {
+	topo_cleanup
+	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
+	[ -s /smc-run/modules.bridge ] || { _topo_err "no bridge module in this image"; return 1; }
+	while read -r _topo_ko; do
+		insmod "$_topo_ko" 2>/dev/null ||
+			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules ||
+			_topo_err "cannot load $_topo_ko" || return 1
+	done </smc-run/modules.bridge
+	# The bridge's own interface has no address but gets every broadcast:
+	# it must not answer ARP for the ports' addresses (with its own MAC,
+	# which would take a port's RoCE packets to an interface without rxe).
+	ip link add smcbr type bridge && echo 8 >/proc/sys/net/ipv4/conf/smcbr/arp_ignore &&
+		ip link set smcbr up || _topo_err "cannot create the bridge smcbr" || return 1
+	_topo_asym_port smca1 $TOPO_ASYM_IP4_1 && _topo_asym_port smcb1 $TOPO_ASYM_IP4_2 &&
+		_topo_asym_port smcb2 $TOPO_ASYM_IP4_3 && topo_veth_asym_rules || return 1
+	for _topo_d in a1 b1 b2; do
+		rdma link add "rxe$_topo_d" type rxe netdev "smc$_topo_d" ||
+			_topo_err "cannot add rxe$_topo_d on smc$_topo_d" || return 1
+	done
+	for _topo_d in a1 b1 b2; do
+		_topo_wait "$TOPO_WAIT" _topo_port_active "" "rxe$_topo_d" ||
+			_topo_err "rxe$_topo_d did not become ACTIVE within $TOPO_WAIT s" || return 1
+	done
+}
+
+# topo_veth_asym_pnet [ID_B2]: PNET IDs on topo_veth_asym's ports (netdev
+# and RDMA port): SMCNETA on smca1, SMCNETB on smcb1 and smcb2, or ID_B2 on
+# smcb2 (then each end has one port). An end finds its second port by its
+# first one's PNET ID, and both ends are in one namespace here: one ID per
+# end, as topo_veth_rxe2_pnet's. The table is flushed first.
+topo_veth_asym_pnet() {
+	/smc/bin/smc_pnet -f || _topo_err "cannot flush the PNET table" || return 1
+	for _topo_x in a1:SMCNETA b1:SMCNETB b2:${1:-SMCNETB}; do
+		_topo_d=${_topo_x%%:*} _topo_id=${_topo_x#*:}
+		/smc/bin/smc_pnet -a "$_topo_id" -I "smc$_topo_d" ||
+			{ _topo_err "pnet $_topo_id on smc$_topo_d"; return 1; }
+		/smc/bin/smc_pnet -a "$_topo_id" -D "rxe$_topo_d" -P 1 ||
+			{ _topo_err "pnet $_topo_id on rxe$_topo_d port 1"; return 1; }
+	done
 }
 
 # topo_veth_rxe2_pnet: PNET IDs for topo_veth_rxe2's ends, SMCNETC on the
