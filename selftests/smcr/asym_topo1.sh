@@ -24,6 +24,11 @@
 #     answers from its second); the client's second port down and up
 #     again: a second link again (the client invites the server, or the
 #     server asks again once the failed link is gone);
+#   - the one-port end's port down under a stream: both links of each
+#     group are on it (at that end), so the stream ends with an error and
+#     neither group stays usable, in bounded time; the port back, the
+#     dead groups go, and a new connection makes new groups with two
+#     links;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with the groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -225,11 +230,47 @@ server_one_port() {
 	groups_gone
 }
 
+# The one-port end (the client, smca1) loses its port under a stream.
+none_usable() { ! grep -q '^lgr .* state usable ' $L; }
+one_port_down() {
+	tap_assert "SMCNETA on smca1/rxea1, SMCNETB on smcb1/rxeb1 and smcb2/rxeb2" topo_veth_asym_pnet
+	SA=$TOPO_ASYM_IP4_2
+	hold h1 || return 1
+	asym client server || return 1
+	server echo $port || return 1
+	$T/smc-echo -c -f smc -a $SA -p $port -n 1073741824 -w 20 -t 600 >"$TMPDIR/stream.log" 2>&1 &
+	echo $! >"$TMPDIR/stream.pid"
+	tap_wait_for 30 grep -q '^mode SMCR' "$TMPDIR/stream.log" ||
+		{ tap_fail "no SMC-R stream: $(cat "$TMPDIR/stream.log")"; return 1; }
+	t0=$(tap_now_ms)
+	tap_assert "smca1 down" ip link set smca1 down
+	tap_wait_for 60 sh -c "! kill -0 \$(cat '$TMPDIR/stream.pid') 2>/dev/null" ||
+		tap_fail "the stream is still running 60 s after its end's only port went down"
+	tap_wait_for 60 none_usable || tap_fail "a group is still usable: $(cat $L)"
+	tap_diag "the stream ended and no group was usable after $(($(tap_now_ms) - t0)) ms"
+	cat "$TMPDIR/stream.log"
+	grep -q '^verified' "$TMPDIR/stream.log" && tap_fail "the stream verified all its bytes"
+	rm -f "$TMPDIR/stream.pid"
+	stop_all
+	# A link of a port that is down stays until the port is back, and its
+	# group with it (rxe holds the QP's packets: smcr_lgr_free_work()).
+	tap_assert "smca1 up" ip link set smca1 up
+	tap_assert "its routes back" topo_veth_asym_rules
+	tap_wait_for 30 _topo_port_active "" rxea1 || tap_fail "rxea1 is not ACTIVE again"
+	tap_wait_for 60 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	hold h3 || return 1
+	asym client server || return 1
+	groups_gone
+}
+
+# A buffer a WRITE still named when its port went down (the stream's) is
+# freed once its link is destroyed, when the group goes: a moment after.
+settled() { tail -n 1 $L | grep -q '^lgrs 0 .* bufs_freed_posted 0 bufs_deferred 0$'; }
 clean() {
 	groups_gone
-	tail -n 1 $L
-	tail -n 1 $L | grep -q ' bufs_freed_posted 0 bufs_deferred 0$' ||
-		tap_fail "smcr_lgr says: $(tail -n 1 $L)"
+	t0=$(tap_now_ms)
+	tap_wait_for 30 settled || tap_fail "smcr_lgr says: $(tail -n 1 $L)"
+	tap_diag "settled after $(($(tap_now_ms) - t0)) ms: $(tail -n 1 $L)"
 	return 0
 }
 
@@ -241,5 +282,7 @@ tap_case "the client with one port: a second link on it and the server's second 
 	client_one_port
 tap_case "the server with one port: the same from the other side; failover and back" 360 \
 	server_one_port
+tap_case "the one-port end's port down under a stream: it ends, no group stays usable; the port back: two links again" 360 \
+	one_port_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done
