@@ -87,6 +87,18 @@
 #                         PNET IDs on its ports, one per end: SMCNETA on
 #                         smca1/rxea1, SMCNETB on smcb1/rxeb1 and smcb2/
 #                         rxeb2, or ID_B2 on smcb2/rxeb2 (each end one port)
+#   topo_echo_server NAME ADDR PORT
+#                         (needs tap.sh) smc-echo's server on ADDR:PORT, one
+#                         connection at a time, its pid in $TMPDIR/NAME.pid
+#                         (topo_stop_all stops it), its output in
+#                         $TMPDIR/NAME.log; returns once it listens
+#   topo_hold NAME ADDR PORT
+#                         (needs tap.sh) a connection to ADDR:PORT held open
+#                         (smc-fbprobe, its pid in $TMPDIR/NAME.pid, its
+#                         output in NAME.out) with a server of its own
+#                         (sNAME); tap_fail unless it is SMC-R
+#   topo_stop_all         (needs tap.sh) stops every process of a
+#                         $TMPDIR/*.pid file and waits (5 s each) for it
 #   topo_cleanup          remove everything the above create (idempotent)
 #   topo_smcr_run [--setup FN] CMD [ARG...]
 #                         a TAP program between the ends of topology 1 over
@@ -593,14 +605,53 @@ topo_smcr_setup2() {
 		"topology 1 with two veth pairs, rxev1/rxev2 and rxew1/rxew2" "$@"
 }
 
+# _topo_modules LIST WHAT: the modules of the image's list /smc-run/LIST
+# (vm/initramfs) loaded, or already there; WHAT names them when the list is
+# empty (a kernel built without them).
+_topo_modules() {
+	[ -s "/smc-run/$1" ] || { _topo_err "no $2 in this image"; return 1; }
+	while read -r _topo_ko; do
+		insmod "$_topo_ko" 2>/dev/null ||
+			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules ||
+			_topo_err "cannot load $_topo_ko" || return 1
+	done <"/smc-run/$1"
+}
+
 # topo_netem_load: sch_netem from the image's sched modules (vm/initramfs),
 # for tc's netem; unload it with rmmod sch_netem when done.
 topo_netem_load() {
-	[ -s /smc-run/modules.sched ] || { _topo_err "no sch_netem in this image"; return 1; }
-	while read -r _topo_ko; do
-		insmod "$_topo_ko" 2>/dev/null ||
-			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules || return 1
-	done </smc-run/modules.sched
+	_topo_modules modules.sched sch_netem
+}
+
+topo_echo_server() {
+	rm -f "$TMPDIR/$1.ready"
+	"$SMC_SELFTESTS/tools/smc-echo" -s -k 0 -f smc -a "$2" -p "$3" -r "$TMPDIR/$1.ready" -t 600 \
+		>"$TMPDIR/$1.log" 2>&1 </dev/null &
+	echo $! >"$TMPDIR/$1.pid"
+	tap_wait_for 30 test -e "$TMPDIR/$1.ready" || tap_fail "no echo server on $2 port $3"
+}
+
+topo_hold() {
+	topo_echo_server "s$1" "$2" "$3" || return 1
+	: >"$TMPDIR/$1.out"
+	"$SMC_SELFTESTS/tools/smc-fbprobe" "$2" "$3" "$(tap_scaled 300)" >"$TMPDIR/$1.out" 2>&1 &
+	echo $! >"$TMPDIR/$1.pid"
+	tap_wait_for 30 grep -q mode "$TMPDIR/$1.out" ||
+		{ tap_fail "no held connection $1: $(cat "$TMPDIR/$1.out")"; return 1; }
+	# SMC_DIAG_MODE_SMCR is 0.
+	grep -q "^mode 0 " "$TMPDIR/$1.out" ||
+		tap_fail "held connection $1 is not SMC-R: $(cat "$TMPDIR/$1.out")"
+	return 0
+}
+
+topo_stop_all() {
+	for _topo_f in "$TMPDIR"/*.pid; do
+		[ -e "$_topo_f" ] || continue
+		kill "$(cat "$_topo_f")" 2>/dev/null
+		tap_wait_for 5 sh -c "! kill -0 \$(cat '$_topo_f') 2>/dev/null"
+		rm -f "$_topo_f"
+	done
+	return 0
 }
 
 # _topo_asym_port DEV IP: the veth DEV with IP/24, its peer brDEV a port of
@@ -652,12 +703,7 @@ topo_veth_asym_rules() {
 topo_veth_asym() {
 	topo_cleanup
 	command -v rdma >/dev/null 2>&1 || _topo_err "no rdma command (iproute2)" || return 1
-	[ -s /smc-run/modules.bridge ] || { _topo_err "no bridge module in this image"; return 1; }
-	while read -r _topo_ko; do
-		insmod "$_topo_ko" 2>/dev/null ||
-			grep -q "^$(basename "$_topo_ko" .ko | tr - _) " /proc/modules ||
-			_topo_err "cannot load $_topo_ko" || return 1
-	done </smc-run/modules.bridge
+	_topo_modules modules.bridge "the bridge module" || return 1
 	# The bridge's own interface has no address but gets every broadcast:
 	# it must not answer ARP for the ports' addresses (with its own MAC,
 	# which would take a port's RoCE packets to an interface without rxe).
@@ -682,7 +728,12 @@ topo_veth_asym() {
 # end, as topo_veth_rxe2_pnet's. The table is flushed first.
 topo_veth_asym_pnet() {
 	/smc/bin/smc_pnet -f || _topo_err "cannot flush the PNET table" || return 1
-	for _topo_x in a1:SMCNETA b1:SMCNETB b2:${1:-SMCNETB}; do
+	_topo_pnet_ends a1:SMCNETA b1:SMCNETB "b2:${1:-SMCNETB}"
+}
+
+# _topo_pnet_ends X:ID...: PNET ID ID on the veth smcX and port 1 of rxeX.
+_topo_pnet_ends() {
+	for _topo_x in "$@"; do
 		_topo_d=${_topo_x%%:*} _topo_id=${_topo_x#*:}
 		/smc/bin/smc_pnet -a "$_topo_id" -I "smc$_topo_d" ||
 			{ _topo_err "pnet $_topo_id on smc$_topo_d"; return 1; }
@@ -695,13 +746,7 @@ topo_veth_asym_pnet() {
 # client's (smcv1/rxev1, smcw1/rxew1), SMCNETS on the server's, so that
 # each end has two ports on one network and a group adds a second link.
 topo_veth_rxe2_pnet() {
-	for _topo_x in v1:SMCNETC w1:SMCNETC v2:SMCNETS w2:SMCNETS; do
-		_topo_d=${_topo_x%%:*} _topo_id=${_topo_x#*:}
-		/smc/bin/smc_pnet -a "$_topo_id" -I "smc$_topo_d" ||
-			{ _topo_err "pnet $_topo_id on smc$_topo_d"; return 1; }
-		/smc/bin/smc_pnet -a "$_topo_id" -D "rxe$_topo_d" -P 1 ||
-			{ _topo_err "pnet $_topo_id on rxe$_topo_d port 1"; return 1; }
-	done
+	_topo_pnet_ends v1:SMCNETC w1:SMCNETC v2:SMCNETS w2:SMCNETS || return 1
 	/smc/bin/smc_pnet -s
 }
 

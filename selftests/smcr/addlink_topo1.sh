@@ -53,15 +53,7 @@ B=/smc/bin
 A=$TOPO_VETH_IP4_2
 port=4463 port_n=4463
 
-stop_all() {
-	for f in "$TMPDIR"/*.pid; do
-		[ -e "$f" ] || continue
-		kill "$(cat "$f")" 2>/dev/null
-		tap_wait_for 5 sh -c "! kill -0 \$(cat '$f') 2>/dev/null"
-		rm -f "$f"
-	done
-	return 0
-}
+stop_all() { topo_stop_all; }
 cleanup() {
 	stop_all
 	$PNET -f 2>/dev/null
@@ -71,27 +63,13 @@ tap_at_exit cleanup
 
 # server NAME PORT: an echo server on PORT until stop_all. It serves one
 # connection at a time: each held connection gets a server of its own.
-server() {
-	rm -f "$TMPDIR/$1.ready"
-	$T/smc-echo -s -k 0 -f smc -a $A -p "$2" -r "$TMPDIR/$1.ready" -t 600 \
-		>"$TMPDIR/$1.log" 2>&1 </dev/null &
-	echo $! >"$TMPDIR/$1.pid"
-	tap_wait_for 30 test -e "$TMPDIR/$1.ready" || tap_fail "no echo server on $A port $2"
-}
+server() { topo_echo_server "$1" $A "$2"; }
 
 # hold NAME: a connection held open (smc-fbprobe, with a server of its
-# own) until stop_all.
+# own on the next port) until stop_all.
 hold() {
 	port_n=$((port_n + 1))
-	server "s$1" $port_n || return 1
-	: >"$TMPDIR/$1.out"
-	$T/smc-fbprobe $A $port_n "$(tap_scaled 300)" >"$TMPDIR/$1.out" 2>&1 &
-	echo $! >"$TMPDIR/$1.pid"
-	tap_wait_for 30 grep -q mode "$TMPDIR/$1.out" ||
-		{ tap_fail "no held connection $1: $(cat "$TMPDIR/$1.out")"; return 1; }
-	# SMC_DIAG_MODE_SMCR is 0.
-	grep -q "^mode 0 " "$TMPDIR/$1.out" || tap_fail "held connection $1 is not SMC-R: $(cat "$TMPDIR/$1.out")"
-	return 0
+	topo_hold "$1" $A $port_n
 }
 
 # ready_links: the number of "link" lines of debugfs smcr_lgr with ready 1.

@@ -44,15 +44,7 @@ C=/sys/kernel/debug/af_smc/smcr_conns
 B=/smc/bin
 port=4463 port_n=4463
 
-stop_all() {
-	for f in "$TMPDIR"/*.pid; do
-		[ -e "$f" ] || continue
-		kill "$(cat "$f")" 2>/dev/null
-		tap_wait_for 5 sh -c "! kill -0 \$(cat '$f') 2>/dev/null"
-		rm -f "$f"
-	done
-	return 0
-}
+stop_all() { topo_stop_all; }
 cleanup() {
 	stop_all
 	$B/smc_pnet -f 2>/dev/null
@@ -66,27 +58,13 @@ tap_at_exit cleanup
 SA=
 
 # server NAME PORT: an echo server on $SA:PORT until stop_all.
-server() {
-	rm -f "$TMPDIR/$1.ready"
-	$T/smc-echo -s -k 0 -f smc -a $SA -p "$2" -r "$TMPDIR/$1.ready" -t 600 \
-		>"$TMPDIR/$1.log" 2>&1 </dev/null &
-	echo $! >"$TMPDIR/$1.pid"
-	tap_wait_for 30 test -e "$TMPDIR/$1.ready" || tap_fail "no echo server on $SA port $2"
-}
+server() { topo_echo_server "$1" $SA "$2"; }
 
-# hold NAME: a connection to $SA held open (smc-fbprobe, with a server
-# of its own) until stop_all.
+# hold NAME: a connection to $SA held open (smc-fbprobe, with a server of
+# its own on the next port) until stop_all.
 hold() {
 	port_n=$((port_n + 1))
-	server "s$1" $port_n || return 1
-	: >"$TMPDIR/$1.out"
-	$T/smc-fbprobe $SA $port_n "$(tap_scaled 300)" >"$TMPDIR/$1.out" 2>&1 &
-	echo $! >"$TMPDIR/$1.pid"
-	tap_wait_for 30 grep -q mode "$TMPDIR/$1.out" ||
-		{ tap_fail "no held connection $1: $(cat "$TMPDIR/$1.out")"; return 1; }
-	# SMC_DIAG_MODE_SMCR is 0.
-	grep -q "^mode 0 " "$TMPDIR/$1.out" || tap_fail "held connection $1 is not SMC-R: $(cat "$TMPDIR/$1.out")"
-	return 0
+	topo_hold "$1" $SA $port_n
 }
 
 # g ROLE FIELD: FIELD of the ROLE group's debugfs line.
@@ -198,33 +176,24 @@ down_up() {
 	cat $L
 }
 
-client_one_port() {
+# asym_case ADDR ONE TWO TYPES: a server on ADDR (smcb1's: the client
+# is the one-port end; smca1's: the server is), ONE and TWO the roles of
+# the one-port and the two-port end, TYPES the roles and types the
+# netlink dump gives; the second links carry an echo, then fail over and
+# come back (down_up). When the client has two ports, the link comes back
+# by whichever is first: its invite once its port is up, or the server's
+# try once the failed link left (rejected while the port was down).
+asym_case() {
 	tap_assert "SMCNETA on smca1/rxea1, SMCNETB on smcb1/rxeb1 and smcb2/rxeb2" topo_veth_asym_pnet
-	SA=$TOPO_ASYM_IP4_2
+	SA=$1
 	hold h1 || return 1
-	asym client server || return 1
+	asym "$2" "$3" || return 1
 	t=$(types)
-	[ "$t" = "CLNT ASYML SERV ASYMP " ] || tap_fail "the groups are not CLNT ASYML and SERV ASYMP: $t"
-	server echo $port || return 1
-	echo_on rxeb2
-	down_up
-	echo_on rxeb2
-	groups_gone
-}
-
-server_one_port() {
-	tap_assert "SMCNETA on smca1/rxea1, SMCNETB on smcb1/rxeb1 and smcb2/rxeb2" topo_veth_asym_pnet
-	SA=$TOPO_ASYM_IP4_1
-	hold h1 || return 1
-	asym server client || return 1
-	t=$(types)
-	[ "$t" = "CLNT ASYMP SERV ASYML " ] || tap_fail "the groups are not CLNT ASYMP and SERV ASYML: $t"
+	[ "$t" = "$4" ] || tap_fail "the groups are not $4: $t"
 	server echo $port || return 1
 	echo_on rxeb2
 	i0=$(g client invites_sent)
 	down_up
-	# Whichever came first: the client's invite once its port was up, or
-	# the server's try after the failed link left (rejected while down).
 	tap_diag "the client sent $(($(g client invites_sent) - i0)) invites"
 	echo_on rxeb2
 	groups_gone
@@ -279,9 +248,9 @@ tap_case "setup: smcr=1 lgr_linger=0, one end with one port, the other with two,
 tap_case "each end with one port of its PNET ID: the server asks once, the client rejects, one link" 120 \
 	one_port_each
 tap_case "the client with one port: a second link on it and the server's second port; failover and back" 360 \
-	client_one_port
+	asym_case $TOPO_ASYM_IP4_2 client server "CLNT ASYML SERV ASYMP "
 tap_case "the server with one port: the same from the other side; failover and back" 360 \
-	server_one_port
+	asym_case $TOPO_ASYM_IP4_1 server client "CLNT ASYMP SERV ASYML "
 tap_case "the one-port end's port down under a stream: it ends, no group stays usable; the port back: two links again" 360 \
 	one_port_down
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
