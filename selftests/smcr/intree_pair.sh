@@ -50,9 +50,14 @@ work=${TMPDIR:-/tmp}
 
 . "$here/intree_probes.sh"
 
+# The kprobes stay: disabling them patches kernel text, which waits for
+# every CPU to take an IPI, and with smc.ko's tasks stuck as this test
+# leaves them, VM 0's other CPU did not take it for 44 s once (CI of
+# 2026-12-04: a soft lockup, the run lost). This is the last entry of
+# topology 2@intree (chk/rnics_intree and chk/dbg_intree come first), and
+# the VMs end with it.
 cleanup() {
-	smc-vm-exec 1 "kill \$(cat /tmp/echo.pid) 2>/dev/null; $unprobe" >/dev/null 2>&1
-	sh -c "$unprobe" >/dev/null 2>&1
+	smc-vm-exec 1 "kill \$(cat /tmp/echo.pid) 2>/dev/null" >/dev/null 2>&1
 }
 tap_at_exit cleanup
 
