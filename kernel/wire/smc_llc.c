@@ -6,6 +6,9 @@
  * Every message is 44 bytes, so the decoder checks the received length once
  * and then reads fixed offsets; the only input-dependent values are the
  * counts, and each is compared with its limit before it selects entries.
+ * The ADD LINK v2 extension is the one variable-length part: its number of
+ * entries is derived from the length it is given, never from its count
+ * field.
  */
 #include "smc_llc.h"
 #include "smc_llc_layout.h"
@@ -17,10 +20,15 @@
 #define ART_OFF(m)	SMC_LLC_OFF(smc_llc_wire_add_link_cont_rt, m)
 #define RT_LEN		SMC_LLC_SZ(smc_llc_wire_rtoken)
 #define ART_LEN		SMC_LLC_SZ(smc_llc_wire_add_link_cont_rt)
+#define EXT_OFF(m)	SMC_LLC_OFF(smc_llc_wire_add_link_ext, m)
+#define EXT_LEN		SMC_LLC_SZ(smc_llc_wire_add_link_ext)
 
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_link) == MSG_LEN &&
 		       SMC_LLC_SZ(smc_llc_wire_delete_rkey) == MSG_LEN,
 		       "all v1 LLC messages are 44 bytes");
+SMC_WIRE_STATIC_ASSERT(EXT_LEN == SMC_LLC_ADD_EXT_LEN &&
+		       ART_LEN == SMC_LLC_ADD_EXT_RT_LEN,
+		       "smc_llc_add_ext_len() counts the wire layout's bytes");
 
 static uint8_t min_u8(uint8_t a, uint8_t b)
 {
@@ -41,6 +49,21 @@ static void put_rtoken(uint8_t *p, const struct smc_llc_rtoken *t)
 	p[RT_OFF(link_id)] = t->link_id;
 	smc_wire_put_be32(p + RT_OFF(rmb_key), t->rkey);
 	smc_wire_put_be64(p + RT_OFF(rmb_vaddr), t->vaddr);
+}
+
+/* ADD LINK CONTINUATION and the v2 extension share this entry layout */
+static void get_add_rt(const uint8_t *p, struct smc_llc_add_cont_rt *rt)
+{
+	rt->rkey = smc_wire_get_be32(p + ART_OFF(rmb_key));
+	rt->rkey_new = smc_wire_get_be32(p + ART_OFF(rmb_key_new));
+	rt->vaddr_new = smc_wire_get_be64(p + ART_OFF(rmb_vaddr_new));
+}
+
+static void put_add_rt(uint8_t *p, const struct smc_llc_add_cont_rt *rt)
+{
+	smc_wire_put_be32(p + ART_OFF(rmb_key), rt->rkey);
+	smc_wire_put_be32(p + ART_OFF(rmb_key_new), rt->rkey_new);
+	smc_wire_put_be64(p + ART_OFF(rmb_vaddr_new), rt->vaddr_new);
 }
 
 /* -------------------------------------------------------------- decoders */
@@ -85,11 +108,8 @@ static void dec_add_link_cont(const uint8_t *b,
 	a->num_rkeys = b[OFF(add_link_cont, num_rkeys)];
 	/* a count of the rkeys still to come: only the first two are here */
 	n = min_u8(a->num_rkeys, SMC_LLC_ADD_CONT_RKEYS);
-	for (i = 0; i < n; i++, p += ART_LEN) {
-		a->rt[i].rkey = smc_wire_get_be32(p + ART_OFF(rmb_key));
-		a->rt[i].rkey_new = smc_wire_get_be32(p + ART_OFF(rmb_key_new));
-		a->rt[i].vaddr_new = smc_wire_get_be64(p + ART_OFF(rmb_vaddr_new));
-	}
+	for (i = 0; i < n; i++, p += ART_LEN)
+		get_add_rt(p, &a->rt[i]);
 }
 
 static void dec_delete_link(const uint8_t *b, uint8_t flags,
@@ -140,9 +160,14 @@ static enum smc_llc_err dec_delete_rkey(const uint8_t *b, uint8_t flags,
 	uint8_t i;
 
 	d->num_rkeys = b[OFF(delete_rkey, num_rkeys)];
-	/* Linux 6.1 clamps to 8; a count the message cannot hold is refused */
+	/*
+	 * v1: Linux 6.1 clamps to 8; a count the message cannot hold is
+	 * refused. v2: the same limit, since rkeys past the eighth would lie
+	 * beyond the 44 bytes this code reads.
+	 */
 	if (d->num_rkeys > SMC_LLC_DEL_RKEY_MAX)
 		return SMC_LLC_ERR_BAD_COUNT;
+	/* v1 response: a mask; v2 response: a count. Kept as sent. */
 	d->err_mask = b[OFF(delete_rkey, err_mask)];
 	for (i = 0; i < d->num_rkeys; i++)
 		d->rkey[i] = smc_wire_get_be32(b + OFF(delete_rkey, rkey) + 4 * i);
@@ -301,11 +326,8 @@ static void enc_add_link_cont(uint8_t *b, const struct smc_llc_add_link_cont *a)
 
 	b[OFF(add_link_cont, link_num)] = a->link_num;
 	b[OFF(add_link_cont, num_rkeys)] = a->num_rkeys;
-	for (i = 0; i < n; i++, p += ART_LEN) {
-		smc_wire_put_be32(p + ART_OFF(rmb_key), a->rt[i].rkey);
-		smc_wire_put_be32(p + ART_OFF(rmb_key_new), a->rt[i].rkey_new);
-		smc_wire_put_be64(p + ART_OFF(rmb_vaddr_new), a->rt[i].vaddr_new);
-	}
+	for (i = 0; i < n; i++, p += ART_LEN)
+		put_add_rt(p, &a->rt[i]);
 }
 
 static void enc_delete_link(uint8_t *b, uint8_t *flags,
@@ -384,13 +406,17 @@ enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
 	if (m->v2 && !smc_llc_type_known_v2(m->type))
 		return SMC_LLC_ERR_BAD_VERSION;
 	/*
-	 * v2: 44 bytes only, so no ADD LINK request (it needs its v2
-	 * extension); its reject response fits, without a reason.
+	 * v2: only an ADD LINK is followed by more (its v2 extension, which
+	 * the caller appends), so only its length may exceed 44; a reject
+	 * reason would be overwritten by the length's low byte.
 	 */
-	if (m->v2 && ((m->v2_len && m->v2_len != MSG_LEN) ||
-		      (m->type == SMC_LLC_ADD_LINK &&
-		       (!m->response || !m->add_link.rejected ||
-			m->add_link.reject_reason))))
+	if (m->v2 && m->type == SMC_LLC_ADD_LINK &&
+	    (m->add_link.reject_reason ||
+	     (m->v2_len && (m->v2_len < MSG_LEN ||
+			    m->v2_len > SMC_LLC_V2_MAX_LEN))))
+		return SMC_LLC_ERR_INVAL;
+	if (m->v2 && m->type != SMC_LLC_ADD_LINK &&
+	    m->v2_len && m->v2_len != MSG_LEN)
 		return SMC_LLC_ERR_INVAL;
 	if (!buf || cap < MSG_LEN)
 		return SMC_LLC_ERR_NOSPACE;
@@ -435,12 +461,79 @@ enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
 	if (rc != SMC_LLC_OK)
 		return rc;
 	if (m->v2) {
-		/* after the body: ADD LINK's v1 reject byte is the length's */
-		b[SMC_LLC_OFF(smc_llc_wire_hdr_v2, length)] = 0;
-		b[SMC_LLC_OFF(smc_llc_wire_hdr_v2, length) + 1] = MSG_LEN;
+		/*
+		 * after the body: ADD LINK's v1 reject byte is the length's;
+		 * big endian, the order Wireshark reads (smc_llc.h)
+		 */
+		smc_wire_put_be16(b + SMC_LLC_OFF(smc_llc_wire_hdr_v2, length),
+				  m->v2_len ? m->v2_len : MSG_LEN);
 	}
 	b[HDR(flags)] = flags;
 	memcpy(buf, b, MSG_LEN);
+	return SMC_LLC_OK;
+}
+
+/* -------------------------------------------------- ADD LINK v2 extension */
+
+enum smc_llc_err smc_llc_add_ext_decode(const void *buf, size_t len,
+					struct smc_llc_add_link_ext *e)
+{
+	const uint8_t *b = (const uint8_t *)buf;
+	const uint8_t *p;
+	size_t i, n;
+
+	if (!e)
+		return SMC_LLC_ERR_INVAL;
+	memset(e, 0, sizeof(*e));
+	if (!b)
+		return SMC_LLC_ERR_INVAL;
+	if (len < EXT_LEN)
+		return SMC_LLC_ERR_TRUNCATED;
+	if ((len - EXT_LEN) % ART_LEN)
+		return SMC_LLC_ERR_BAD_LENGTH;
+	/*
+	 * The entries are what the length holds. The count field is not
+	 * checked against them: Linux 6.1 writes it in host order and
+	 * counts RMBs it then leaves out, so it may say more than is sent.
+	 */
+	n = (len - EXT_LEN) / ART_LEN;
+	if (n > SMC_LLC_ADD_EXT_RKEYS_MAX)
+		return SMC_LLC_ERR_BAD_COUNT;
+	e->direct = b[EXT_OFF(flags)] & SMC_LLC_ADD_EXT_DIRECT;
+	memcpy(e->target_gid, b + EXT_OFF(target_gid), SMC_LLC_GID_LEN);
+	e->num_rkeys = (uint16_t)n;
+	p = b + EXT_LEN;
+	for (i = 0; i < n; i++, p += ART_LEN)
+		get_add_rt(p, &e->rt[i]);
+	return SMC_LLC_OK;
+}
+
+enum smc_llc_err smc_llc_add_ext_encode(const struct smc_llc_add_link_ext *e,
+					void *buf, size_t cap)
+{
+	uint8_t *b = (uint8_t *)buf;
+	uint8_t *p;
+	uint16_t i;
+
+	/*
+	 * All checks before the first store: the struct is too big to build
+	 * the bytes on the (kernel) stack first, as smc_llc_encode() does.
+	 */
+	if (!e)
+		return SMC_LLC_ERR_INVAL;
+	if (e->num_rkeys > SMC_LLC_ADD_EXT_RKEYS_MAX)
+		return SMC_LLC_ERR_BAD_COUNT;
+	if (!b || cap < smc_llc_add_ext_len(e->num_rkeys))
+		return SMC_LLC_ERR_NOSPACE;
+	memset(b, 0, EXT_LEN);
+	if (e->direct)
+		b[EXT_OFF(flags)] = SMC_LLC_ADD_EXT_DIRECT;
+	memcpy(b + EXT_OFF(target_gid), e->target_gid, SMC_LLC_GID_LEN);
+	/* the count is exact here, and big endian (smc_llc.h) */
+	smc_wire_put_be16(b + EXT_OFF(num_rkeys), e->num_rkeys);
+	p = b + EXT_LEN;
+	for (i = 0; i < e->num_rkeys; i++, p += ART_LEN)
+		put_add_rt(p, &e->rt[i]);
 	return SMC_LLC_OK;
 }
 
@@ -460,7 +553,7 @@ const char *smc_llc_err_text(enum smc_llc_err err)
 	case SMC_LLC_ERR_BAD_VERSION:
 		return "LLC type not supported with a v2 header";
 	case SMC_LLC_ERR_BAD_LENGTH:
-		return "LLC length field is not 44 (v1) or 44..8192 (v2)";
+		return "LLC length is not 44 (v1), 44..8192 (v2) or 28 + 16n (v2 extension)";
 	case SMC_LLC_ERR_BAD_COUNT:
 		return "LLC count exceeds what the message holds";
 	case SMC_LLC_ERR_NOSPACE:

@@ -12,12 +12,15 @@
  * SMC-Rv2 link groups send the same messages with a v2 header: version 2
  * in the high nibble of byte 0 (CONFIRM LINK is 0x21), and bytes 1..2 a
  * 16-bit length (44..8192) where v1 has its length byte and the ADD LINK
- * reject reason. A v2 message may be longer than 44 bytes (ADD LINK's and
- * DELETE RKEY's v2 extensions, REQUEST ADD LINK); this code reads and
- * writes the first 44 bytes, whose layout is v1's, for CONFIRM LINK, ADD
- * LINK, DELETE LINK, CONFIRM RKEY and TEST LINK, and refuses the v2 types
- * whose body differs (REQUEST ADD LINK, DELETE RKEY) or that v2 dropped
- * (the CONTINUATIONs) with SMC_LLC_ERR_BAD_VERSION.
+ * reject reason. A v2 message may be longer than 44 bytes (ADD LINK's v2
+ * extension, DELETE RKEY's further rkeys, REQUEST ADD LINK).
+ * smc_llc_decode()/smc_llc_encode() read and write the first 44 bytes,
+ * whose layout is v1's, for CONFIRM LINK, ADD LINK, DELETE LINK, CONFIRM
+ * RKEY, TEST LINK and DELETE RKEY; they refuse REQUEST ADD LINK (0x25),
+ * whose body differs, and the types v2 dropped (the CONTINUATIONs) with
+ * SMC_LLC_ERR_BAD_VERSION. The ADD LINK v2 extension after the first 44
+ * bytes has its own decoder and encoder, smc_llc_add_ext_*() below: v2
+ * has no ADD LINK CONTINUATION, so the rkeys travel there.
  *
  * Byte order of the v2 length: Linux 6.1 stores it in host order (little
  * endian on x86, big endian on s390); Wireshark 4.0 reads it big endian.
@@ -70,11 +73,13 @@ extern "C" {
 /* Results. 0 is success; every failure has its own value. */
 enum smc_llc_err {
 	SMC_LLC_OK = 0,
-	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes */
+	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes (ADD LINK v2
+					 * extension: fewer than 28) */
 	SMC_LLC_ERR_TRAILING,		/* more than 44 bytes */
 	SMC_LLC_ERR_BAD_TYPE,		/* not a v1 LLC type this code knows */
 	SMC_LLC_ERR_BAD_VERSION,	/* v2 header on a type read in v1 only */
-	SMC_LLC_ERR_BAD_LENGTH,		/* v1: not 44; v2: not 44..8192 */
+	SMC_LLC_ERR_BAD_LENGTH,		/* v1: not 44; v2: not 44..8192;
+					 * extension: not 28 + 16 n */
 	SMC_LLC_ERR_BAD_COUNT,		/* a count exceeds what fits the message */
 	SMC_LLC_ERR_NOSPACE,		/* encode: buffer too small or NULL */
 	SMC_LLC_ERR_INVAL,		/* NULL message, or a field too wide */
@@ -154,10 +159,15 @@ struct smc_llc_confirm_rkey_cont {
 	bool retry;
 };
 
-/* num_rkeys is at most 8; rkey[num_rkeys..7] are not sent. */
+/*
+ * num_rkeys is at most 8; rkey[num_rkeys..7] are not sent. err_mask is
+ * byte 5 as it is on the wire: in a v1 response a bit mask (0x80 >> i =
+ * rkey[i] failed), in a v2 response the number of rkeys that were not
+ * found (Linux's num_inval_rkeys). The codec does not interpret it.
+ */
 struct smc_llc_delete_rkey {
 	uint8_t num_rkeys;
-	uint8_t err_mask;		/* response: 0x80 >> i = rkey[i] failed */
+	uint8_t err_mask;		/* response: v1 mask, v2 count; see above */
 	uint32_t rkey[SMC_LLC_DEL_RKEY_MAX];
 	bool negative;			/* response: SMC_LLC_FLAG_RKEY_NEG */
 };
@@ -172,8 +182,10 @@ struct smc_llc_msg {
 	bool response;			/* SMC_LLC_FLAG_RESP */
 	/*
 	 * v2 header (SMC-Rv2 link group). v2_len: the header's length, the
-	 * whole message's size (decoded; the encoder takes 0 or 44 and
-	 * writes 44). An ADD LINK reject reason has no place in a v2 header.
+	 * whole message's size. The encoder writes 44 bytes and puts 44 in
+	 * the header for v2_len 0; an ADD LINK may give 44..8192, the size
+	 * with the v2 extension the caller appends. An ADD LINK reject
+	 * reason has no place in a v2 header.
 	 */
 	bool v2;
 	uint16_t v2_len;
@@ -204,7 +216,7 @@ static inline bool smc_llc_type_known_v2(uint8_t type)
 {
 	return type == SMC_LLC_CONFIRM_LINK || type == SMC_LLC_ADD_LINK ||
 	       type == SMC_LLC_DELETE_LINK || type == SMC_LLC_CONFIRM_RKEY ||
-	       type == SMC_LLC_TEST_LINK;
+	       type == SMC_LLC_TEST_LINK || type == SMC_LLC_DELETE_RKEY;
 }
 
 /*
@@ -222,15 +234,67 @@ enum smc_llc_err smc_llc_decode(const void *buf, size_t len,
 
 /*
  * Encode into buf (with a v2 header when m->v2; types as
- * smc_llc_type_known_v2(), else BAD_VERSION; a v2 ADD LINK other than a
- * reject response without reason, or a v2_len other than 0 or 44, is
- * INVAL): writes exactly 44 bytes,
- * reserved parts zero, or, if cap is smaller or buf is NULL, nothing (SMC_LLC_ERR_NOSPACE). Values the wire
- * cannot hold give the decoder's error: unknown type BAD_TYPE, a count over
- * its limit BAD_COUNT, a 24-bit or 4-bit field too wide INVAL.
+ * smc_llc_type_known_v2(), else BAD_VERSION): writes exactly 44 bytes,
+ * reserved parts zero, or, if cap is smaller or buf is NULL, nothing
+ * (SMC_LLC_ERR_NOSPACE). v2 header: length m->v2_len big endian, 44 for
+ * v2_len 0; a v2_len other than 0 or 44 is INVAL, except 44..8192 on an
+ * ADD LINK, whose v2 extension the caller writes after these 44 bytes
+ * (smc_llc_add_ext_encode()); a v2 ADD LINK with a reject reason is INVAL.
+ * Values the wire cannot hold give the decoder's error: unknown type
+ * BAD_TYPE, a count over its limit BAD_COUNT, a 24-bit or 4-bit field too
+ * wide INVAL.
  */
 enum smc_llc_err smc_llc_encode(const struct smc_llc_msg *m, void *buf,
 				size_t cap);
+
+/*
+ * ADD LINK v2 extension: in an SMC-Rv2 group an ADD LINK request and an
+ * accepting response carry it after their first 44 bytes, with the
+ * sender's RMB rkeys on the new link (v2 has no ADD LINK CONTINUATION).
+ * Layout: smc_llc_wire_add_link_ext, then num_rkeys entries laid out as
+ * an ADD LINK CONTINUATION's. The struct is about 4 KiB: not for a
+ * kernel stack.
+ */
+#define SMC_LLC_ADD_EXT_LEN		28	/* ADD LINK v2 extension, fixed part */
+#define SMC_LLC_ADD_EXT_RT_LEN		16	/* one rkey entry */
+#define SMC_LLC_ADD_EXT_RKEYS_MAX	255	/* a group's most connections */
+
+struct smc_llc_add_link_ext {
+	bool direct;			/* SMC_LLC_ADD_EXT_DIRECT: no gateway */
+	uint8_t target_gid[SMC_LLC_GID_LEN];	/* the client's target GID */
+	uint16_t num_rkeys;		/* entries in rt[] */
+	/* rkey: the RMB on the link the message travels on */
+	struct smc_llc_add_cont_rt rt[SMC_LLC_ADD_EXT_RKEYS_MAX];
+};
+
+/* bytes of an extension with n entries: 28 + 16 n */
+static inline size_t smc_llc_add_ext_len(unsigned int n)
+{
+	return SMC_LLC_ADD_EXT_LEN + (size_t)n * SMC_LLC_ADD_EXT_RT_LEN;
+}
+
+/*
+ * Decode an extension. buf: the bytes after a v2 ADD LINK's first 44,
+ * len their number (the header's v2_len - 44). The number of entries
+ * comes from len: fewer than 28 bytes is TRUNCATED, a remainder that is
+ * not whole entries BAD_LENGTH, more than 255 entries BAD_COUNT. The
+ * count field is not read: Linux 6.1 writes it in host order, and counts
+ * in it RMBs it then skips, so it may exceed the entries sent. NULL e or
+ * buf is INVAL. *e is zeroed first on every call with a non-NULL e, so
+ * entries past num_rkeys, and everything on error, are zero. Reserved
+ * bytes and flag bits are ignored.
+ */
+enum smc_llc_err smc_llc_add_ext_decode(const void *buf, size_t len,
+					struct smc_llc_add_link_ext *e);
+
+/*
+ * Encode an extension: writes exactly smc_llc_add_ext_len(e->num_rkeys)
+ * bytes, reserved parts zero, the count big endian (as Wireshark reads
+ * it). NULL e is INVAL, num_rkeys over 255 BAD_COUNT; then a cap smaller
+ * than the length or a NULL buf is NOSPACE. On error nothing is written.
+ */
+enum smc_llc_err smc_llc_add_ext_encode(const struct smc_llc_add_link_ext *e,
+					void *buf, size_t cap);
 
 /* Short English text for an error value / a message type (never NULL). */
 const char *smc_llc_err_text(enum smc_llc_err err);

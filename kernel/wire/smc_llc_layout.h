@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * On-wire layouts of the SMC-R LLC (Link Layer Control) messages, version 1.
+ * On-wire layouts of the SMC-R LLC (Link Layer Control) messages, version 1,
+ * the v2 header and the v2 ADD LINK extension.
  *
  * Same rules as smc_clc_layout.h: byte arrays only, alignment 1, no padding,
  * numbers big endian through smc_wire_get_be*() / smc_wire_put_be*().
@@ -13,6 +14,9 @@
  *     struct smc_llc_msg_* of each type, the SMC_LLC_FLAG_* bits and the
  *     DELETE LINK reason codes; the CONFIRM RKEY CONTINUATION layout from
  *     older Linux (4.x; 6.1 no longer has the struct and never sends it).
+ *   - The ADD LINK v2 extension: Linux 6.1 struct smc_llc_msg_add_link_v2_ext
+ *     and the Wireshark dissector, which agree on the layout (not on the
+ *     byte order of its count, see smc_llc.h).
  */
 #ifndef SMC_LLC_LAYOUT_H
 #define SMC_LLC_LAYOUT_H
@@ -117,11 +121,28 @@ struct smc_llc_wire_confirm_rkey_cont {
 	struct smc_llc_wire_rtoken rtoken[3];
 };
 
-/* DELETE RKEY (0x09). */
+/*
+ * ADD LINK v2 extension, 28 bytes, at byte 44 of a v2 ADD LINK request or
+ * accepting response; num_rkeys entries of smc_llc_wire_add_link_cont_rt
+ * follow it (rmb_key: the RMB on the link the message travels on).
+ */
+struct smc_llc_wire_add_link_ext {
+	uint8_t flags;		/* SMC_LLC_ADD_EXT_DIRECT | reserved:7 */
+	uint8_t reserved;
+	uint8_t target_gid[16];	/* the client's target GID */
+	uint8_t reserved2[8];
+	uint8_t num_rkeys[2];	/* Linux 6.1: host order, may exceed the entries */
+};
+
+/*
+ * DELETE RKEY (0x09). In v2 the first 44 bytes are the same; a v2 message
+ * may carry more rkeys after them, and a v2 response has in err_mask the
+ * number of rkeys not found instead of a mask.
+ */
 struct smc_llc_wire_delete_rkey {
 	struct smc_llc_wire_hdr hd;
 	uint8_t num_rkeys;
-	uint8_t err_mask;	/* response: bit 0x80 >> i = rkey[i] failed */
+	uint8_t err_mask;	/* response: v1 bit 0x80 >> i = rkey[i] failed */
 	uint8_t reserved[2];
 	uint8_t rkey[8][4];
 	uint8_t reserved2[4];
@@ -135,6 +156,9 @@ struct smc_llc_wire_delete_rkey {
 #define SMC_LLC_FLAG_RKEY_NEG		0x20	/* (DELETE/CONFIRM) RKEY resp. */
 #define SMC_LLC_FLAG_RKEY_RETRY		0x10	/* CONFIRM RKEY response */
 #define SMC_LLC_FLAG_NO_RMBE_EYEC	0x03	/* CONFIRM LINK: no RMBE eyecatcher */
+
+/* ADD LINK v2 extension flag bit: the peer is on-link, no gateway. */
+#define SMC_LLC_ADD_EXT_DIRECT		0x80
 
 /* Header byte 0 and 2 fields. */
 #define SMC_LLC_HDR_VERSION_SHIFT	4
@@ -179,5 +203,11 @@ SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_delete_rkey) == 44,
 		       "DELETE RKEY");
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_delete_rkey, rkey) == 8,
 		       "DELETE RKEY rkey");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_add_link_ext) == 28,
+		       "ADD LINK v2 extension");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_add_link_ext, target_gid) == 2,
+		       "ADD LINK v2 extension target GID");
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_OFF(smc_llc_wire_add_link_ext, num_rkeys) == 26,
+		       "ADD LINK v2 extension count");
 
 #endif /* SMC_LLC_LAYOUT_H */

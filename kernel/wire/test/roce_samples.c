@@ -274,7 +274,11 @@ static void v2_confirm_link_resp(struct smc_llc_msg *m)
 	v2(m);
 }
 
-/* v2 ADD LINK: only the 44-byte reject (a request needs the extension) */
+/*
+ * v2 ADD LINK: the reject, whose 44 bytes are all of it (a request and an
+ * accepting response have the v2 extension after them, which these 44-byte
+ * samples cannot hold)
+ */
 static void v2_add_link_rej(struct smc_llc_msg *m)
 {
 	add_link_rej(m);
@@ -306,6 +310,22 @@ static void v2_test_link_resp(struct smc_llc_msg *m)
 	v2(m);
 }
 
+static void v2_delete_rkey(struct smc_llc_msg *m)
+{
+	delete_rkey(m);
+	v2(m);
+}
+
+/* v2: byte 5 counts the rkeys not found (Linux's num_inval_rkeys) */
+static void v2_delete_rkey_resp(struct smc_llc_msg *m)
+{
+	delete_rkey(m);
+	m->response = true;
+	m->delete_rkey.negative = true;
+	m->delete_rkey.err_mask = 1;
+	v2(m);
+}
+
 static const struct {
 	const char *name;
 	void (*fill)(struct smc_llc_msg *m);
@@ -334,6 +354,8 @@ static const struct {
 	{ "llc_v2_confirm_rkey", v2_confirm_rkey },
 	{ "llc_v2_test_link", v2_test_link },
 	{ "llc_v2_test_link_resp", v2_test_link_resp },
+	{ "llc_v2_delete_rkey", v2_delete_rkey },
+	{ "llc_v2_delete_rkey_resp", v2_delete_rkey_resp },
 };
 
 #define N_LLC (sizeof(llc_samples) / sizeof(llc_samples[0]))

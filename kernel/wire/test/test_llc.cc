@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-// SMC-R LLC v1 messages: layout, golden bytes of every type, round trips of
-// every sample, malformed input. Golden bytes are placed at literal offsets
-// from RFC 7609 / Linux 6.1 net/smc/smc_llc.c, not computed from
+// SMC-R LLC v1 messages, the v2 header and the ADD LINK v2 extension:
+// layout, golden bytes of every type, round trips of every sample, malformed
+// input. Golden bytes are placed at literal offsets from RFC 7609 / Linux 6.1
+// net/smc/smc_llc.c (and Wireshark for the extension), not computed from
 // smc_llc_layout.h.
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
@@ -47,6 +49,11 @@ static_assert(SZ(smc_llc_wire_delete_rkey) == 44);
 static_assert(OFF(smc_llc_wire_delete_rkey, err_mask) == 5);
 static_assert(OFF(smc_llc_wire_delete_rkey, rkey[7]) == 36);
 static_assert(alignof(struct smc_llc_wire_confirm_rkey) == 1);
+static_assert(SZ(smc_llc_wire_add_link_ext) == 28);
+static_assert(OFF(smc_llc_wire_add_link_ext, target_gid) == 2);
+static_assert(OFF(smc_llc_wire_add_link_ext, reserved2) == 18);
+static_assert(OFF(smc_llc_wire_add_link_ext, num_rkeys) == 26);
+static_assert(SMC_LLC_ADD_EXT_LEN == 28 && SMC_LLC_ADD_EXT_RT_LEN == 16);
 
 namespace {
 
@@ -314,8 +321,6 @@ Bytes UsedBits(uint8_t type, bool v2 = false)
 		b[1] = v2 ? 0 : 44;
 		if (v2)
 			b[2] = 44;
-		if (v2 && type == SMC_LLC_ADD_LINK)
-			b[3] |= 0xc0;	// v2: only the reject response encodes
 		if (type == SMC_LLC_CONFIRM_RKEY)
 			b[4] = uint8_t(rng() % 3);
 		if (type == SMC_LLC_DELETE_RKEY)
@@ -381,6 +386,17 @@ TEST(LlcReserved, WhatIsReserved)
 	EXPECT_EQ(tl[3], 0x80);
 	EXPECT_EQ(tl[19], 0xff);
 	EXPECT_EQ(tl[20], 0x00);
+	// v2: byte 2 is the length's low byte (44), no reject reason
+	Bytes al2 = UsedBits(SMC_LLC_ADD_LINK, true);
+	EXPECT_EQ(al2[1], 0x00);
+	EXPECT_EQ(al2[2], 44);
+	EXPECT_EQ(al2[3], 0xc0);		// RESP | REJ, requests too
+	EXPECT_EQ(al2[32], 0x0f);
+	Bytes dr2 = UsedBits(SMC_LLC_DELETE_RKEY, true);
+	EXPECT_EQ(dr2[3], 0xa0);
+	EXPECT_EQ(dr2[5], 0xff);		// v2 response: a count
+	EXPECT_EQ(dr2[6], 0x00);
+	EXPECT_EQ(dr2[40], 0x00);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, LlcSample,
@@ -401,7 +417,8 @@ TEST(LlcMalformed, TypesAndVersions)
 		// a v2 header: bytes 1..2 are 44, 0, the length 44 in the
 		// little-endian order Linux on x86 writes
 		unsigned lo = t & 15;
-		bool v2ok = lo == 1 || lo == 2 || lo == 4 || lo == 6 || lo == 7;
+		bool v2ok = lo == 1 || lo == 2 || lo == 4 || lo == 6 || lo == 7 ||
+			    lo == 9;
 		smc_llc_err want = (t >> 4) == 2 ?
 				   (v2ok ? SMC_LLC_OK : SMC_LLC_ERR_BAD_VERSION) :
 				   (t >= 1 && t <= 9 && t != 5) ? SMC_LLC_OK :
@@ -506,13 +523,8 @@ TEST(LlcV2, EveryV2TypeRoundTrips)
 			continue;
 		m.v2 = true;
 		m.v2_len = 44;
-		if (m.type == SMC_LLC_ADD_LINK && !m.add_link.rejected) {
-			// a v2 ADD LINK request needs its extension
-			Bytes out(44, 0x5a);
-			EXPECT_EQ(smc_llc_encode(&m, out.data(), 44),
-				  SMC_LLC_ERR_INVAL) << name;
-			continue;
-		}
+		// the ADD LINK request too: its first 44 bytes, the
+		// extension is the caller's (LlcV2.AddLinkRequestWithExtension)
 		if (m.type == SMC_LLC_ADD_LINK)
 			m.add_link.reject_reason = 0;
 		Bytes w = Enc(m);
@@ -521,7 +533,9 @@ TEST(LlcV2, EveryV2TypeRoundTrips)
 		EXPECT_TRUE(Same(m, back)) << name;
 		n++;
 	}
-	EXPECT_GE(n, 9u);
+	// 2 CONFIRM LINK, 2 ADD LINK, 2 DELETE LINK, 3 CONFIRM RKEY,
+	// 2 TEST LINK, 2 DELETE RKEY
+	EXPECT_GE(n, 13u);
 }
 
 TEST(LlcV2, Lengths)
@@ -553,24 +567,365 @@ TEST(LlcV2, Lengths)
 	}
 	Bytes short_msg(w.begin(), w.begin() + 43);
 	EXPECT_EQ(Dec(short_msg, &m), SMC_LLC_ERR_TRUNCATED);
-	// the encoder writes 44-byte messages only, and v2 types only
+	// the encoder writes 44-byte messages only, and v2 types only; a
+	// length past 44 is an ADD LINK's (LlcV2.AddLinkLengths)
 	m = Sample("llc_v2_test_link");
 	m.v2_len = 100;
 	Bytes out(44, 0x5a);
 	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
-	m = Sample("llc_delete_rkey");
+	m = Sample("llc_confirm_rkey_cont");
 	m.v2 = true;
 	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_VERSION);
 	m = Sample("llc_add_link_cont");
 	m.v2 = true;
 	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_VERSION);
 	EXPECT_EQ(out, Bytes(44, 0x5a));
-	// REQUEST ADD LINK (0x25) and the v2 DELETE RKEY are not read
-	for (uint8_t t : {0x25, 0x29, 0x23, 0x28}) {
+	// REQUEST ADD LINK (0x25) and the CONTINUATIONs are not read
+	for (uint8_t t : {0x25, 0x23, 0x28}) {
 		Bytes b = w;
 		b[0] = t;
 		EXPECT_EQ(Dec(b, &m), SMC_LLC_ERR_BAD_VERSION) << int(t);
 	}
+}
+
+// A v2 ADD LINK request or accepting response is longer than 44 bytes: the
+// encoder puts the whole length into the header and the caller appends the
+// extension.
+TEST(LlcV2, AddLinkRequestWithExtension)
+{
+	smc_llc_msg m = Sample("llc_add_link");
+	m.v2 = true;
+	m.v2_len = 44 + 28 + 32;		// two rkey entries
+	auto e = std::make_unique<smc_llc_add_link_ext>();
+	e->direct = true;
+	e->num_rkeys = 2;
+	e->rt[0] = {0x1111, 0x2111, 0x1c0de0000};
+	e->rt[1] = {0x1222, 0x2222, 0x1c0df0000};
+	Bytes full(104, 0x5a);
+	ASSERT_EQ(smc_llc_encode(&m, full.data(), full.size()), SMC_LLC_OK);
+	EXPECT_EQ(full[0], 0x22);
+	EXPECT_EQ(full[1], 0x00);		// 104, big endian
+	EXPECT_EQ(full[2], 104);
+	EXPECT_EQ(full[3], 0x00);
+	EXPECT_EQ(full[44], 0x5a) << "the encoder wrote past 44 bytes";
+	ASSERT_EQ(smc_llc_add_ext_encode(e.get(), full.data() + 44, 60),
+		  SMC_LLC_OK);
+	smc_llc_msg back;
+	ASSERT_EQ(Dec(full, &back), SMC_LLC_OK);
+	EXPECT_EQ(back.v2_len, 104);
+	EXPECT_TRUE(Same(back, m));
+	auto eb = std::make_unique<smc_llc_add_link_ext>();
+	ASSERT_EQ(smc_llc_add_ext_decode(full.data() + 44, back.v2_len - 44,
+					 eb.get()), SMC_LLC_OK);
+	EXPECT_EQ(std::memcmp(e.get(), eb.get(), sizeof(*e)), 0);
+	// a receiver that keeps only the first 44 bytes reads the same
+	ASSERT_EQ(Dec(Bytes(full.begin(), full.begin() + 44), &back), SMC_LLC_OK);
+	EXPECT_TRUE(Same(back, m));
+	// an accepting response alike
+	m.response = true;
+	ASSERT_EQ(smc_llc_encode(&m, full.data(), 44), SMC_LLC_OK);
+	EXPECT_EQ(full[3], 0x80);
+	EXPECT_EQ(full[2], 104);
+}
+
+TEST(LlcV2, AddLinkLengths)
+{
+	smc_llc_msg m = Sample("llc_add_link");
+	m.v2 = true;
+	Bytes out(44, 0x5a);
+	// 0 means "44", as for every type
+	m.v2_len = 0;
+	ASSERT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_OK);
+	EXPECT_EQ(out[1], 0x00);
+	EXPECT_EQ(out[2], 44);
+	for (unsigned len : {44u, 45u, 0x12cu, 8192u}) {
+		m.v2_len = uint16_t(len);
+		ASSERT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_OK) << len;
+		EXPECT_EQ(out[1], uint8_t(len >> 8)) << len;
+		EXPECT_EQ(out[2], uint8_t(len)) << len;
+		smc_llc_msg back;
+		ASSERT_EQ(Dec(out, &back), SMC_LLC_OK) << len;
+		EXPECT_EQ(back.v2_len, len);
+	}
+	// no length the decoder would refuse; nothing written
+	std::fill(out.begin(), out.end(), 0x5a);
+	for (unsigned len : {1u, 43u, 8193u, 0xffffu}) {
+		m.v2_len = uint16_t(len);
+		EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL)
+			<< len;
+	}
+	// a reject reason has no byte in v2, whatever the length
+	m = Sample("llc_add_link");
+	m.v2 = true;
+	m.v2_len = 104;
+	m.add_link.reject_reason = 1;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	m.v2_len = 0;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+	// other v2 types: 0 or 44 only
+	m = Sample("llc_v2_delete_rkey");
+	m.v2_len = 45;
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+}
+
+// v2 DELETE RKEY: v1's first 44 bytes; in a response byte 5 counts the
+// rkeys not found.
+TEST(LlcV2, DeleteRkey)
+{
+	Img g(0x09, 0x00);
+	g.at(4, {3}).at(8, {0, 0, 0x50, 0x01, 0, 0, 0x50, 0x02, 0, 0, 0x50, 0x03});
+	Bytes req = g.b;
+	req[0] = 0x29;
+	req[1] = 0x00;
+	req[2] = 0x2c;
+	ExpectGolden("llc_v2_delete_rkey", req);
+	Bytes resp = req;
+	resp[3] = 0xa0;			// response | negative
+	resp[5] = 1;			// one rkey not found
+	ExpectGolden("llc_v2_delete_rkey_resp", resp);
+	smc_llc_msg m;
+	ASSERT_EQ(Dec(resp, &m), SMC_LLC_OK);
+	EXPECT_TRUE(m.v2);
+	EXPECT_EQ(m.delete_rkey.num_rkeys, 3);
+	EXPECT_EQ(m.delete_rkey.err_mask, 1);
+	EXPECT_EQ(m.delete_rkey.rkey[2], 0x5003u);
+	// as in v1, more than 8 rkeys is refused: the 9th would be past
+	// the 44 bytes read
+	for (unsigned n = 0; n < 256; n++) {
+		Bytes b = req;
+		b[4] = uint8_t(n);
+		EXPECT_EQ(Dec(b, &m), n <= 8 ? SMC_LLC_OK : SMC_LLC_ERR_BAD_COUNT)
+			<< n;
+	}
+	m = Sample("llc_v2_delete_rkey");
+	m.delete_rkey.num_rkeys = 9;
+	Bytes out(44, 0x5a);
+	EXPECT_EQ(smc_llc_encode(&m, out.data(), 44), SMC_LLC_ERR_BAD_COUNT);
+	EXPECT_EQ(out, Bytes(44, 0x5a));
+	// a longer v2 one (more rkeys after byte 44) is read up to byte 44
+	Bytes longer = req;
+	longer[2] = 44 + 8;
+	longer.resize(52, 0);
+	ASSERT_EQ(Dec(longer, &m), SMC_LLC_OK);
+	EXPECT_EQ(m.v2_len, 52);
+	EXPECT_EQ(m.delete_rkey.num_rkeys, 3);
+}
+
+namespace {
+
+using ExtPtr = std::unique_ptr<smc_llc_add_link_ext>;
+
+ExtPtr NewExt()
+{
+	return std::make_unique<smc_llc_add_link_ext>();	// zeroed
+}
+
+smc_llc_err DecExt(const Bytes &b, smc_llc_add_link_ext *e)
+{
+	// exactly sized heap copy, so ASan builds see any over-read
+	std::unique_ptr<uint8_t[]> p(new uint8_t[b.size() ? b.size() : 1]);
+	if (!b.empty())
+		std::memcpy(p.get(), b.data(), b.size());
+	return smc_llc_add_ext_decode(p.get(), b.size(), e);
+}
+
+Bytes EncExt(const smc_llc_add_link_ext &e)
+{
+	Bytes b(smc_llc_add_ext_len(e.num_rkeys), 0xcc);
+	EXPECT_EQ(smc_llc_add_ext_encode(&e, b.data(), b.size()), SMC_LLC_OK);
+	return b;
+}
+
+bool SameExt(const smc_llc_add_link_ext &a, const smc_llc_add_link_ext &b)
+{
+	return std::memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+bool AllZero(const smc_llc_add_link_ext &e)
+{
+	return SameExt(e, smc_llc_add_link_ext{});
+}
+
+// n entries with distinct values in every field
+ExtPtr ExtWith(unsigned n)
+{
+	ExtPtr e = NewExt();
+	e->direct = n & 1;
+	for (uint8_t i = 0; i < SMC_LLC_GID_LEN; i++)
+		e->target_gid[i] = uint8_t(0xf0 + i);
+	e->num_rkeys = uint16_t(n);
+	for (unsigned i = 0; i < n; i++)
+		e->rt[i] = {0x10000u + i, 0x20000u + i,
+			    0x0123456700000000ull + (uint64_t(i) << 12)};
+	return e;
+}
+
+} // namespace
+
+TEST(LlcAddExt, Golden)
+{
+	// two entries: 28 + 32 bytes, offsets from the start of the extension
+	ExtPtr e = NewExt();
+	e->direct = true;
+	const uint8_t gid[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+				 0, 0, 0, 0, 0, 0, 0x0c, 0x02};
+	std::memcpy(e->target_gid, gid, 16);
+	e->num_rkeys = 2;
+	e->rt[0] = {0x00001111, 0x00002111, 0x00000001c0de0000ull};
+	e->rt[1] = {0x00001222, 0x00002222, 0x00000001c0df0000ull};
+	Bytes g(60, 0);
+	g[0] = 0x80;				// direct; 1 reserved
+	for (size_t i = 0; i < 16; i++)		// 2..17 target GID
+		g[2 + i] = gid[i];
+	// 18..25 reserved; 26..27 count, big endian
+	g[26] = 0x00;
+	g[27] = 0x02;
+	const uint8_t rt0[16] = {0, 0, 0x11, 0x11, 0, 0, 0x21, 0x11,
+				 0, 0, 0, 1, 0xc0, 0xde, 0, 0};
+	const uint8_t rt1[16] = {0, 0, 0x12, 0x22, 0, 0, 0x22, 0x22,
+				 0, 0, 0, 1, 0xc0, 0xdf, 0, 0};
+	for (size_t i = 0; i < 16; i++) {
+		g[28 + i] = rt0[i];
+		g[44 + i] = rt1[i];
+	}
+	EXPECT_EQ(smc_llc_add_ext_len(2), 60u);
+	Bytes w = EncExt(*e);
+	ASSERT_EQ(w.size(), g.size());
+	for (size_t i = 0; i < g.size(); i++)
+		EXPECT_EQ(w[i], g[i]) << "extension byte offset " << i;
+	ExtPtr back = NewExt();
+	ASSERT_EQ(DecExt(g, back.get()), SMC_LLC_OK);
+	EXPECT_TRUE(SameExt(*back, *e));
+	// not direct: the flag byte is 0
+	e->direct = false;
+	EXPECT_EQ(EncExt(*e)[0], 0x00);
+}
+
+TEST(LlcAddExt, CountFieldNotRead)
+{
+	ExtPtr e = ExtWith(2), back = NewExt();
+	Bytes w = EncExt(*e);
+	// Linux 6.1 on x86: the count in host order, little endian
+	w[26] = 0x02;
+	w[27] = 0x00;
+	ASSERT_EQ(DecExt(w, back.get()), SMC_LLC_OK);
+	EXPECT_TRUE(SameExt(*back, *e));
+	// Linux counts RMBs it then skips: more than the entries sent
+	for (unsigned c : {3u, 255u, 0x1234u, 0xffffu, 0u}) {
+		w[26] = uint8_t(c >> 8);
+		w[27] = uint8_t(c);
+		ASSERT_EQ(DecExt(w, back.get()), SMC_LLC_OK) << c;
+		EXPECT_EQ(back->num_rkeys, 2) << c;
+		EXPECT_TRUE(SameExt(*back, *e)) << c;
+	}
+	// and the encoder writes the number of entries, big endian
+	Bytes again = EncExt(*back);
+	EXPECT_EQ(again[26], 0x00);
+	EXPECT_EQ(again[27], 0x02);
+}
+
+TEST(LlcAddExt, ReservedIgnored)
+{
+	ExtPtr e = ExtWith(1), back = NewExt();
+	Bytes w = EncExt(*e), noisy = w;
+	noisy[0] |= 0x7f;			// reserved flag bits
+	noisy[1] = 0xff;
+	for (size_t i = 18; i < 26; i++)
+		noisy[i] = 0xff;
+	ASSERT_EQ(DecExt(noisy, back.get()), SMC_LLC_OK);
+	EXPECT_TRUE(SameExt(*back, *e));
+	EXPECT_EQ(EncExt(*back), w);
+	noisy[0] = 0x7f;			// without the direct bit
+	ASSERT_EQ(DecExt(noisy, back.get()), SMC_LLC_OK);
+	EXPECT_FALSE(back->direct);
+}
+
+TEST(LlcAddExt, Malformed)
+{
+	ExtPtr e = NewExt();
+	auto dirty = [&e] { std::memset(e.get(), 0xab, sizeof(*e)); };
+	Bytes ok = EncExt(*ExtWith(3));
+	for (size_t n = 0; n < 28; n++) {
+		dirty();
+		EXPECT_EQ(DecExt(Bytes(ok.begin(), ok.begin() + n), e.get()),
+			  SMC_LLC_ERR_TRUNCATED) << n;
+		EXPECT_TRUE(AllZero(*e)) << n;
+	}
+	// not whole entries: 28 + 15 and the others up to 3 entries
+	for (size_t n = 29; n < ok.size(); n++) {
+		if ((n - 28) % 16 == 0)
+			continue;
+		dirty();
+		EXPECT_EQ(DecExt(Bytes(ok.begin(), ok.begin() + n), e.get()),
+			  SMC_LLC_ERR_BAD_LENGTH) << n;
+		EXPECT_TRUE(AllZero(*e)) << n;
+	}
+	dirty();
+	EXPECT_EQ(DecExt(Bytes(28 + 15, 0), e.get()), SMC_LLC_ERR_BAD_LENGTH);
+	EXPECT_TRUE(AllZero(*e));
+	// 256 entries is one more than a group has connections
+	dirty();
+	EXPECT_EQ(DecExt(Bytes(smc_llc_add_ext_len(256), 0), e.get()),
+		  SMC_LLC_ERR_BAD_COUNT);
+	EXPECT_TRUE(AllZero(*e));
+	dirty();
+	EXPECT_EQ(smc_llc_add_ext_decode(nullptr, 28, e.get()), SMC_LLC_ERR_INVAL);
+	EXPECT_TRUE(AllZero(*e));
+	EXPECT_EQ(smc_llc_add_ext_decode(ok.data(), ok.size(), nullptr),
+		  SMC_LLC_ERR_INVAL);
+	// a whole entry count less than 256 is fine, 0 included
+	ASSERT_EQ(DecExt(Bytes(28, 0), e.get()), SMC_LLC_OK);
+	EXPECT_EQ(e->num_rkeys, 0);
+}
+
+TEST(LlcAddExt, RoundTrip)
+{
+	for (unsigned n : {0u, 1u, 255u}) {
+		ExtPtr e = ExtWith(n), back = NewExt();
+		Bytes w = EncExt(*e);
+		ASSERT_EQ(w.size(), 28 + 16 * n) << n;
+		EXPECT_EQ(w[26], uint8_t(n >> 8)) << n;
+		EXPECT_EQ(w[27], uint8_t(n)) << n;
+		ASSERT_EQ(DecExt(w, back.get()), SMC_LLC_OK) << n;
+		EXPECT_TRUE(SameExt(*back, *e)) << n;
+		EXPECT_EQ(EncExt(*back), w) << n;
+		if (n) {		// the last entry, where it belongs
+			size_t last = 28 + 16 * (n - 1);
+			EXPECT_EQ(w[last + 3], uint8_t(n - 1)) << n;
+			EXPECT_EQ(w[last + 7], uint8_t(n - 1)) << n;
+		}
+	}
+}
+
+TEST(LlcAddExt, EncoderErrorsWriteNothing)
+{
+	for (unsigned n : {0u, 2u, 255u}) {
+		ExtPtr e = ExtWith(n);
+		size_t need = smc_llc_add_ext_len(n);
+		Bytes b(need + 16, 0x5a);
+		for (size_t cap : {size_t(0), size_t(27), need - 1}) {
+			EXPECT_EQ(smc_llc_add_ext_encode(e.get(), b.data(), cap),
+				  SMC_LLC_ERR_NOSPACE) << n << "/" << cap;
+			EXPECT_EQ(b, Bytes(need + 16, 0x5a)) << n << "/" << cap;
+		}
+		EXPECT_EQ(smc_llc_add_ext_encode(e.get(), nullptr, need),
+			  SMC_LLC_ERR_NOSPACE);
+		// exactly the length, whatever the capacity
+		ASSERT_EQ(smc_llc_add_ext_encode(e.get(), b.data(), b.size()),
+			  SMC_LLC_OK);
+		EXPECT_EQ(Bytes(b.begin() + long(need), b.end()), Bytes(16, 0x5a));
+	}
+	ExtPtr e = ExtWith(1);
+	e->num_rkeys = 256;
+	Bytes b(smc_llc_add_ext_len(256), 0x5a);
+	EXPECT_EQ(smc_llc_add_ext_encode(e.get(), b.data(), b.size()),
+		  SMC_LLC_ERR_BAD_COUNT);
+	EXPECT_EQ(b, Bytes(b.size(), 0x5a));
+	EXPECT_EQ(smc_llc_add_ext_encode(nullptr, b.data(), b.size()),
+		  SMC_LLC_ERR_INVAL);
+	EXPECT_EQ(b, Bytes(b.size(), 0x5a));
 }
 
 TEST(LlcMalformed, Counts)
