@@ -193,6 +193,8 @@ struct smcr_lgr {
 	struct {
 		struct smc_llc_msg	m;
 		struct smcr_link	*l;	/* it came over */
+		/* a v2 ADD_LINK's extension, the entry's own (kmalloc) */
+		struct smc_llc_add_link_ext *ext;
 	}			llc_q[SMCR_LGR_LLC_Q];
 	unsigned int		llc_head, llc_tail;
 	bool			llc_closed;
@@ -501,7 +503,8 @@ int smcr_conn_link_failed(struct smc_sock *smc);
 /* smcr_lgr_llc.c, for smcr_lgr.c: the group's LLC flows. */
 void smcr_lgr_llc_init(struct smcr_lgr *lgr);
 /* A link's group-level LLC message (struct smcr_link's llc_rx). */
-void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m);
+void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m,
+		     const u8 *ext, unsigned int ext_len);
 /* The server's first link is confirmed: add a second if the group may. */
 void smcr_lgr_llc_add(struct smcr_lgr *lgr);
 /*

@@ -57,8 +57,11 @@
  * Such a server tries once per first contact or invite, not again: no
  * port of its own can come up.
  *
- * Not here yet (Documentation/smc-r.md, "next steps"): SMC-Rv2 groups
- * (their ADD_LINK carries the rkeys in a v2 extension instead).
+ * SMC-Rv2 groups run the same flows without step 4: the server's ADD_LINK
+ * request and the client's accepting response carry the sender's rkeys in
+ * their v2 extension (smcr_lgr_llc_send_add()), which the link hands over
+ * with the message (smcr_lgr_llc_rx()). Only for a peer reached without a
+ * gateway (smcr_lgr_llc_wants()).
  *
  * An RMB made once the group has a second link is announced with
  * CONFIRM_RKEY (smcr_lgr_rkey_announce(), smcr_lgr_rkey_take()), so that
@@ -88,6 +91,7 @@
 #define SMCR_LGR_RKEYS_MAX	255
 
 static void smcr_lgr_llc_work(struct work_struct *work);
+static void smcr_lgr_llc_flush(struct smcr_lgr *lgr);
 
 void smcr_lgr_llc_init(struct smcr_lgr *lgr)
 {
@@ -172,15 +176,23 @@ static void smcr_lgr_rkey_rx(struct smcr_lgr *lgr, struct smcr_link *l,
 				if (lgr->rkeys[j].via == l->link_num &&
 				    lgr->rkeys[j].rkey == d->rkey[i])
 					lgr->rkeys[j] = (struct smcr_lgr_rkey){};
+		/*
+		 * All taken: v1's mask of failed ones is 0; a v2 answer
+		 * counts the rkeys not found there and lists them, none.
+		 */
 		reply.delete_rkey.err_mask = 0;
+		if (l->v2)
+			memset(reply.delete_rkey.rkey, 0, sizeof(reply.delete_rkey.rkey));
 		WRITE_ONCE(lgr->rkey_dels_taken, lgr->rkey_dels_taken + 1);
 	}
 	spin_unlock_bh(&lgr->llc_lock);
 	smcr_llc_send(l, &reply);
 }
 
-void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m)
+void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m,
+		     const u8 *ext, unsigned int ext_len)
 {
+	struct smc_llc_add_link_ext *e = NULL;
 	struct smcr_lgr *lgr = arg;
 	bool full;
 
@@ -193,18 +205,31 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 		smcr_lgr_rkey_rx(lgr, l, m);
 		return;
 	}
+	/* The rkeys of a v2 ADD_LINK: decoded here, kept with the message. */
+	if (m->type == SMC_LLC_ADD_LINK && ext_len) {
+		e = kmalloc(sizeof(*e), GFP_KERNEL);
+		if (!e || smc_llc_add_ext_decode(ext, ext_len, e)) {
+			kfree(e);
+			l->rx_bad++;
+			return;
+		}
+	}
 	spin_lock_bh(&lgr->llc_lock);
 	if (lgr->key.role == SMC_LGR_SERVER && m->type == SMC_LLC_ADD_LINK &&
 	    !m->response) {
 		/* Only a client asks; never part of a flow of ours. */
 		smcr_lgr_llc_invited(lgr);
 		spin_unlock_bh(&lgr->llc_lock);
+		kfree(e);
 		return;
 	}
-	full = lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
+	/* No flow runs once closed: nothing would take it. */
+	full = lgr->llc_closed || lgr->llc_head - lgr->llc_tail == SMCR_LGR_LLC_Q;
 	if (!full) {
 		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].m = *m;
 		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].l = l;
+		lgr->llc_q[lgr->llc_head % SMCR_LGR_LLC_Q].ext = e;
+		e = NULL;
 		lgr->llc_head++;
 		/* The client's flow starts with the server's request. */
 		if (!lgr->llc_closed && lgr->key.role == SMC_LGR_CLIENT &&
@@ -212,6 +237,7 @@ void smcr_lgr_llc_rx(void *arg, struct smcr_link *l, const struct smc_llc_msg *m
 			mod_delayed_work(system_long_wq, &lgr->llc_work, 0);
 	}
 	spin_unlock_bh(&lgr->llc_lock);
+	kfree(e);
 	if (full)
 		l->rx_bad++;	/* more than any flow of ours has in flight */
 	wake_up(&lgr->llc_wait);
@@ -352,6 +378,8 @@ void smcr_lgr_llc_close(struct smcr_lgr *lgr)
 	/* A running flow's wait ends; it undoes its link and returns. */
 	wake_up(&lgr->llc_wait);
 	cancel_delayed_work_sync(&lgr->llc_work);
+	/* Nothing is queued from now on (smcr_lgr_llc_rx()). */
+	smcr_lgr_llc_flush(lgr);
 }
 
 /* Whether a flow should stop waiting: the group or link l is going. */
@@ -364,15 +392,17 @@ static bool smcr_lgr_llc_gone(struct smcr_lgr *lgr, struct smcr_link *l)
 /*
  * The oldest queued message of type that came over l (NULL: over any
  * link, which *over then names), with any response flag for
- * ADD_LINK_CONT, which has none; those queued before it are the peer's
+ * ADD_LINK_CONT, which has none, and its v2 extension in *ext (NULL:
+ * none; the caller's to free); those queued before it are the peer's
  * out of turn and dropped. false: none queued.
  */
 static bool smcr_lgr_llc_pop(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 			     bool response, struct smc_llc_msg *out,
-			     struct smcr_link **over)
+			     struct smcr_link **over, struct smc_llc_add_link_ext **ext)
 {
 	bool found = false;
 
+	*ext = NULL;
 	spin_lock_bh(&lgr->llc_lock);
 	while (!found && lgr->llc_tail != lgr->llc_head) {
 		unsigned int i = lgr->llc_tail++ % SMCR_LGR_LLC_Q;
@@ -382,9 +412,13 @@ static bool smcr_lgr_llc_pop(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 			(type == SMC_LLC_ADD_LINK_CONT || m->response == response);
 		if (found) {
 			*out = *m;
+			*ext = lgr->llc_q[i].ext;
 			if (over)
 				*over = lgr->llc_q[i].l;
+		} else {
+			kfree(lgr->llc_q[i].ext);
 		}
+		lgr->llc_q[i].ext = NULL;
 	}
 	spin_unlock_bh(&lgr->llc_lock);
 	return found;
@@ -394,7 +428,12 @@ static bool smcr_lgr_llc_pop(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 static void smcr_lgr_llc_flush(struct smcr_lgr *lgr)
 {
 	spin_lock_bh(&lgr->llc_lock);
-	lgr->llc_tail = lgr->llc_head;
+	while (lgr->llc_tail != lgr->llc_head) {
+		unsigned int i = lgr->llc_tail++ % SMCR_LGR_LLC_Q;
+
+		kfree(lgr->llc_q[i].ext);
+		lgr->llc_q[i].ext = NULL;
+	}
 	spin_unlock_bh(&lgr->llc_lock);
 }
 
@@ -410,21 +449,29 @@ static bool smcr_lgr_llc_queued(struct smcr_lgr *lgr)
 
 /*
  * The peer's next message of type over l, within SMCR_LGR_LLC_WAIT and
- * the flow's deadline. 0, -ETIMEDOUT, or -ENOLINK when the group or l
- * went down.
+ * the flow's deadline, with its v2 extension in *ext as
+ * smcr_lgr_llc_pop() (ext NULL: not wanted). 0, -ETIMEDOUT, or -ENOLINK
+ * when the group or l went down.
  */
 static int smcr_lgr_llc_next(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 			     bool response, unsigned long deadline,
-			     struct smc_llc_msg *out)
+			     struct smc_llc_msg *out, struct smc_llc_add_link_ext **ext)
 {
+	struct smc_llc_add_link_ext *e;
+
 	unsigned long end = jiffies + SMCR_LGR_LLC_WAIT;
 	long left;
 
 	if (time_before(deadline, end))
 		end = deadline;
 	for (;;) {
-		if (smcr_lgr_llc_pop(lgr, l, type, response, out, NULL))
+		if (smcr_lgr_llc_pop(lgr, l, type, response, out, NULL, &e)) {
+			if (ext)
+				*ext = e;
+			else
+				kfree(e);
 			return 0;
+		}
 		if (smcr_lgr_llc_gone(lgr, l))
 			return -ENOLINK;
 		left = (long)(end - jiffies);
@@ -436,8 +483,11 @@ static int smcr_lgr_llc_next(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 }
 
 /*
- * Whether lgr takes another link: an SMC-Rv1 group in use, with room
- * for one (max_links, a free slot); its first confirmed link in *l1.
+ * Whether lgr takes another link: a group in use, with room for one
+ * (max_links, a free slot), SMC-Rv1 or an SMC-Rv2 one whose peer is
+ * reached without a gateway (the new link's packets go to the MAC its
+ * ADD_LINK names: a router's would have to be looked up, and no test
+ * topology of ours has a router); its first confirmed link in *l1.
  * The link stays while the flow runs: only the group's own works clear
  * a slot, and the free work closes the flows first.
  */
@@ -455,7 +505,8 @@ static bool smcr_lgr_llc_wants(struct smcr_lgr *lgr, struct smcr_link **l1)
 		if (!*l1 && lgr->link_ready[i] && smcr_link_active(l))
 			*l1 = l;
 	}
-	ok = *l1 && lgr->usable && !lgr->dead && lgr->key.version == SMC_CLC_V1 &&
+	ok = *l1 && lgr->usable && !lgr->dead &&
+	     (lgr->key.version == SMC_CLC_V1 || lgr->v2_direct) &&
 	     n < min_t(u32, lgr->max_links, SMCR_LGR_LINKS);
 	mutex_unlock(&smcr_lgr_lock);
 	return ok;
@@ -713,13 +764,14 @@ static int smcr_lgr_llc_send_cont(struct smcr_link *l1, struct smcr_link *l,
 }
 
 /*
- * The peer's RMBs on the new link (slot): each entry names an RMB by its
- * rkey on l1 (slot1), which a connection of ours on l1 has from the CLC.
- * An rkey no connection has is the peer's business (a connection that
- * ended meanwhile) and ignored.
+ * The peer's RMBs on the new link (slot), k entries of rt (an
+ * ADD_LINK_CONTINUATION's, or a v2 ADD_LINK's extension): each names an
+ * RMB by its rkey on l1 (slot1), which a connection of ours on l1 has
+ * from the CLC. An rkey no connection has is the peer's business (a
+ * connection that ended meanwhile) and ignored.
  */
 static void smcr_lgr_llc_take(struct smcr_lgr *lgr, int slot1, int slot,
-			      const struct smc_llc_add_link_cont *c, unsigned int k)
+			      const struct smc_llc_add_cont_rt *rt, unsigned int k)
 {
 	struct smcr_conn *sc;
 	unsigned int i;
@@ -727,11 +779,11 @@ static void smcr_lgr_llc_take(struct smcr_lgr *lgr, int slot1, int slot,
 	read_lock_bh(&lgr->conns_lock);
 	for (i = 0; i < k; i++) {
 		list_for_each_entry(sc, &lgr->conns, lgr_entry) {
-			if (sc->slot != slot1 || sc->peer_rkey[slot1] != c->rt[i].rkey)
+			if (sc->slot != slot1 || sc->peer_rkey[slot1] != rt[i].rkey)
 				continue;
 			/* Read only by a failover onto slot; none runs yet. */
-			WRITE_ONCE(sc->peer_rkey[slot], c->rt[i].rkey_new);
-			WRITE_ONCE(sc->peer_addr[slot], c->rt[i].vaddr_new);
+			WRITE_ONCE(sc->peer_rkey[slot], rt[i].rkey_new);
+			WRITE_ONCE(sc->peer_addr[slot], rt[i].vaddr_new);
 			break;
 		}
 	}
@@ -768,7 +820,7 @@ static int smcr_lgr_llc_rkeys(struct smcr_lgr *lgr, struct smcr_link *l1, int sl
 				break;
 		}
 		rc = smcr_lgr_llc_next(lgr, l1, SMC_LLC_ADD_LINK_CONT, false,
-				       deadline, &m);
+				       deadline, &m, NULL);
 		if (rc)
 			break;
 		if (m.add_link_cont.link_num != l->link_num) {
@@ -776,7 +828,7 @@ static int smcr_lgr_llc_rkeys(struct smcr_lgr *lgr, struct smcr_link *l1, int sl
 			break;
 		}
 		k = min_t(unsigned int, m.add_link_cont.num_rkeys, SMC_LLC_ADD_CONT_RKEYS);
-		smcr_lgr_llc_take(lgr, slot1, slot, &m.add_link_cont, k);
+		smcr_lgr_llc_take(lgr, slot1, slot, m.add_link_cont.rt, k);
 		left = m.add_link_cont.num_rkeys - k;
 		if (!server) {
 			rc = smcr_lgr_llc_send_cont(l1, l, rt, n, &sent);
@@ -970,16 +1022,18 @@ static void smcr_lgr_llc_deletes(struct smcr_lgr *lgr)
 
 /*
  * The end of a flow whose steps so far gave rc: steps 4 and 5 (the
- * CONTINUATIONs, then the server's CONFIRM_LINK over the new link, or the
- * client's wait for it to have been answered there), and the link ready,
- * or undone.
+ * CONTINUATIONs, which an SMC-Rv2 group does without, its ADD_LINKs
+ * having carried the rkeys; then the server's CONFIRM_LINK over the new
+ * link, or the client's wait for it to have been answered there), and the
+ * link ready, or undone.
  */
 static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
 			       struct smcr_link *l, int slot, bool server,
 			       unsigned long deadline, int rc)
 {
-	rc = rc ?: smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
-				      server, deadline) ?:
+	rc = rc ?: (l1->v2 ? 0 :
+		    smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
+				       server, deadline)) ?:
 	     (server ? smcr_llc_confirm_link(l) : smcr_llc_await_confirm(l));
 	if (!rc) {
 		smcr_lgr_llc_ready(lgr, l1, l, slot);
@@ -994,6 +1048,32 @@ static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
 	 */
 	smcr_lgr_llc_send_delete(l1, l->link_num);
 	smcr_lgr_llc_undo(lgr, l, slot);
+	return rc;
+}
+
+/*
+ * Our ADD_LINK m (request or accepting response) for the new link l, over
+ * l1. In an SMC-Rv2 group it carries our RMBs' rkeys on l in its v2
+ * extension, as the CONTINUATIONs do in v1 (smcr_lgr_llc_rts()); the
+ * target GID is l's own, as Linux 6.1 writes it (nothing reads it).
+ */
+static int smcr_lgr_llc_send_add(struct smcr_lgr *lgr, struct smcr_link *l1,
+				 struct smcr_link *l, const struct smc_llc_msg *m)
+{
+	struct smc_llc_add_link_ext *e;
+	int rc;
+
+	BUILD_BUG_ON(SMCR_LGR_RKEYS_MAX > SMC_LLC_ADD_EXT_RKEYS_MAX);
+	if (!l1->v2)
+		return smcr_llc_send(l1, m);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->direct = lgr->v2_direct;
+	memcpy(e->target_gid, l->local.gid.raw, SMC_LLC_GID_LEN);
+	e->num_rkeys = smcr_lgr_llc_rts(lgr, l1, l, e->rt);
+	rc = smcr_llc_send_add_ext(l1, m, e);
+	kfree(e);
 	return rc;
 }
 
@@ -1029,6 +1109,7 @@ int smcr_lgr_llc_delete(struct smcr_lgr *lgr, u8 num)
 static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 {
 	unsigned long deadline = jiffies + SMCR_LGR_ADD_MAX;
+	struct smc_llc_add_link_ext *ext = NULL;
 	struct smcr_link *l1, *l;
 	struct smcr_qp_info peer;
 	struct smc_llc_msg m;
@@ -1047,18 +1128,24 @@ static int smcr_lgr_llc_server(struct smcr_lgr *lgr)
 	if (smcr_lgr_llc_publish(lgr, l, &slot))
 		goto fail;
 	smcr_lgr_llc_fill_add(l, false, &m);
-	rc = smcr_llc_send(l1, &m) ?:
-	     smcr_lgr_llc_next(lgr, l1, SMC_LLC_ADD_LINK, true, deadline, &m);
-	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num)
+	rc = smcr_lgr_llc_send_add(lgr, l1, l, &m) ?:
+	     smcr_lgr_llc_next(lgr, l1, SMC_LLC_ADD_LINK, true, deadline, &m, &ext);
+	if (rc || m.add_link.rejected || m.add_link.link_num != l->link_num ||
+	    !ext != !l1->v2)
 		goto fail;
 	smcr_lgr_llc_peer(&m.add_link, &peer);
+	if (ext)
+		smcr_lgr_llc_take(lgr, smcr_lgr_llc_slot(lgr, l1), slot, ext->rt,
+				  ext->num_rkeys);
 	/* Both ends on their first link's ports: no second path. */
 	rc = shared && smcr_lgr_llc_same_peer(l1, &peer) ? -ENOLINK : 0;
 	rc = smcr_lgr_llc_finish(lgr, l1, l, slot, true, deadline,
 				 rc ?: smcr_link_connect(l, &peer) ?:
 				 smcr_lgr_llc_register(lgr, l));
+	kfree(ext);
 	return rc && !shared ? -EAGAIN : 0;
 fail:
+	kfree(ext);
 	smcr_lgr_llc_undo(lgr, l, slot);
 	return shared ? 0 : -EAGAIN;
 }
@@ -1074,19 +1161,22 @@ static void smcr_lgr_llc_reject(struct smcr_link *l1, const struct smc_llc_msg *
 	smcr_llc_send(l1, &m);
 }
 
-/* The client's flow: its side of steps 1-5. */
-static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
+/*
+ * The client's answer to the server's ADD_LINK request req, which came
+ * over link over with its v2 extension ext (an SMC-Rv2 group's: the
+ * server's rkeys on the new link; none in v1).
+ */
+static void smcr_lgr_llc_answer(struct smcr_lgr *lgr, struct smcr_link *over,
+				const struct smc_llc_msg *req,
+				const struct smc_llc_add_link_ext *ext)
 {
 	unsigned long deadline = jiffies + SMCR_LGR_ADD_MAX;
-	struct smcr_link *l1, *over, *l;
-	struct smc_llc_msg req, m;
+	struct smcr_link *l1, *l;
 	struct smcr_qp_info peer;
+	struct smc_llc_msg m;
 	bool shared;
 	int slot;
 
-	/* The oldest ADD_LINK request, over whichever link it came. */
-	if (!smcr_lgr_llc_pop(lgr, NULL, SMC_LLC_ADD_LINK, false, &req, &over))
-		return;
 	/*
 	 * The server asks once its first link is confirmed, which may be
 	 * before our handshake marked the group usable (its CONFIRM_LINK
@@ -1094,28 +1184,47 @@ static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
 	 */
 	wait_event_timeout(lgr->llc_wait, READ_ONCE(lgr->usable) || READ_ONCE(lgr->dead) ||
 			   READ_ONCE(lgr->llc_closed), SMCR_LGR_LLC_WAIT);
-	if (!smcr_lgr_llc_wants(lgr, &l1) || l1 != over || !req.add_link.link_num ||
-	    req.add_link.link_num == l1->link_num) {
-		smcr_lgr_llc_reject(over, &req);
+	/* A v2 request without its extension names no rkeys: refused. */
+	if (!smcr_lgr_llc_wants(lgr, &l1) || l1 != over || !req->add_link.link_num ||
+	    req->add_link.link_num == l1->link_num || !ext != !l1->v2) {
+		smcr_lgr_llc_reject(over, req);
 		return;
 	}
-	smcr_lgr_llc_peer(&req.add_link, &peer);
+	smcr_lgr_llc_peer(&req->add_link, &peer);
 	/* Our first port again only toward a second port of the server's. */
 	l = smcr_lgr_llc_link(lgr, l1, !smcr_lgr_llc_same_peer(l1, &peer), &shared);
 	if (IS_ERR(l)) {
-		smcr_lgr_llc_reject(over, &req);
+		smcr_lgr_llc_reject(over, req);
 		return;
 	}
-	l->link_num = req.add_link.link_num;
+	l->link_num = req->add_link.link_num;
 	down_write(&lgr->bufs_sem);
 	if (smcr_lgr_llc_publish(lgr, l, &slot) || smcr_link_connect(l, &peer) ||
 	    smcr_lgr_llc_register(lgr, l)) {
-		smcr_lgr_llc_reject(l1, &req);
+		smcr_lgr_llc_reject(l1, req);
 		smcr_lgr_llc_undo(lgr, l, slot);
 		return;
 	}
+	if (ext)
+		smcr_lgr_llc_take(lgr, smcr_lgr_llc_slot(lgr, l1), slot, ext->rt,
+				  ext->num_rkeys);
 	smcr_lgr_llc_fill_add(l, true, &m);
-	smcr_lgr_llc_finish(lgr, l1, l, slot, false, deadline, smcr_llc_send(l1, &m));
+	smcr_lgr_llc_finish(lgr, l1, l, slot, false, deadline,
+			    smcr_lgr_llc_send_add(lgr, l1, l, &m));
+}
+
+/* The client's flow: its side of steps 1-5. */
+static void smcr_lgr_llc_client(struct smcr_lgr *lgr)
+{
+	struct smc_llc_add_link_ext *ext;
+	struct smcr_link *over;
+	struct smc_llc_msg req;
+
+	/* The oldest ADD_LINK request, over whichever link it came. */
+	if (!smcr_lgr_llc_pop(lgr, NULL, SMC_LLC_ADD_LINK, false, &req, &over, &ext))
+		return;
+	smcr_lgr_llc_answer(lgr, over, &req, ext);
+	kfree(ext);
 }
 
 /*

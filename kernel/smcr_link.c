@@ -237,6 +237,8 @@ static void smcr_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status)
 		smcr_link_wc_error(l, wc);
 	smcr_send_cb_put(l, slot);
+	if (slot == l->send_ext_slot)
+		l->send_ext_slot = -1;
 	__set_bit(slot, l->send_free);
 	spin_unlock_bh(&l->lock);
 	wake_up(&l->wait);
@@ -312,6 +314,10 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->byte_len < SMCR_MSG_SIZE ||
 	    (wc->byte_len > SMCR_MSG_SIZE && msg[0] >> 4 != 2)) {
 		l->rx_bad++;
+	} else if (wc->byte_len > SMCR_MSG_SIZE && msg[0] == (0x20 | SMC_LLC_ADD_LINK) &&
+		   (l->rx_ext_len || l->rx_head - l->rx_tail >= SMCR_RX_RING)) {
+		/* Its tail cannot be kept: it is no use without. */
+		l->rx_dropped++;
 	} else if (msg[0] == 0xFE) {
 		l->rx_cdc++;
 		if (l->cdc_rx) {
@@ -334,6 +340,17 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		l->rx_dropped++;
 	} else {
 		memcpy(l->rx_ring[l->rx_head % SMCR_RX_RING], msg, SMCR_MSG_SIZE);
+		if (wc->byte_len > SMCR_MSG_SIZE && msg[0] == (0x20 | SMC_LLC_ADD_LINK)) {
+			u32 n = wc->byte_len - SMCR_MSG_SIZE;
+
+			ib_dma_sync_single_for_cpu(l->dev->ibdev, l->recv_ovf_dma, n,
+						   DMA_FROM_DEVICE);
+			memcpy(l->rx_ext, l->recv_ovf, n);
+			ib_dma_sync_single_for_device(l->dev->ibdev, l->recv_ovf_dma, n,
+						      DMA_FROM_DEVICE);
+			l->rx_ext_len = n;
+			l->rx_ext_at = l->rx_head;
+		}
 		l->rx_head++;
 		queue = true;
 	}
@@ -362,7 +379,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
  * (its index in *slot) or the link is unusable (*slot = -ENOLINK); false
  * while all slots are in flight. Takes l->lock.
  */
-static int smcr_slot_get(struct smcr_link *l, int *slot)
+static int smcr_slot_get(struct smcr_link *l, bool ext, int *slot)
 {
 	int s;
 
@@ -372,14 +389,20 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 		*slot = -ENOLINK;
 		return 1;
 	}
-	/* A REG_MR or LOCAL_INV has the queue to itself (smcr_post_wr()). */
-	if (l->sq_local_op) {
+	/*
+	 * A REG_MR or LOCAL_INV has the queue to itself (smcr_post_wr());
+	 * send_ext holds one long message until its SEND completed.
+	 */
+	if (l->sq_local_op || (ext && l->send_ext_slot >= 0)) {
 		spin_unlock_bh(&l->lock);
 		return 0;
 	}
 	s = find_first_bit(l->send_free, l->send_slots);
-	if (s < l->send_slots)
+	if (s < l->send_slots) {
 		__clear_bit(s, l->send_free);
+		if (ext)
+			l->send_ext_slot = s;
+	}
 	spin_unlock_bh(&l->lock);
 	*slot = s < l->send_slots ? s : -EBUSY;
 	return s < l->send_slots;
@@ -388,14 +411,17 @@ static int smcr_slot_get(struct smcr_link *l, int *slot)
 int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
 		   struct smcr_send_cb *cb)
 {
+	bool ext = len > SMCR_MSG_SIZE;
 	struct ib_sge sge;
 	struct ib_send_wr wr = {};
+	size_t size;
+	u8 *buf;
 	long left;
 	int slot, rc;
 
-	if (len > SMCR_MSG_SIZE)
+	if (len > SMCR_MSG_V2_MAX || (ext && cb))
 		return -EINVAL;
-	left = wait_event_timeout(l->wait, smcr_slot_get(l, &slot), SMCR_SLOT_WAIT);
+	left = wait_event_timeout(l->wait, smcr_slot_get(l, ext, &slot), SMCR_SLOT_WAIT);
 	/* Every slot in flight for the whole bound: nothing is acknowledged. */
 	if (!left) {
 		smcr_link_timed_out(l);
@@ -408,12 +434,13 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
 		rc = -ENOLINK;
 		goto out;
 	}
-	memset(l->send_buf + slot * SMCR_MSG_SIZE, 0, SMCR_MSG_SIZE);
-	memcpy(l->send_buf + slot * SMCR_MSG_SIZE, msg, len);
-	ib_dma_sync_single_for_device(l->dev->ibdev, l->send_dma + slot * SMCR_MSG_SIZE,
-				      SMCR_MSG_SIZE, DMA_TO_DEVICE);
-	sge.addr = l->send_dma + slot * SMCR_MSG_SIZE;
-	sge.length = SMCR_MSG_SIZE;
+	size = ext ? len : SMCR_MSG_SIZE;
+	buf = ext ? l->send_ext : l->send_buf + slot * SMCR_MSG_SIZE;
+	sge.addr = ext ? l->send_ext_dma : l->send_dma + slot * SMCR_MSG_SIZE;
+	memset(buf, 0, size);
+	memcpy(buf, msg, len);
+	ib_dma_sync_single_for_device(l->dev->ibdev, sge.addr, size, DMA_TO_DEVICE);
+	sge.length = size;
 	sge.lkey = l->pd->local_dma_lkey;
 	wr.wr_cqe = &l->send_cqe[slot];
 	wr.sg_list = &sge;
@@ -441,6 +468,8 @@ out:
 			smcr_link_sq_done(l);
 			smcr_send_cb_put(l, slot);	/* unless forgotten meanwhile */
 		}
+		if (slot == l->send_ext_slot)
+			l->send_ext_slot = -1;
 		__set_bit(slot, l->send_free);
 		spin_unlock_bh(&l->lock);
 	}
@@ -548,6 +577,10 @@ static void smcr_link_release_verbs(struct smcr_link *l)
 		ib_dma_unmap_single(ibdev, l->recv_ovf_dma, SMCR_RECV_OVF,
 				    DMA_FROM_DEVICE);
 	l->recv_ovf_mapped = false;
+	if (l->send_ext_mapped)
+		ib_dma_unmap_single(ibdev, l->send_ext_dma, SMCR_MSG_V2_MAX,
+				    DMA_TO_DEVICE);
+	l->send_ext_mapped = false;
 	if (l->send_mapped)
 		ib_dma_unmap_single(ibdev, l->send_dma,
 				    l->send_slots * SMCR_MSG_SIZE, DMA_TO_DEVICE);
@@ -657,6 +690,8 @@ static void smcr_link_free(struct smcr_link *l)
 	cancel_work_sync(&l->reap_work);
 	smcr_link_free_slots(l);
 	kfree(l->recv_ovf);
+	kfree(l->rx_ext);
+	kfree(l->send_ext);
 	smcr_dev_put(l->dev);
 	kfree(l);
 }
@@ -683,6 +718,11 @@ static int smcr_link_map(struct smcr_link *l)
 		return -ENOMEM;
 	l->recv_ovf_dma = dma;
 	l->recv_ovf_mapped = true;
+	dma = ib_dma_map_single(ibdev, l->send_ext, SMCR_MSG_V2_MAX, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		return -ENOMEM;
+	l->send_ext_dma = dma;
+	l->send_ext_mapped = true;
 	return 0;
 }
 
@@ -796,8 +836,11 @@ struct smcr_link *smcr_link_create(struct smcr_path *path, struct net *net)
 	l->state = SMCR_LINK_INIT;
 	l->send_slots = READ_ONCE(sn->sysctl_smcr_max_send_wr);
 	l->recv_slots = READ_ONCE(sn->sysctl_smcr_max_recv_wr);
+	l->send_ext_slot = -1;
 	l->recv_ovf = kmalloc(SMCR_RECV_OVF, GFP_KERNEL);
-	if (!l->recv_ovf) {
+	l->rx_ext = kmalloc(SMCR_RECV_OVF, GFP_KERNEL);
+	l->send_ext = kmalloc(SMCR_MSG_V2_MAX, GFP_KERNEL);
+	if (!l->recv_ovf || !l->rx_ext || !l->send_ext) {
 		smcr_link_free(l);
 		return ERR_PTR(-ENOMEM);
 	}

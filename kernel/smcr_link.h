@@ -52,7 +52,12 @@ struct net;
  * An SMC-Rv2 LLC message may be longer (v2 extensions, up to 8192 bytes).
  * Every receive has a second SGE for the bytes past 44, into one shared
  * overflow buffer, as Linux does: a long message must not end the QP with
- * a length error. Only the first 44 bytes are read.
+ * a length error. Of the long ones only an ADD_LINK's tail is read (its
+ * rkeys, the group's flow takes them): copied out of the overflow buffer
+ * in the completion handler, one at a time (rx_ext). A peer runs one
+ * ADD_LINK flow at a time, so a second long message before the first
+ * tail was taken is a peer's fault, and dropped. Long messages are sent
+ * from one buffer of their own (send_ext), again one at a time.
  */
 #define SMCR_MSG_V2_MAX		SMC_LLC_V2_MAX_LEN
 #define SMCR_RECV_OVF		(SMCR_MSG_V2_MAX - SMCR_MSG_SIZE)
@@ -269,6 +274,22 @@ struct smcr_link {
 	u8			*recv_ovf;	/* SMCR_RECV_OVF bytes, shared */
 	u64			recv_ovf_dma;
 	bool			recv_ovf_mapped;
+	/*
+	 * A long v2 ADD_LINK's tail (rx_ext_len bytes, 0: none), copied
+	 * from recv_ovf for the rx_ring entry rx_ext_at; under lock, freed
+	 * for the next once rx_work handled that entry.
+	 */
+	u8			*rx_ext;	/* SMCR_RECV_OVF bytes */
+	unsigned int		rx_ext_len;
+	unsigned int		rx_ext_at;
+	/*
+	 * The one message longer than 44 bytes in flight (SMCR_MSG_V2_MAX
+	 * bytes), sent with slot send_ext_slot (-1: free, under lock).
+	 */
+	u8			*send_ext;
+	u64			send_ext_dma;
+	bool			send_ext_mapped;
+	int			send_ext_slot;
 
 	/* REG_MR and RDMA WRITE requests; wr_free under lock. */
 	struct smcr_wr_ctx	wr_ctx[SMCR_WR_CTX];
@@ -319,11 +340,14 @@ struct smcr_link {
 	void			*cdc_arg;
 	/*
 	 * The owner's, with cdc_arg: an LLC message for the link group
-	 * (ADD_LINK, ADD_LINK_CONTINUATION), from rx_work. NULL: the link
-	 * rejects ADD_LINK itself and ignores the rest.
+	 * (ADD_LINK, ADD_LINK_CONTINUATION), from rx_work, with the bytes
+	 * past 44 of a long v2 ADD_LINK (ext, ext_len; else NULL, 0), valid
+	 * for the call. NULL: the link rejects ADD_LINK itself and ignores
+	 * the rest.
 	 */
 	void			(*llc_rx)(void *arg, struct smcr_link *l,
-					  const struct smc_llc_msg *m);
+					  const struct smc_llc_msg *m,
+					  const u8 *ext, unsigned int ext_len);
 
 	/* Received LLC messages, handled in process context by rx_work. */
 	u8			rx_ring[SMCR_RX_RING][SMCR_MSG_SIZE];
@@ -381,8 +405,11 @@ int smcr_link_connect(struct smcr_link *l, const struct smcr_qp_info *peer);
 void smcr_link_destroy(struct smcr_link *l);
 
 /*
- * Send one 44-byte message; waits (bounded) only for a free slot. cb, if
- * not NULL, counts it until it completed (struct smcr_send_cb).
+ * Send one message of len bytes: 44 (CDC, LLC), or up to SMCR_MSG_V2_MAX
+ * for a long SMC-Rv2 LLC message (no cb: its buffer is the link's one,
+ * send_ext). Waits (bounded) only for a free slot, and for a long one for
+ * the previous long one to complete. cb, if not NULL, counts it until it
+ * completed (struct smcr_send_cb).
  */
 int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
 		   struct smcr_send_cb *cb);
@@ -396,6 +423,12 @@ bool smcr_link_send_arm(struct smcr_link *l, struct smcr_send_cb *cb);
 void smcr_link_send_forget(struct smcr_link *l, struct smcr_send_cb *cb);
 /* Send an encoded LLC message. */
 int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m);
+/*
+ * An SMC-Rv2 ADD_LINK m with its v2 extension e after the first 44 bytes
+ * (one long message, smcr_link_send()). -EINVAL on a v1 link.
+ */
+int smcr_llc_send_add_ext(struct smcr_link *l, const struct smc_llc_msg *m,
+			  const struct smc_llc_add_link_ext *e);
 /*
  * CONFIRM_LINK request (the server's side of first contact) and wait,
  * bounded, for the response; checks that it names the peer's QP.

@@ -53,6 +53,28 @@ int smcr_llc_send(struct smcr_link *l, const struct smc_llc_msg *m)
 	return smcr_link_send(l, buf, sizeof(buf), NULL);
 }
 
+int smcr_llc_send_add_ext(struct smcr_link *l, const struct smc_llc_msg *m,
+			  const struct smc_llc_add_link_ext *e)
+{
+	size_t len = SMC_LLC_MSG_LEN + smc_llc_add_ext_len(e->num_rkeys);
+	struct smc_llc_msg v = *m;
+	u8 *buf;
+	int rc;
+
+	if (!READ_ONCE(l->v2) || m->type != SMC_LLC_ADD_LINK || len > SMCR_MSG_V2_MAX)
+		return -EINVAL;
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	v.v2 = true;
+	v.v2_len = len;
+	rc = smc_llc_encode(&v, buf, SMC_LLC_MSG_LEN) ||
+	     smc_llc_add_ext_encode(e, buf + SMC_LLC_MSG_LEN, len - SMC_LLC_MSG_LEN) ?
+		-EINVAL : smcr_link_send(l, buf, len, NULL);
+	kfree(buf);
+	return rc;
+}
+
 /* ---- received messages ---- */
 
 static void smcr_llc_fill_confirm(struct smcr_link *l, struct smc_llc_msg *m,
@@ -95,7 +117,9 @@ static bool smcr_llc_confirm_ok(const struct smcr_link *l,
 	       ether_addr_equal(c->sender_mac, l->peer.mac);
 }
 
-static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
+/* m, with the tail of a long v2 ADD_LINK in ext (ext_len bytes) or none. */
+static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m,
+			    const u8 *ext, unsigned int ext_len)
 {
 	struct smc_llc_msg reply;
 
@@ -144,7 +168,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		 */
 		if (!smcr_llc_ends_link_msg(l, &m->delete_link)) {
 			if (l->llc_rx && !m->response)
-				l->llc_rx(l->cdc_arg, l, m);
+				l->llc_rx(l->cdc_arg, l, m, NULL, 0);
 			return;
 		}
 		/*
@@ -162,7 +186,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 	case SMC_LLC_ADD_LINK_CONT:
 		/* The group's business: its flow answers (smcr_lgr_llc.c). */
 		if (l->llc_rx) {
-			l->llc_rx(l->cdc_arg, l, m);
+			l->llc_rx(l->cdc_arg, l, m, ext, ext_len);
 			return;
 		}
 		/*
@@ -198,7 +222,7 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 		}
 		/* The group keeps what the peer announces and answers. */
 		if (l->llc_rx) {
-			l->llc_rx(l->cdc_arg, l, m);
+			l->llc_rx(l->cdc_arg, l, m, NULL, 0);
 			return;
 		}
 		/* A link with no group has no use for them: refused. */
@@ -208,6 +232,9 @@ static void smcr_llc_handle(struct smcr_link *l, const struct smc_llc_msg *m)
 			reply.confirm_rkey.negative = true;
 		else
 			reply.delete_rkey.negative = true;
+		/* v2: the answer counts the rkeys not found, here all of them. */
+		if (m->type == SMC_LLC_DELETE_RKEY && l->v2)
+			reply.delete_rkey.err_mask = m->delete_rkey.num_rkeys;
 		smcr_llc_send(l, &reply);
 		return;
 	default:
@@ -221,6 +248,7 @@ void smcr_rx_work(struct work_struct *work)
 {
 	struct smcr_link *l = container_of(work, struct smcr_link, rx_work);
 	u8 raw[SMCR_MSG_SIZE];
+	unsigned int ext_len;
 	struct smc_llc_msg m;
 
 	for (;;) {
@@ -230,13 +258,21 @@ void smcr_rx_work(struct work_struct *work)
 			return;
 		}
 		memcpy(raw, l->rx_ring[l->rx_tail % SMCR_RX_RING], SMCR_MSG_SIZE);
+		/* rx_ext stays as it is until freed below. */
+		ext_len = l->rx_ext_len && l->rx_ext_at == l->rx_tail ? l->rx_ext_len : 0;
 		l->rx_tail++;
 		spin_unlock_bh(&l->lock);
-		if (smc_llc_decode(raw, sizeof(raw), &m)) {
+		/* The header's length names the tail that came with it. */
+		if (smc_llc_decode(raw, sizeof(raw), &m) ||
+		    (ext_len && m.v2_len != SMCR_MSG_SIZE + ext_len))
 			l->rx_bad++;
-			continue;
+		else
+			smcr_llc_handle(l, &m, ext_len ? l->rx_ext : NULL, ext_len);
+		if (ext_len) {
+			spin_lock_bh(&l->lock);
+			l->rx_ext_len = 0;
+			spin_unlock_bh(&l->lock);
 		}
-		smcr_llc_handle(l, &m);
 	}
 }
 

@@ -30,6 +30,14 @@
 #     eth0 by the end whose connection went first (the other's group may
 #     be gone by then), then the orderly DELETE_LINK (all) over eth0;
 #   - nothing malformed in either capture.
+# With the argument "v2" (capture/smcr-links-v2-ours-ours), both VMs get
+# the same UEID first and the groups are SMC-Rv2: the same flow with the
+# v2 header (types 0x2N), and no ADD_LINK_CONTINUATION: the server's
+# ADD_LINK request carries its RMBs in its v2 extension, which tshark
+# shows as direct (no gateway), the target GID its new link's, one rkey
+# pair whose rkey on the first link is the one the server's CLC Accept
+# named (the held connection's RMB); the client's response is as long
+# (its own RMB; tshark reads no extension on a response).
 # Rings do not grow here (net.ipv4.tcp_moderate_rcvbuf 0 on both VMs): a
 # ring that grows is announced and withdrawn with the same messages, and
 # the counts above are those of each connection's first RMB.
@@ -39,7 +47,11 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
+v2=0
+[ "${1:-}" = v2 ] && v2=1
 out=$build/capture/smcr-links-ours-ours
+[ $v2 = 1 ] && out=$build/capture/smcr-links-v2-ours-ours
+EID=SMCR.LINKS.V2
 cli=10.43.0.1 srv=10.43.0.2 cli2=10.44.0.1 srv2=10.44.0.2
 port=4402
 mkdir -p "$out"
@@ -48,7 +60,9 @@ rm -f "$out/eth0.pcap" "$out/eth2.pcap"
 . "$here/lib.sh"
 
 echo "TAP version 13"
-echo "# capture: a group's second link between our modules (smcr=1), rxe0 on eth0 and rxe1 on eth2 of both VMs"
+ver=SMC-Rv1
+[ $v2 = 1 ] && ver="SMC-Rv2 (UEID $EID)"
+echo "# capture: a group's second link between our modules (smcr=1, $ver), rxe0 on eth0 and rxe1 on eth2 of both VMs"
 command -v tshark >/dev/null || { notok "tshark is installed"; finish; }
 
 # The held connection's server on VM 1 at port+1, the echo's at port: one
@@ -62,6 +76,10 @@ reload="rmmod af_smc && insmod $SMC_MODULE_FILE smcr=1 loopback_ism=0 lgr_linger
 grep -q " /sys/kernel/debug debugfs" /proc/mounts || mount -t debugfs none /sys/kernel/debug
 sh -c "$reload" || exit 4
 smc-vm-exec 1 "$reload" || exit 5
+if [ '$v2' = 1 ]; then
+	/smc/bin/smcd ueid add '$EID' || exit 18
+	smc-vm-exec 1 "/smc/bin/smcd ueid add '$EID'" || exit 19
+fi
 # Rings that grow announce and withdraw their RMBs too: the counts and
 # messages below are those of the first RMB of the echo connection alone.
 sysctl -q -w net.ipv4.tcp_moderate_rcvbuf=0 || exit 16
@@ -111,10 +129,11 @@ check "the held connection is SMC-R without fallback (got '$diag')" \
 check "the echo over the new link verified 1 MiB" 'grep -q "^echo: verified 1048576 bytes" "$out/vm.log"'
 [ -s "$out/eth0.pcap" ] && [ -s "$out/eth2.pcap" ] || { notok "both captures have packets"; finish; }
 
-# llc PCAP TYPE FIELD...: the RoCEv2 LLC messages of TYPE in PCAP, a line
-# each: the source address, then FIELDs.
+# llc PCAP TYPE FIELD...: the RoCEv2 LLC messages of TYPE (its v1 number;
+# with v2 the header's 0x2N) in PCAP, a line each: the source address,
+# then FIELDs.
 llc() {
-	local pcap=$1 type=$2 f args=()
+	local pcap=$1 type=$(($2 | (v2 << 5))) f args=()
 	shift 2
 	for f in ip.src "$@"; do args+=(-e "$f"); done
 	"${TSHARK[@]}" -r "$out/$pcap" -Y "udp.port == 4791 && smc.llc_msg == $type" -T fields "${args[@]}" 2>/dev/null
@@ -136,8 +155,24 @@ cont=$(llc eth0.pcap 0x03 smc.add.link.cont.link.number smc.add.link.cont.rkey.n
 echo "$cont" | sed 's/^/# ADD_LINK_CONT over eth0 (src, link, rkeys): /'
 # cont_from SRC: an ADD_LINK_CONT from SRC for the new link with an rkey.
 cont_from() { awk -F'\t' -v s="$1" -v n="$q_num" '$1 == s && $2 == n && $3 >= 1 {f=1} END {exit !f}' <<<"$cont"; }
-check "an ADD_LINK_CONTINUATION each way for the new link, each with the held connection's rkey" \
-	'cont_from $srv && cont_from $cli'
+if [ $v2 = 0 ]; then
+	check "an ADD_LINK_CONTINUATION each way for the new link, each with the held connection's rkey" \
+		'cont_from $srv && cont_from $cli'
+else
+	check "no ADD_LINK_CONTINUATION (SMC-Rv2 has none)" '[ -z "$cont" ]'
+	ext=$(llc eth0.pcap 0x02 smc.add.link.response smc.add.link.direct_link smc.add.link.client_target_gid \
+		smc.add.link.rkey_count smc.add.link.rmb.RTok.Rkey1 udp.length | awk -F'\t' -v s=$srv '$1 == s')
+	echo "$ext" | sed 's/^/# v2 ADD_LINK request over eth0 (src, response, direct, target GID, rkeys, rkey on link 1, UDP length): /'
+	IFS=$'\t' read -r x_src x_resp x_direct x_gid x_n x_rkey x_len <<<"$(head -n 1 <<<"$ext")"
+	acc=$("${TSHARK[@]}" -r "$out/eth0.pcap" -Y "tcp.port == $((port + 1)) && smc.accept.server.rmb.rkey" \
+		-T fields -e smc.accept.server.rmb.rkey 2>/dev/null | head -n 1)
+	check "its v2 extension: direct, target GID ::ffff:$srv2, one rkey pair, for the RMB the Accept named ($acc; got '$x_rkey')" \
+		'is_true "$x_direct" && [ "$x_gid" = "::ffff:$srv2" ] && [ "$x_n" = 1 ] && [ -n "$acc" ] && [ "$((x_rkey))" = "$((acc))" ]'
+	r_len=$(llc eth0.pcap 0x02 smc.add.link.response udp.length | awk -F'\t' -v s=$cli '$1 == s {print $3; exit}')
+	c_len=$(llc eth2.pcap 0x01 udp.length | awk -F'\t' 'NR == 1 {print $2}')
+	check "the request and the client's response are 28 + 16 bytes longer than a 44-byte CONFIRM_LINK ($x_len, $r_len, $c_len)" \
+		'[ -n "$c_len" ] && [ "$x_len" = $((c_len + 44)) ] && [ "$r_len" = "$x_len" ]'
+fi
 
 conf=$(llc eth2.pcap 0x01 smc.confirm.link.response smc.confirm.link.sender.qp.number)
 echo "$conf" | sed 's/^/# CONFIRM_LINK over eth2 (src, response, QP): /'
@@ -160,16 +195,19 @@ check "and an answer from each end" 'rkey_from $cli2 1 && rkey_from $srv2 1'
 # they name, the one on the link the request went over first.
 named=$(llc eth2.pcap 0x06 smc.confirm.rkey.response smc.confirm.rkey.new.rkey |
 	awk -F'\t' '$2 !~ /^(1|True)$/ {print $1 "\t" $3}')
-drk=$(llc eth2.pcap 0x09 smc.delete.rkey.response smc.delete.rkey.count smc.delete.rkey.deleted)
-echo "$drk" | sed 's/^/# DELETE_RKEY over eth2 (src, response, count, rkeys): /'
+drk=$(llc eth2.pcap 0x09 smc.delete.rkey.response smc.delete.rkey.count smc.delete.rkey.deleted \
+	smc.delete.rkey.count.invalid)
+echo "$drk" | sed 's/^/# DELETE_RKEY over eth2 (src, response, count, rkeys, v2: not found): /'
 # drk_from SRC PEER: a DELETE_RKEY request from SRC naming one rkey, the
-# one SRC's CONFIRM_RKEY named on that link, and PEER's answer naming it.
+# one SRC's CONFIRM_RKEY named on that link, and PEER's answer: naming it
+# (v1), or with no rkey not found (v2, whose answer lists those only).
 drk_from() {
 	local k n
 	k=$(awk -F'\t' -v s="$1" '$1 == s && $2 !~ /^(1|True)$/ && $3 == 1 {print $4; exit}' <<<"$drk")
 	n=$(awk -F'\t' -v s="$1" '$1 == s {split($2, k, ","); print k[1]; exit}' <<<"$named")
 	[ -n "$k" ] && [ -n "$n" ] && [ "$((k))" = "$((n))" ] &&
-		awk -F'\t' -v s="$2" -v k="$k" '$1 == s && $2 ~ /^(1|True)$/ && $4 == k {f=1} END {exit !f}' <<<"$drk"
+		awk -F'\t' -v s="$2" -v k="$k" -v v2=$v2 '$1 == s && $2 ~ /^(1|True)$/ &&
+			(v2 ? $4 == "" && $5 == 0 : $4 == k) {f=1} END {exit !f}' <<<"$drk"
 }
 check "the echo done: a DELETE_RKEY from each end over the new link for the RMB its CONFIRM_RKEY named, each answered" \
 	'drk_from $cli2 $srv2 && drk_from $srv2 $cli2'

@@ -35,6 +35,15 @@
 #     the server may have added a link again);
 #   - a client flooding its server with invites (ADD_LINK requests
 #     without a QP, debugfs smcr_conns "invite") gets one taken per 2 s;
+#   - SMC-Rv2 groups (a UEID configured): the second link as in v1, its
+#     ADD_LINK request and response carrying the rkeys in their v2
+#     extension (v2 has no CONTINUATION); a connection made before the
+#     second link (which knows the peer's RMB there from the extension
+#     only) moves to it when the first pair goes down, byte-exact echo
+#     over it; the pair back, a link again (the rkeys again in the
+#     extensions); then the second pair down, and that connection and
+#     one made after the second link (its RMBs announced with a v2
+#     CONFIRM_RKEY) move to the new link;
 #   - no buffer was freed while a posted WR named it, none is left
 #     deferred, and af_smc unloads with both links' groups gone.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +58,7 @@ L=/sys/kernel/debug/af_smc/smcr_lgr
 C=/sys/kernel/debug/af_smc/smcr_conns
 PNET=/smc/bin/smc_pnet
 SMCR=/smc/bin/smcr
+SMCD=/smc/bin/smcd
 B=/smc/bin
 A=$TOPO_VETH_IP4_2
 port=4463 port_n=4463
@@ -57,6 +67,7 @@ stop_all() { topo_stop_all; }
 cleanup() {
 	stop_all
 	$PNET -f 2>/dev/null
+	$SMCD ueid flush 2>/dev/null
 	topo_smcr_cleanup
 }
 tap_at_exit cleanup
@@ -312,6 +323,71 @@ invites() {
 	return 0
 }
 
+# on_link_conns PAIR N: both ends' links on PAIR are ready with N
+# connections each.
+on_link_conns() {
+	n=0
+	for role in client server; do
+		for s in 0 1; do
+			[ "$(topo_lgr_link_pair $role $s)" = "$1" ] || continue
+			grep "^link $s " $L | grep -q " ready 1 conns $2 " && n=$((n + 1))
+		done
+	done
+	[ $n = 2 ]
+}
+
+# pair_back PAIR: PAIR's near end up, its rules back, its rxe ACTIVE, and
+# a second link again on both ends.
+pair_back() {
+	tap_assert "smc${1}1 up" ip link set "smc${1}1" up
+	tap_assert "the rules and routes back" topo_veth_rules on
+	tap_wait_for 30 sh -c "rdma link show rxe${1}1/1 | grep -q 'state ACTIVE'" ||
+		tap_fail "rxe${1}1 is not ACTIVE again"
+	tap_wait_for 30 topo_lgr_links_ready 4 || { tap_fail "no second link again: $(cat $L)"; return 1; }
+	tap_wait_for 30 second_links_pair || tap_fail "the second links are not one QP pair: $(grep '^link ' $L)"
+}
+
+v2_links() {
+	tap_assert "UEID" $SMCD ueid add SMCR.ADDLINK.V2 || return 1
+	first_held || return 1
+	cat $L
+	for role in client server; do
+		line=$(grep "^lgr .* role $role " $L)
+		[ "$(topo_field version "$line")" = 2 ] && [ "$(topo_field links "$line")" = 2 ] &&
+			[ "$(topo_field links_added "$line")" = 1 ] && [ "$(topo_field add_failed "$line")" = 0 ] ||
+			tap_fail "the $role group is not an SMC-Rv2 group with a second link"
+	done
+	first=$(topo_lgr_link_pair client 0) new=$(topo_lgr_link_pair client 1)
+	hold h2 || return 1
+	on_link_conns "$new" 1 || tap_fail "h2 is not on the second links: $(grep '^link ' $L)"
+	[ "$(grep -c '^lgr .* rkeys_sent [1-9]' $L)" = 2 ] ||
+		tap_fail "h2's RMBs were not announced with CONFIRM_RKEY: $(grep '^lgr ' $L)"
+	# h1 knows the peer's RMB on the second link from the ADD_LINK only.
+	tap_assert "smc${first}1 down" ip link set "smc${first}1" down
+	tap_wait_for 30 on_link_conns "$new" 2 ||
+		tap_fail "h1 did not move to the second links: $(cat $L $C)"
+	$B/smcss -a
+	[ "$(state_to 4464)" = ACTIVE ] || tap_fail "h1, moved to the second link, is $(state_to 4464)"
+	[ "$(state_to 4465)" = ACTIVE ] || tap_fail "h2 on the second link is $(state_to 4465)"
+	server echo $port || return 1
+	echo_over "$new" "$first"
+	tap_wait_for 30 no_link 0 || tap_fail "the failed links kept their slots: $(grep '^link ' $L)"
+	pair_back "$first" || return 1
+	cat $L
+	# Now the other pair: h1 and h2 move to the link just added.
+	tap_assert "smc${new}1 down" ip link set "smc${new}1" down
+	tap_wait_for 30 on_link_conns "$first" 2 ||
+		tap_fail "h1 and h2 did not move to the new link: $(cat $L $C)"
+	[ "$(state_to 4464)" = ACTIVE ] || tap_fail "h1 is $(state_to 4464)"
+	[ "$(state_to 4465)" = ACTIVE ] || tap_fail "h2 is $(state_to 4465)"
+	echo_over "$first" "$new"
+	pair_back "$new" || return 1
+	stop_all
+	tap_wait_for 30 sh -c "! grep -q '^lgr ' $L" || tap_fail "groups left: $(cat $L)"
+	tap_assert "UEID gone" $SMCD ueid del SMCR.ADDLINK.V2
+	return 0
+}
+
 tap_case "setup: smcr=1 lgr_linger=0, two veth pairs with rxev1/rxev2 and rxew1/rxew2" 180 \
 	topo_smcr_setup2 lgr_linger=0
 tap_case "without PNET IDs: one link per group" 120 no_pnet
@@ -321,5 +397,6 @@ tap_case "the server adds a second link, both ends list two; new connections go 
 tap_case "the server deletes the second link (DELETE_LINK for it alone): both ends drop it, its connection moves to the first link" 240 delete_one
 tap_case "a client floods its server with invites (20 ADD_LINK requests without a QP, debugfs smcr_conns invite): the server takes one per 2 s" 120 invites
 tap_case "a second link fails (its pair down): its connection moves to the first link; the pair back: a link again" 300 one_down
+tap_case "SMC-Rv2 groups: ADD_LINKs with the rkeys in their v2 extension; a connection from before the second link moves there, both move back to a new first link" 360 v2_links
 tap_case "connections closed: groups gone, no buffer freed while posted, none deferred" 60 clean
 tap_done
