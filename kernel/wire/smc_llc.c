@@ -26,8 +26,8 @@
 SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_confirm_link) == MSG_LEN &&
 		       SMC_LLC_SZ(smc_llc_wire_delete_rkey) == MSG_LEN,
 		       "all v1 LLC messages are 44 bytes");
-SMC_WIRE_STATIC_ASSERT(EXT_LEN == SMC_LLC_ADD_EXT_LEN &&
-		       ART_LEN == SMC_LLC_ADD_EXT_RT_LEN,
+SMC_WIRE_STATIC_ASSERT(SMC_LLC_SZ(smc_llc_wire_add_link_ext) == SMC_LLC_ADD_EXT_LEN &&
+		       SMC_LLC_SZ(smc_llc_wire_add_link_cont_rt) == SMC_LLC_ADD_EXT_RT_LEN,
 		       "smc_llc_add_ext_len() counts the wire layout's bytes");
 
 static uint8_t min_u8(uint8_t a, uint8_t b)

@@ -73,13 +73,11 @@ extern "C" {
 /* Results. 0 is success; every failure has its own value. */
 enum smc_llc_err {
 	SMC_LLC_OK = 0,
-	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes (ADD LINK v2
-					 * extension: fewer than 28) */
+	SMC_LLC_ERR_TRUNCATED,		/* fewer than 44 bytes (extension: 28) */
 	SMC_LLC_ERR_TRAILING,		/* more than 44 bytes */
 	SMC_LLC_ERR_BAD_TYPE,		/* not a v1 LLC type this code knows */
 	SMC_LLC_ERR_BAD_VERSION,	/* v2 header on a type read in v1 only */
-	SMC_LLC_ERR_BAD_LENGTH,		/* v1: not 44; v2: not 44..8192;
-					 * extension: not 28 + 16 n */
+	SMC_LLC_ERR_BAD_LENGTH,		/* 44 (v1), 44..8192 (v2), 28 + 16 n (ext.) */
 	SMC_LLC_ERR_BAD_COUNT,		/* a count exceeds what fits the message */
 	SMC_LLC_ERR_NOSPACE,		/* encode: buffer too small or NULL */
 	SMC_LLC_ERR_INVAL,		/* NULL message, or a field too wide */
