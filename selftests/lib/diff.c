@@ -367,12 +367,27 @@ static long long diff_syncookies_sent(void)
 	return v;
 }
 
+/*
+ * TcpExtSyncookiesSent where the listener is: here, or, across two VMs,
+ * on VM 1, which owns every listener (mirror.h). Both sides call this in
+ * lockstep (their cases take the same path) and get VM 1's count.
+ */
+static long long diff_listener_syncookies(void)
+{
+	long long mine = diff_syncookies_sent(), theirs = -1;
+
+	if (!MIRROR_ON())
+		return mine;
+	mirror_exchange(&mine, &theirs, sizeof(mine));
+	return mirror_side() == 1 ? mine : theirs;
+}
+
 /* TcpExtSyncookiesSent at diff_syncookies_allow(); -1: not allowed. */
 static long long diff_syncookies_base = -1;
 
 void diff_syncookies_allow(void)
 {
-	diff_syncookies_base = MIRROR_ON() ? -1 : diff_syncookies_sent();
+	diff_syncookies_base = diff_listener_syncookies();
 }
 
 void diff_syncookies_end(void)
@@ -388,7 +403,7 @@ static int diff_syncookie_fallback(const struct sf_family *f, const struct sd_so
 	if (diff_syncookies_base < 0 || s->mode != SMC_DIAG_MODE_FALLBACK_TCP ||
 	    s->reason != 0x03010000 /* SMC_CLC_DECL_PEERNOSMC */)
 		return 0;
-	now = diff_syncookies_sent();
+	now = diff_listener_syncookies();
 	if (now <= diff_syncookies_base)
 		return 0;
 	tap_diag("the %s connection fell back to TCP (0x%08x): TCP sent SYN cookies meanwhile "
