@@ -778,6 +778,36 @@ topo_smcr_net2_cleanup() {
 	topo_reload_ours_2vm
 }
 
+# topo_vm1_boot DEAD: VM 1, killed by the test (smc-vm-host kill 1, after
+# it touched the file DEAD), booted again and answering; DEAD removed.
+topo_vm1_boot() {
+	_topo_out=$(smc-vm-host boot 1) || { tap_diag "smc-vm-host boot 1: $_topo_out"; return 1; }
+	rm -f "$1"
+	smc-vm-exec -w 120 1 true
+}
+
+# topo_af_smc_empty: this VM's af_smc holds nothing: every debugfs object
+# count 0, no SMC-R link group.
+topo_af_smc_empty() {
+	[ "$(awk '$2 != 0' /sys/kernel/debug/af_smc/objects | wc -l)" = 0 ] &&
+		[ "$(grep -c '^lgr ' $_topo_lgr)" = 0 ]
+}
+
+# topo_failwait_verdict FILE RC BOUND-MS WHAT: smc-failwait's report in
+# FILE (its status RC) as diagnostics, and its verdict: every connection
+# ended with an error, the failure's command (WHAT) exited 0, the last
+# one ended within BOUND-MS of it; then which errors (a link failure
+# resets every connection of its group: all the same one).
+topo_failwait_verdict() {
+	sed 's/^/failwait: /' "$1" | while read -r _topo_line; do tap_diag "$_topo_line"; done
+	[ "$2" = 0 ] || tap_fail "not every connection ended with an error (smc-failwait status $2)"
+	grep -q "^command exited 0 " "$1" || tap_fail "$4 failed"
+	_topo_max=$(sed -n 's/^ended .* max \([0-9]*\) ms.*/\1/p' "$1")
+	[ -n "$_topo_max" ] && [ "$_topo_max" -le "$3" ] ||
+		tap_fail "the last connection ended after ${_topo_max:-?} ms, more than $3 ms"
+	tap_diag "errors: $(sed -n 's/^conn [0-9]* [a-z]* \([A-Z]*\) .*/\1/p' "$1" | sort | uniq -c | tr -s ' \n' ' ')"
+}
+
 topo_hold_2vm() {
 	tap_assert "a server on VM 1 for the held connection" topo_echo_server_2vm "$1" "$2" "$3"
 	: >"$TMPDIR/probe"

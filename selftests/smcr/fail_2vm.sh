@@ -55,11 +55,7 @@ vm1_rxe() {
 	n=0; until rdma link show rxe0/1 | grep -q 'state ACTIVE'; do
 		n=\$((n+1)); [ \$n -lt 400 ] || exit 1; sleep 0.05; done"
 }
-boot_vm1() {
-	out=$(smc-vm-host boot 1) || { tap_diag "smc-vm-host boot 1: $out"; return 1; }
-	rm -f "$DEAD"
-	smc-vm-exec -w 120 1 true
-}
+boot_vm1() { topo_vm1_boot "$DEAD"; }
 cleanup() {
 	[ ! -e "$DEAD" ] || boot_vm1 || tap_diag "VM 1 could not be booted again"
 	topo_cleanup
@@ -79,26 +75,13 @@ serve() {
 fail() {
 	tap_assert "echo server on VM 1" serve "$1" $(($2 + $3))
 	$T/smc-failwait -a $SRV -p "$1" -n "$2" -b "$3" -e "$4" -t 60 >"$TMPDIR/fw" 2>&1
-	rc=$?
-	sed 's/^/failwait: /' "$TMPDIR/fw" | while read -r line; do tap_diag "$line"; done
-	[ $rc = 0 ] || tap_fail "not every connection ended with an error (smc-failwait status $rc)"
-	grep -q "^command exited 0 " "$TMPDIR/fw" || tap_fail "'$4' failed"
-	max=$(sed -n 's/^ended .* max \([0-9]*\) ms.*/\1/p' "$TMPDIR/fw")
-	[ -n "$max" ] && [ "$max" -le "$5" ] ||
-		tap_fail "the last connection ended after ${max:-?} ms, more than $5 ms"
-	# Which errors: all the same one is what the design says (a link
-	# failure resets every connection of the group).
-	tap_diag "errors: $(sed -n 's/^conn [0-9]* [a-z]* \([A-Z]*\) .*/\1/p' "$TMPDIR/fw" | sort | uniq -c | tr -s ' \n' ' ')"
+	topo_failwait_verdict "$TMPDIR/fw" $? "$5" "'$4'"
 	return 0
 }
 
-# VM 0's af_smc holds nothing: every object count 0, no SMC-R group.
-clean0() {
-	[ "$(awk '$2 != 0' $O | wc -l)" = 0 ] && [ "$(grep -c '^lgr ' $L)" = 0 ]
-}
 expect_clean0() {
 	t0=$(date +%s)
-	tap_wait_for 30 clean0 ||
+	tap_wait_for 30 topo_af_smc_empty ||
 		tap_fail "VM 0 keeps objects: $(tr '\n' ' ' <$O); groups: $(tr '\n' ';' <$L)"
 	tap_diag "VM 0 clean $(( $(date +%s) - t0 )) s later: $(tr '\n' ' ' <$O)"
 }
