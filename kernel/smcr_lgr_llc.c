@@ -457,9 +457,8 @@ static int smcr_lgr_llc_next(struct smcr_lgr *lgr, struct smcr_link *l, u8 type,
 			     bool response, unsigned long deadline,
 			     struct smc_llc_msg *out, struct smc_llc_add_link_ext **ext)
 {
-	struct smc_llc_add_link_ext *e;
-
 	unsigned long end = jiffies + SMCR_LGR_LLC_WAIT;
+	struct smc_llc_add_link_ext *e;
 	long left;
 
 	if (time_before(deadline, end))

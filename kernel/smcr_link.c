@@ -296,7 +296,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct smcr_link *l = cq->cq_context;
 	int slot = wc->wr_cqe - l->recv_cqe;
 	const u8 *msg = l->recv_buf + slot * SMCR_MSG_SIZE;
-	bool queue = false, wake = false, cdc = false;
+	bool queue = false, wake = false, cdc = false, ext;
 	u8 cdc_msg[SMCR_MSG_SIZE];
 
 	spin_lock_bh(&l->lock);
@@ -308,14 +308,15 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(l->dev->ibdev, l->recv_dma + slot * SMCR_MSG_SIZE,
 				   SMCR_MSG_SIZE, DMA_FROM_DEVICE);
+	/* A v2 ADD_LINK with its extension: the one tail that is read. */
+	ext = wc->byte_len > SMCR_MSG_SIZE && msg[0] == (0x20 | SMC_LLC_ADD_LINK);
 	l->rx_msgs++;
 	l->last_rx = jiffies;
 	/* Longer than 44 bytes: only an SMC-Rv2 LLC message may be. */
 	if (wc->byte_len < SMCR_MSG_SIZE ||
 	    (wc->byte_len > SMCR_MSG_SIZE && msg[0] >> 4 != 2)) {
 		l->rx_bad++;
-	} else if (wc->byte_len > SMCR_MSG_SIZE && msg[0] == (0x20 | SMC_LLC_ADD_LINK) &&
-		   (l->rx_ext_len || l->rx_head - l->rx_tail >= SMCR_RX_RING)) {
+	} else if (ext && (l->rx_ext_len || l->rx_head - l->rx_tail >= SMCR_RX_RING)) {
 		/* Its tail cannot be kept: it is no use without. */
 		l->rx_dropped++;
 	} else if (msg[0] == 0xFE) {
@@ -340,7 +341,7 @@ static void smcr_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		l->rx_dropped++;
 	} else {
 		memcpy(l->rx_ring[l->rx_head % SMCR_RX_RING], msg, SMCR_MSG_SIZE);
-		if (wc->byte_len > SMCR_MSG_SIZE && msg[0] == (0x20 | SMC_LLC_ADD_LINK)) {
+		if (ext) {
 			u32 n = wc->byte_len - SMCR_MSG_SIZE;
 
 			ib_dma_sync_single_for_cpu(l->dev->ibdev, l->recv_ovf_dma, n,

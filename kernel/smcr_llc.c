@@ -68,9 +68,11 @@ int smcr_llc_send_add_ext(struct smcr_link *l, const struct smc_llc_msg *m,
 		return -ENOMEM;
 	v.v2 = true;
 	v.v2_len = len;
-	rc = smc_llc_encode(&v, buf, SMC_LLC_MSG_LEN) ||
-	     smc_llc_add_ext_encode(e, buf + SMC_LLC_MSG_LEN, len - SMC_LLC_MSG_LEN) ?
-		-EINVAL : smcr_link_send(l, buf, len, NULL);
+	if (smc_llc_encode(&v, buf, SMC_LLC_MSG_LEN) ||
+	    smc_llc_add_ext_encode(e, buf + SMC_LLC_MSG_LEN, len - SMC_LLC_MSG_LEN))
+		rc = -EINVAL;
+	else
+		rc = smcr_link_send(l, buf, len, NULL);
 	kfree(buf);
 	return rc;
 }
