@@ -229,9 +229,17 @@ static int connect_with_retry(const char *ip, int wait_seconds)
 	}
 }
 
+/*
+ * How long smc-vm-exec waits for a VM's agent by default: vm/run boots a VM
+ * again when its boot stalls for SMC_BOOT_TIMEOUT (180 s by default), and a
+ * boot takes 5-20 s here (more on a loaded host), so a test's first command
+ * to a peer must outwait both (Documentation/vm-harness.md).
+ */
+#define EXEC_WAIT_S 300
+
 static int exec_remote(int argc, char **argv)
 {
-	int wait_seconds = 120, i, fd, vm;
+	int wait_seconds = EXEC_WAIT_S, i, fd, vm;
 	size_t len = 0;
 	uint32_t len_be;
 	char ip[32], *cmd;
@@ -317,6 +325,11 @@ lost:
  */
 #define HOST_TTY "/dev/ttyS3"
 #define HOST_WAIT_MS (60 * 1000)
+/*
+ * "boot" is answered once the VM has reached init, which may take a stalled
+ * boot (vm/run's SMC_BOOT_TIMEOUT, 180 s) and the one more that follows.
+ */
+#define HOST_BOOT_WAIT_MS (600 * 1000)
 
 /* What a claimed entry's name may hold: vm/run makes a directory of it. */
 #define ENTRY_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/@,+"
@@ -338,14 +351,16 @@ static bool host_request_ok(int argc, char **argv)
 static int host_request(int argc, char **argv)
 {
 	char req[ENTRY_MAX + 16], reply[256];
+	int fd, wait_ms = HOST_WAIT_MS;
 	struct termios t;
 	size_t got = 0;
-	int fd;
 
 	if (!host_request_ok(argc, argv)) {
 		fprintf(stderr, "usage: smc-vm-host kill VM | boot VM | claim ENTRY | claimed ENTRY\n");
 		return 2;
 	}
+	if (strcmp(argv[1], "boot") == 0)
+		wait_ms = HOST_BOOT_WAIT_MS;
 	fd = open(HOST_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || tcgetattr(fd, &t)) {
 		fprintf(stderr, "smc-vm-host: %s: %s (only VM 0 has the host channel)\n",
@@ -364,14 +379,14 @@ static int host_request(int argc, char **argv)
 	}
 	while (got < sizeof(reply) - 1) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, HOST_WAIT_MS);
+		int r = poll(&p, 1, wait_ms);
 		ssize_t n;
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			fprintf(stderr, "smc-vm-host: no answer from vm/run within %d s\n",
-				HOST_WAIT_MS / 1000);
+				wait_ms / 1000);
 			return 255;
 		}
 		n = read(fd, reply + got, 1);
