@@ -182,7 +182,7 @@ static int __smcr_post_wr(struct smcr_link *l, struct ib_send_wr *wr,
 	if (l->state == SMCR_LINK_ACTIVE)
 		rc = prep(l, wr, m);
 	if (!rc) {
-		rc = ib_post_send(l->qp, wr, NULL);
+		rc = smcr_post_send(l->qp, wr);
 		if (rc)
 			smcr_link_post_failed(l, wr, rc);
 	}

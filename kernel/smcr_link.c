@@ -455,7 +455,7 @@ int smcr_link_send(struct smcr_link *l, const void *msg, size_t len,
 	if (cb)
 		cb->posted++;
 	spin_unlock_bh(&l->lock);
-	rc = ib_post_send(l->qp, &wr, NULL);
+	rc = smcr_post_send(l->qp, &wr);
 	if (!rc)
 		l->tx_msgs++;
 	else

@@ -31,6 +31,7 @@
 #ifndef _SMCR_LINK_H
 #define _SMCR_LINK_H
 
+#include <linux/bottom_half.h>
 #include <linux/completion.h>
 #include <linux/mmzone.h>
 #include <linux/refcount.h>
@@ -489,6 +490,27 @@ void smcr_wr_done(struct ib_cq *cq, struct ib_wc *wc);
  */
 void smcr_link_timed_out(struct smcr_link *l);
 void smcr_link_post_failed(struct smcr_link *l, const struct ib_send_wr *wr, int rc);
+
+/*
+ * ib_post_send() with bottom halves off. A provider may hand a kernel QP's
+ * requests to a tasklet (rxe does), and a tasklet scheduled with bottom
+ * halves on from process context wakes ksoftirqd, which sends the packet
+ * only after a switch to it: two context switches per message of ours,
+ * which qperf's raw verbs (user QPs, sent in the caller's context) do not
+ * pay. With them off, local_bh_enable() runs the tasklet at once, here
+ * (Documentation/smc-r.md, "The data path"). Any context, no lock held
+ * that a completion handler takes.
+ */
+static inline int smcr_post_send(struct ib_qp *qp, const struct ib_send_wr *wr)
+{
+	int rc;
+
+	local_bh_disable();
+	rc = ib_post_send(qp, wr, NULL);
+	local_bh_enable();
+	return rc;
+}
+
 /* Under l->lock: a send queue WR completed or was not posted after all. */
 static inline void smcr_link_sq_done(struct smcr_link *l)
 {
