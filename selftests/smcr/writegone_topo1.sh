@@ -46,9 +46,11 @@ LEN=65536
 SEED=11
 # The holds' bounds (ms): until the PD goes, which the removal of rxev1
 # must reach in it under TCG; under verbs_sem, long enough for the removal
-# to reach the lock (smc_window's "waited" checks that it did).
-HOLD_MS=3000
-HOLD_LOCKED_MS=1000
+# to reach the lock (smc_window's "waited" checks that it did). Both scaled
+# as every bound of a run: on the debug kernel `rdma link del` took 2.5 s
+# and did not reach the lock within an unscaled 1 s (session 42).
+HOLD_MS=$(tap_scaled 3000)
+HOLD_LOCKED_MS=$(tap_scaled 1000)
 
 # lk COMMAND: one link command; prints the answer; fails as the write did.
 lk() {
