@@ -127,7 +127,6 @@ static int total, only_port;
 static double tscale = 1.0;
 static int next_k;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 static int counts[O_NR];
 static int errnos[256];
 static int failures;
@@ -377,11 +376,9 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	}
 	/*
 	 * The mode before the data: a connection that dies later has no
-	 * entry. sd_find_fd() dumps into a buffer of its own: one at a time.
+	 * entry.
 	 */
-	pthread_mutex_lock(&diag_lock);
 	rc = sd_find_fd(fd, &sd);
-	pthread_mutex_unlock(&diag_lock);
 	if (rc) {
 		snprintf(why, size, "connected, but not in sock_diag");
 		goto out;
@@ -591,9 +588,7 @@ static int honest_connect(int fd, char *why, size_t size)
 		err = -1;
 	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &(socklen_t){ sizeof(err) }))
 		err = errno;
-	pthread_mutex_lock(&diag_lock);
 	rc = sd_find_fd(fd, &sd);
-	pthread_mutex_unlock(&diag_lock);
 	if (err) {
 		/*
 		 * What the socket became says whose step failed: a mode other

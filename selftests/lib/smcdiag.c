@@ -2,6 +2,7 @@
 /* smcdiag.c: a minimal sock_diag reader for AF_SMC (see smcdiag.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,14 @@
 #include <smc/af_smc.h>
 
 #include "smcdiag.h"
+
+/*
+ * A dump reads into static buffers (sd_dump_once()'s, sd_find_fd()'s), so
+ * dumps run one at a time: a test's threads call these at once (CI of
+ * session 42: handshake/hostile's ring-grow workers, one finding its
+ * socket while another's dump overwrote the list, found it missing).
+ */
+static pthread_mutex_t sd_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void sd_parse(const struct nlmsghdr *nlh, struct sd_sock *s)
 {
@@ -151,19 +160,19 @@ static int sd_dump_checked(struct sd_sock *out, int max, int *complete)
 
 int sd_dump(struct sd_sock *out, int max)
 {
-	int complete;
+	int complete, n;
 
-	return sd_dump_checked(out, max, &complete);
+	pthread_mutex_lock(&sd_lock);
+	n = sd_dump_checked(out, max, &complete);
+	pthread_mutex_unlock(&sd_lock);
+	return n;
 }
 
-int sd_find_fd(int fd, struct sd_sock *res)
+static int sd_find_fd_locked(const struct stat *st, struct sd_sock *res)
 {
 	static struct sd_sock all[4096];
 	int n, i, tries, complete;
-	struct stat st;
 
-	if (fstat(fd, &st))
-		return -errno;
 	/*
 	 * A socket missing from a dump that changed under it may have been
 	 * skipped (handshake/hostile's 40 connections beside hundreds of
@@ -175,7 +184,7 @@ int sd_find_fd(int fd, struct sd_sock *res)
 		if (n < 0)
 			return n;
 		for (i = 0; i < n && i < 4096; i++) {
-			if (all[i].inode == st.st_ino) {
+			if (all[i].inode == st->st_ino) {
 				*res = all[i];
 				return 0;
 			}
@@ -185,4 +194,17 @@ int sd_find_fd(int fd, struct sd_sock *res)
 		usleep(10000);
 	}
 	return -ENOENT;
+}
+
+int sd_find_fd(int fd, struct sd_sock *res)
+{
+	struct stat st;
+	int rc;
+
+	if (fstat(fd, &st))
+		return -errno;
+	pthread_mutex_lock(&sd_lock);
+	rc = sd_find_fd_locked(&st, res);
+	pthread_mutex_unlock(&sd_lock);
+	return rc;
 }

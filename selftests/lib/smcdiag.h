@@ -43,5 +43,6 @@ int sd_dump(struct sd_sock *out, int max);
  * -errno (-ENOENT: not in a dump that went through unchanged, or in none).
  */
 int sd_find_fd(int fd, struct sd_sock *res);
+/* Both may be called from several threads: their dumps run one at a time. */
 
 #endif
