@@ -49,7 +49,13 @@
  * from inside smcr_buf_write(), default down_read: the entry of the lock
  * the post takes) plus "at_offset" (bytes into it: an instruction, for a
  * point between two loads), until af_smc has released a PD (the
- * teardown's last step) and SW_SETTLE_MS more, or delay_ms. The WRITE is
+ * teardown's last step) and SW_SETTLE_MS more, or delay_ms. With
+ * until_waiter=1 the hold also ends (SW_SETTLE_MS after) once the teardown
+ * entered down_write(): for a WRITE held under verbs_sem, which the
+ * teardown cannot pass, that is the event the case waits for, and a bound
+ * counted from the hold's start would let a slow removal arrive after it
+ * (session 43: under load `rdma link del` came 600 ms into a 1 s hold and
+ * reached the lock after it). The WRITE is
  * told by current: a kretprobe on smcr_buf_write() names the task in it.
  * A kprobe handler cannot sleep, hence a busy wait, bounded by the clock
  * (a delay loop's length follows the host's load under TCG); the device's
@@ -61,7 +67,10 @@
  *             while a WRITE was held
  *   waited    how many down_write()s af_smc entered while a WRITE was held
  *             (its only one is the link teardown's, on verbs_sem), counted
- *             when they return: the teardown reached the lock in the window
+ *             when they return: the teardown reached the lock in the window.
+ *             af_smc's is told by the return address on the stack at the
+ *             entry (x86: the probe fires at the call's target), since a
+ *             shell's exec takes other down_write()s meanwhile
  *   busy      1 while a WRITE is held
  *
  * Window "move". A reader that grows its ring offers a bigger DMB; its
@@ -209,6 +218,10 @@ static unsigned int sw_at_offset;
 module_param_named(at_offset, sw_at_offset, uint, 0444);
 MODULE_PARM_DESC(at_offset, "write: bytes into \"at\" (an instruction boundary; default 0, its entry)");
 
+static bool sw_until_waiter;
+module_param_named(until_waiter, sw_until_waiter, bool, 0444);
+MODULE_PARM_DESC(until_waiter, "write: the hold also ends once af_smc entered down_write() (the teardown reached verbs_sem)");
+
 static atomic_t sw_pd_freed_count = ATOMIC_INIT(0);
 module_param_cb(pd_freed, &sw_count_ops, &sw_pd_freed_count, 0444);
 MODULE_PARM_DESC(pd_freed, "PDs af_smc released while a WRITE was held");
@@ -222,6 +235,8 @@ static struct task_struct *sw_writer;
 static bool sw_writer_held;
 /* Set when af_smc released a PD during the current hold. */
 static bool sw_pd_gone;
+/* Set when af_smc entered down_write() from another task during the hold. */
+static bool sw_waiter_in;
 
 static int sw_write_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -244,6 +259,13 @@ static struct kretprobe sw_write_probe = {
 	.maxactive	= 16,
 };
 
+/* Whether the event the hold waits for came. */
+static bool sw_hold_done(void)
+{
+	return READ_ONCE(sw_pd_gone) ||
+	       (sw_until_waiter && READ_ONCE(sw_waiter_in));
+}
+
 static int sw_write_hold(struct kprobe *p, struct pt_regs *regs)
 {
 	u64 end;
@@ -253,13 +275,14 @@ static int sw_write_hold(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	sw_writer_held = true;
 	WRITE_ONCE(sw_pd_gone, false);
+	WRITE_ONCE(sw_waiter_in, false);
 	WRITE_ONCE(sw_held_task, current);
 	atomic_inc(&sw_held_count);
 	end = ktime_get_mono_fast_ns() +
 	      (u64)min(READ_ONCE(delay_ms), SW_WRITE_MAX_MS) * NSEC_PER_MSEC;
-	while (!READ_ONCE(sw_pd_gone) && ktime_get_mono_fast_ns() < end)
+	while (!sw_hold_done() && ktime_get_mono_fast_ns() < end)
 		udelay(100);
-	if (READ_ONCE(sw_pd_gone))
+	if (sw_hold_done())
 		mdelay(SW_SETTLE_MS);
 	WRITE_ONCE(sw_held_task, NULL);
 	return 0;
@@ -269,13 +292,19 @@ static struct kprobe sw_hold_probe = {
 	.pre_handler	= sw_write_hold,
 };
 
-/* Whether the probed call returns into af_smc. */
-static bool sw_from_af_smc(struct kretprobe_instance *ri)
+/* Whether an address is af_smc's code. */
+static bool sw_in_af_smc(unsigned long addr)
 {
 	char sym[KSYM_SYMBOL_LEN];
 
-	sprint_symbol(sym, get_kretprobe_retaddr(ri));
+	sprint_symbol(sym, addr);
 	return strstr(sym, "[af_smc]") != NULL;
+}
+
+/* Whether the probed call returns into af_smc. */
+static bool sw_from_af_smc(struct kretprobe_instance *ri)
+{
+	return sw_in_af_smc(get_kretprobe_retaddr(ri));
 }
 
 /* ib_dealloc_pd() returned: a PD is gone; counted if af_smc's, in a hold. */
@@ -299,7 +328,12 @@ static int sw_down_write_entry(struct kretprobe_instance *ri, struct pt_regs *re
 {
 	struct task_struct *held = READ_ONCE(sw_held_task);
 
-	return !held || held == current;
+	if (!held || held == current)
+		return 1;
+	/* At the entry the return address is the top of the stack. */
+	if (sw_in_af_smc(regs_get_kernel_stack_nth(regs, 0)))
+		WRITE_ONCE(sw_waiter_in, true);
+	return 0;
 }
 
 static int sw_down_write_return(struct kretprobe_instance *ri, struct pt_regs *regs)

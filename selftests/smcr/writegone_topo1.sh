@@ -45,12 +45,15 @@ P=/sys/module/smc_window/parameters
 LEN=65536
 SEED=11
 # The holds' bounds (ms): until the PD goes, which the removal of rxev1
-# must reach in it under TCG; under verbs_sem, long enough for the removal
-# to reach the lock (smc_window's "waited" checks that it did). Both scaled
-# as every bound of a run: on the debug kernel `rdma link del` took 2.5 s
-# and did not reach the lock within an unscaled 1 s (session 42).
+# must reach in it under TCG; under verbs_sem, until the removal reached
+# the lock (smc_window's until_waiter ends the hold there; "waited" checks
+# that it did), this only the bound. Both scaled as every bound of a run:
+# on the debug kernel `rdma link del` took 2.5 s (session 42). The hold
+# under the lock once ended at a fixed 1 s, counted from its start: under
+# load the removal began 400 ms into it and came to the lock after it
+# (session 43), hence the event.
 HOLD_MS=$(tap_scaled 3000)
-HOLD_LOCKED_MS=$(tap_scaled 1000)
+HOLD_LOCKED_MS=$(tap_scaled 4000)
 
 # lk COMMAND: one link command; prints the answer; fails as the write did.
 lk() {
@@ -94,8 +97,9 @@ counter() {
 	cat $P/$1
 }
 
-# held_write AT OFFSET MS: A's WRITE of $LEN bytes into B's RMB, held by
-# smc_window at AT+OFFSET (MS at most) while rxev1 is removed. Leaves the
+# held_write AT OFFSET MS [PARAM...]: A's WRITE of $LEN bytes into B's RMB,
+# held by smc_window (PARAMs added) at AT+OFFSET (MS at most) while rxev1
+# is removed. Leaves the
 # WRITE's answer in $TMPDIR/answer, its status in $TMPDIR/status, and the
 # counters in $held, $pd_freed and $waited.
 held_write() {
@@ -103,8 +107,11 @@ held_write() {
 	if [ -d /sys/module/smc_window ]; then
 		tap_assert "rmmod a smc_window left behind" rmmod smc_window
 	fi
-	tap_assert "insmod smc_window window=write at=$1 at_offset=$2" \
-		insmod "$window" window=write at="$1" at_offset="$2" delay_ms="$3"
+	at=$1 at_offset=$2 delay_ms=$3
+	shift 3
+	tap_assert "insmod smc_window window=write at=$at at_offset=$at_offset $*" \
+		insmod "$window" window=write at="$at" at_offset="$at_offset" \
+		delay_ms="$delay_ms" "$@"
 	# shellcheck disable=SC2046 # the line's fields, split on purpose
 	set -- $(cat $TMPDIR/link_b)
 	rkey=$8 addr=$9
@@ -160,7 +167,7 @@ before_lock() {
 
 under_lock() {
 	links_up
-	held_write smcr_buf_write_prep 0 $HOLD_LOCKED_MS
+	held_write smcr_buf_write_prep 0 $HOLD_LOCKED_MS until_waiter=1
 	# verbs_sem kept the PD for the whole hold: the removal waited.
 	[ "$pd_freed" = 0 ] || tap_fail "a PD of af_smc's went while the WRITE held verbs_sem"
 	if [ "$(cat $TMPDIR/status)" = 0 ]; then
