@@ -8,9 +8,11 @@
 # 1 KiB file), redis-benchmark SET and GET (20 clients, 1 KiB values) and
 # iperf3 with 1 and 32 parallel streams. Unmodified programs; SMC by
 # smc_run on both ends. Prints "RESULT name tcp smc unit" lines and, for
-# every SMC run, "PROGMODE name SMCD n TCP m": the ACTIVE connections on
-# the run's port that smcss showed while the client ran, by mode
-# (scripts/bench requires n > 0 and m = 0).
+# every run, "PROGMODE name SMCD n TCP m": the ACTIVE AF_SMC connections
+# on the run's port that smcss showed while the client ran, by mode, with
+# name "name@tcp" for the TCP run (scripts/bench requires n > 0 and m = 0
+# of an SMC run, n = m = 0 of a TCP run). Both runs are watched alike: a
+# watcher in the SMC runs only took CPU from them alone (session 43).
 t=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../selftests/lib/nginx.sh
@@ -21,28 +23,30 @@ host=127.0.0.1
 work=$(mktemp -d)
 limit=$((t + 60))
 
-# Until PID ends, sample smcss for the connections on PORT; then add the
-# PROGMODE line for NAME to $work/modes (printed at the end: the rows'
-# values are read from these functions' output).
+# Until PID ends, sample smcss for the connections on PORT once a second;
+# then add the PROGMODE line for NAME to $work/modes (printed at the end:
+# the rows' values are read from these functions' output).
 watch_mode() {	# name port pid
 	: >"$work/watch"
 	while kill -0 "$3" 2>/dev/null; do
 		smcss -a 2>/dev/null | port_conns "$2" | awk '$1 == "ACTIVE" { print $2 }' >>"$work/watch"
-		sleep 0.3
+		sleep 1
 	done
 	echo "PROGMODE $1 SMCD $(grep -c '^SMCD$' "$work/watch") TCP $(grep -c '^TCP$' "$work/watch")" \
 		>>"$work/modes"
 }
 
 # Run CLIENT... in the background under RUN (empty or smc_run), cut off
-# after $limit s; for SMC, watch the port as it runs. Output in $work/out.
+# after $limit s, and watch the port as it runs (NAME@tcp for TCP's run).
+# Output in $work/out.
 client() {	# name port run client...
 	_name=$1 _port=$2 _run=$3
 	shift 3
+	[ -n "$_run" ] || _name=$_name@tcp
 	# shellcheck disable=SC2086 # an empty RUN is no word
 	timeout "$limit" $_run "$@" >"$work/out" 2>&1 &
 	_pid=$!
-	[ -z "$_run" ] || watch_mode "$_name" "$_port" "$_pid"
+	watch_mode "$_name" "$_port" "$_pid"
 	wait "$_pid"
 }
 
@@ -73,9 +77,9 @@ ntcp=$!
 smc_run nginx -c "$(nginx_conf "$work/nginx.18081" $host:18081 "$work/www")" >/dev/null 2>&1 &
 nsmc=$!
 listening 18080 && listening 18081 || echo "bench: nginx did not listen"
-echo "RESULT nginx_wrk_keepalive $(or0 "$(wrk_rate - 18080 "")")" \
+echo "RESULT nginx_wrk_keepalive $(or0 "$(wrk_rate nginx_wrk_keepalive 18080 "")")" \
 	"$(or0 "$(wrk_rate nginx_wrk_keepalive 18081 smc_run)")" req/s
-echo "RESULT nginx_wrk_close $(or0 "$(wrk_rate - 18080 "" -H 'Connection: close')")" \
+echo "RESULT nginx_wrk_close $(or0 "$(wrk_rate nginx_wrk_close 18080 "" -H 'Connection: close')")" \
 	"$(or0 "$(wrk_rate nginx_wrk_close 18081 smc_run -H 'Connection: close')")" req/s
 kill "$ntcp" "$nsmc" 2>/dev/null
 wait "$ntcp" "$nsmc" 2>/dev/null
@@ -90,7 +94,7 @@ redis_rates() {	# name port run -> "SET GET" requests/s
 	client "$1" "$2" "$3" redis-benchmark -h $host -p "$2" -c 20 -d 1024 -n $((t * 4000)) -t set,get -q &&
 		tr '\r' '\n' <"$work/out" | awk '/^SET: / { s = $2 } /^GET: / { g = $2 } END { print s + 0, g + 0 }'
 }
-tcp=$(redis_rates - 16380 "")
+tcp=$(redis_rates redis_set_get 16380 "")
 smc=$(redis_rates redis_set_get 16381 smc_run)
 # shellcheck disable=SC2086 # "SET GET" split on purpose
 set -- ${tcp:-0 0} ${smc:-0 0}
@@ -110,7 +114,7 @@ iperf_rate() {	# name port run streams -> Mbit/s at the receiver
 		awk '/receiver/ { r = $(NF - 2) } END { print r }' "$work/out"
 }
 for p in 1 32; do
-	echo "RESULT iperf3_${p}_streams $(or0 "$(iperf_rate - 15201 "" $p)")" \
+	echo "RESULT iperf3_${p}_streams $(or0 "$(iperf_rate iperf3_${p}_streams 15201 "" $p)")" \
 		"$(or0 "$(iperf_rate iperf3_${p}_streams 15202 smc_run $p)")" Mbit/s
 done
 kill "$itcp" "$ismc" 2>/dev/null
