@@ -54,7 +54,7 @@
  * entered down_write(): for a WRITE held under verbs_sem, which the
  * teardown cannot pass, that is the event the case waits for, and a bound
  * counted from the hold's start would let a slow removal arrive after it
- * (session 43: under load `rdma link del` came 600 ms into a 1 s hold and
+ * (session 43: under load `rdma link del` began 400 ms into a 1 s hold and
  * reached the lock after it). The WRITE is
  * told by current: a kretprobe on smcr_buf_write() names the task in it.
  * A kprobe handler cannot sleep, hence a busy wait, bounded by the clock
