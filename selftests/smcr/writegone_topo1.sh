@@ -99,9 +99,8 @@ counter() {
 
 # held_write AT OFFSET MS [PARAM...]: A's WRITE of $LEN bytes into B's RMB,
 # held by smc_window (PARAMs added) at AT+OFFSET (MS at most) while rxev1
-# is removed. Leaves the
-# WRITE's answer in $TMPDIR/answer, its status in $TMPDIR/status, and the
-# counters in $held, $pd_freed and $waited.
+# is removed. Leaves the WRITE's answer in $TMPDIR/answer, its status in
+# $TMPDIR/status, and the counters in $held, $pd_freed and $waited.
 held_write() {
 	# A case that failed while it held may have left it loaded.
 	if [ -d /sys/module/smc_window ]; then
