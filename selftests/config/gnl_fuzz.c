@@ -213,7 +213,7 @@ int main(int argc, char **argv)
 		{ "three fuzzers at once, namespaces coming and going", parallel, NULL, 3000 },
 	};
 
-	count = argc > 1 ? atol(argv[1]) : 100000;
+	count = (long)tap_volume(argc > 1 ? strtoul(argv[1], NULL, 0) : 100000);
 	rng = argc > 2 ? strtoull(argv[2], NULL, 0) : (uint64_t)time(NULL) * 2654435761u | 1;
 	printf("# seed %llu, %ld requests\n", (unsigned long long)rng, count);
 	if (getuid() != 0) {

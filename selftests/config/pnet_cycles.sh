@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# config/pnet_cycles.sh [CYCLES]: our module unloads with full PNET tables
+# config/pnet_cycles.sh [CYCLES] (divided by tap_volume): our module unloads with full PNET tables
 # and frees them. Each cycle fills the table of the initial netns and of
 # another netns (with PER entries each), deletes a third netns with its
 # full table while the module stays, then removes af_smc (which must work),
@@ -16,7 +16,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
-cycles=${1:-10}
+cycles=$(tap_volume "${1:-10}")
 PER=200
 module=${SMC_MODULE_FILE:-${SMC_MODULE:-}}
 name=${SMC_MODULE_NAME:-af_smc}

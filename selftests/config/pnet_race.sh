@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# config/pnet_race.sh [ROUNDS]: PNET table changes racing with the network
+# config/pnet_race.sh [ROUNDS] (divided by tap_volume): PNET table changes racing with the network
 # devices they name. While one loop creates, renames and deletes veth
 # devices named in the table (and moves one into another netns), another
 # fills and flushes the table, and a third dumps it. Nothing may hang,
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/module.sh"
 
-rounds=${1:-40}
+rounds=$(tap_volume "${1:-40}")
 PNET=$here/pnet
 NS=smcp-race
 

@@ -222,6 +222,18 @@ unsigned int tap_scaled_seconds(unsigned int seconds)
 	return (unsigned int)(seconds * tap_timeout_scale() + 0.5);
 }
 
+unsigned long tap_volume(unsigned long n)
+{
+	const char *s = getenv("SMC_VOLUME_DIV");
+	double d = s ? strtod(s, NULL) : 1.0;
+	unsigned long v;
+
+	if (!(d >= 1.0))
+		d = 1.0;
+	v = (unsigned long)(n / d);
+	return v || !n ? v : 1;	/* 0 stays 0 ("none") */
+}
+
 static int64_t now_ms(void)
 {
 	struct timespec ts;

@@ -23,6 +23,7 @@
  *
  * Environment:
  *	SMC_TIMEOUT_SCALE	multiply every time limit (e.g. 3 under slow emulation)
+ *	SMC_VOLUME_DIV		divide a case's volume (bytes, connections, rounds)
  *	TAP_CASES		shell pattern; only cases whose description matches run
  */
 #ifndef SMC_SELFTESTS_TAP_H
@@ -83,6 +84,13 @@ int tap_failed(void);
 double tap_timeout_scale(void);
 /* seconds times tap_timeout_scale(), rounded; 0 stays 0 ("no limit"). */
 unsigned int tap_scaled_seconds(unsigned int seconds);
+/*
+ * n divided by SMC_VOLUME_DIV (at least 1), rounded down but never below 1
+ * (0 stays 0):
+ * the bytes, connections or rounds a case moves. make check-debug divides
+ * them by its scale (selftests/README.md, "Volumes").
+ */
+unsigned long tap_volume(unsigned long n);
 
 /* "ECONNREFUSED" for ECONNREFUSED, "0" for 0, "errno 1234" when unknown. */
 const char *tap_errno_name(int err);

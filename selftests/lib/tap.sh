@@ -216,6 +216,21 @@ tap_scaled() {
 		'BEGIN { if (s + 0 < 1) s = 1; printf "%d\n", t * s + 0.5 }'
 }
 
+# tap_volume N: N divided by $SMC_VOLUME_DIV (taken as 1 below 1), rounded
+# down but at least 1 (0 stays 0): how many bytes, connections or rounds a case moves.
+# make check-debug divides them by its scale (selftests/README.md says why).
+tap_volume() {
+	awk -v n="$1" -v d="${SMC_VOLUME_DIV:-1}" \
+		'BEGIN { if (d + 0 < 1) d = 1; v = int(n / d); if (v < 1 && n + 0 > 0) v = 1; printf "%d\n", v }'
+}
+
+# tap_volume_size SIZE: tap_volume of a size as smc-echo takes it, a number
+# with an optional K, M or G (64M: 16M when the divisor is 4).
+tap_volume_size() {
+	_tap_n=${1%[KMG]}
+	echo "$(tap_volume "$_tap_n")${1#"$_tap_n"}"
+}
+
 # Runs as the case subshell's EXIT trap, so exit and tap_assert clean up too.
 _tap_case_exit() {
 	trap - EXIT

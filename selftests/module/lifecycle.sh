@@ -3,7 +3,7 @@
 #
 # module/lifecycle.sh [CYCLES]: loading and unloading our module
 # ($SMC_MODULE_FILE, named $SMC_MODULE_NAME; set by the test VM's init).
-#   - CYCLES (default 100) rmmod/insmod rounds: AF_SMC must be gone after
+#   - CYCLES (default 100; tap_volume divides it) rmmod/insmod rounds: AF_SMC must be gone after
 #     each rmmod (EAFNOSUPPORT) and work again after each insmod;
 #   - while an AF_SMC socket is open (unbound, listening, connected), rmmod
 #     must be refused and the module must stay; after the close it must go;
@@ -14,7 +14,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
-cycles=${1:-100}
+cycles=$(tap_volume "${1:-100}")
 module=${SMC_MODULE_FILE:-}
 name=${SMC_MODULE_NAME:-af_smc}
 PROBE=$here/../tools/smc-sockprobe

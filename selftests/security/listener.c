@@ -46,7 +46,7 @@
 #include "smcdiag.h"
 #include "tap.h"
 
-#define STRESS_CYCLES 4000
+#define STRESS_CYCLES 4000	/* divided by tap_volume() */
 #define WIDE_CYCLES 60
 #define WIDE_DELAY_MS "50"
 #define WINDOW_MODULE "smc_window"
@@ -177,6 +177,8 @@ static void cycle(const struct sf_family *f, enum route route, int widened,
 		wait_idle();
 }
 
+static int stress_cycles;
+
 static void stress(const void *arg)
 {
 	const struct sf_family *f = sf_find(arg);
@@ -184,9 +186,9 @@ static void stress(const void *arg)
 	int i;
 
 	sf_require(f);
-	for (i = 0; i < STRESS_CYCLES; i++)
+	for (i = 0; i < stress_cycles; i++)
 		cycle(f, i % ROUTE_NR, 0, i % 1000 == 0);
-	tap_diag("%d cycles in %lld ms", STRESS_CYCLES, now_ms() - start);
+	tap_diag("%d cycles in %lld ms", stress_cycles, now_ms() - start);
 }
 
 static const char *module_dir(char *buf, size_t size)
@@ -283,9 +285,10 @@ static void unloads(const void *arg)
 
 int main(void)
 {
+	stress_cycles = (int)tap_volume(STRESS_CYCLES);
 	tap_add(stress, "smc", 1200,
 		"smc ipv4: %d cycles of listen, connect, accept or not, close the listener first",
-		STRESS_CYCLES);
+		stress_cycles);
 	tap_add(widened, "smc", 300,
 		"smc ipv4: %d cycles closing the listener while its child's work is held "
 		"past the unlock (smc_window, " WIDE_DELAY_MS " ms)", WIDE_CYCLES);

@@ -9,8 +9,8 @@
 #   - a stream is the groups' first contact, so its RMBs are in
 #     the second link's ADD_LINK_CONTINUATIONs and each end knows the other's
 #     rkey on both links; it runs until the case has checked the move and
-#     carries at least 64 MiB (smc-echo -e, -m); it is checked byte for
-#     byte by smc-echo:
+#     carries at least 64 MiB (smc-echo -e, -m; tap_volume divides it); it
+#     is checked byte for byte by smc-echo:
 #       down: an echo, every byte that comes back compared with the stream
 #             sent, both ways through one connection;
 #       drop, break: one way, the server comparing every byte with the
@@ -140,7 +140,7 @@ start() {
 		>"$TMPDIR/s.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/s.pid"
 	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no echo server"; return 1; }
-	$T/smc-echo -c $copt -f smc -a $A -p $port -n 4G -e "$TMPDIR/end" -m 64M -w 20 -t 900 \
+	$T/smc-echo -c $copt -f smc -a $A -p $port -n 4G -e "$TMPDIR/end" -m "$(tap_volume 64)M" -w 20 -t 900 \
 		>"$TMPDIR/c.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/c.pid"
 	tap_wait_for 30 topo_lgr_links_ready 4 ||
@@ -303,12 +303,12 @@ stats_moved() {
 	[ $((${_s% *} - ${s0% *})) -ge "$1" ]
 }
 
-# many: 200 connections of one group, each with an echo of 1000 bytes
+# many: 200 connections of one group (tap_volume divides them), each with an echo of 1000 bytes
 # verified, spread over both links; the first pair down: every connection
 # on the first link moves (failovers 1), all 200 are on the second, and
 # each one's next 1000 bytes come back verified.
 many() {
-	n=200
+	n=$many
 	rm -f "$TMPDIR/s.ready" "$TMPDIR/go"
 	$T/smc-conns -s -a $A -p $port -n $n -r "$TMPDIR/s.ready" -t 600 \
 		>"$TMPDIR/s.log" 2>&1 </dev/null &
@@ -404,6 +404,7 @@ tap_case "its pair down, back (a link added again in the first one's slot), the 
 tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
 tap_case "the client's device of its pair removed (rdma link del), added again (a link added again), the other pair down, under an echo: it moves twice, byte-exact" 900 twice del
 tap_case "the pairs back, the echo done: groups gone, no buffer freed while posted" 120 clean
-tap_case "200 connections over both links, the first pair down: those on it move, all 200 echo again" 600 many
+many=$(tap_volume 200)
+tap_case "$many connections over both links, the first pair down: those on it move, all $many echo again" 600 many
 tap_case "the pair back, the connections closed: groups gone, no buffer freed while posted" 120 clean
 tap_done

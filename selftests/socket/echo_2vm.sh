@@ -3,7 +3,7 @@
 #
 # socket/echo_2vm.sh [BYTES]: smc-echo between two VMs over the test network
 # (eth0, 10.43.0.x): the client on VM 0 (here), the server on VM 1 (started
-# through smc-vm-exec), default 16M, on TCP first (the reference), then on
+# through smc-vm-exec), default 16M (tap_volume_size divides it), on TCP first (the reference), then on
 # AF_SMC. Besides the client's own checks, the server's checksum of what it
 # echoed must equal the client's checksum of what it sent.
 #
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/module.sh"
 
-bytes=${1:-16M}
+bytes=$(tap_volume_size "${1:-16M}")
 server_ip=10.43.0.2
 ECHO=$here/../tools/smc-echo
 PROBE=$here/../tools/smc-sockprobe

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # socket/stream_echo.sh MODE [BYTES]: a bulk stream echoed and verified by
-# smc-echo (default 64M), on TCP (the reference) and on AF_SMC, IPv4 and IPv6.
+# smc-echo (default 64M; tap_volume_size divides it), on TCP (the
+# reference) and on AF_SMC, IPv4 and IPv6.
 #   MODE loopback  server and client in this namespace, over lo
 #   MODE netns     server in smc-ns1, client in smc-ns2, over a veth pair
 # The client checks every byte, the count and the checksum; the script also
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/module.sh"
 
 mode=$1
-bytes=${2:-64M}
+bytes=$(tap_volume_size "${2:-64M}")
 case "$mode" in
 loopback|netns) ;;
 *) echo "usage: $0 loopback|netns [BYTES]" >&2; exit 2 ;;
