@@ -86,9 +86,9 @@ double tap_timeout_scale(void);
 unsigned int tap_scaled_seconds(unsigned int seconds);
 /*
  * n divided by SMC_VOLUME_DIV (at least 1), rounded down but never below 1
- * (0 stays 0):
- * the bytes, connections or rounds a case moves. make check-debug divides
- * them by its scale (selftests/README.md, "Volumes").
+ * (0 stays 0): the bytes, connections or rounds a case moves. make
+ * check-debug divides them by its scale (selftests/README.md, the item
+ * "Volumes").
  */
 unsigned long tap_volume(unsigned long n);
 

@@ -217,8 +217,9 @@ tap_scaled() {
 }
 
 # tap_volume N: N divided by $SMC_VOLUME_DIV (taken as 1 below 1), rounded
-# down but at least 1 (0 stays 0): how many bytes, connections or rounds a case moves.
-# make check-debug divides them by its scale (selftests/README.md says why).
+# down but at least 1 (0 stays 0): how many bytes, connections or rounds a
+# case moves. make check-debug divides them by its scale (selftests/README.md
+# says why).
 tap_volume() {
 	awk -v n="$1" -v d="${SMC_VOLUME_DIV:-1}" \
 		'BEGIN { if (d + 0 < 1) d = 1; v = int(n / d); if (v < 1 && n + 0 > 0) v = 1; printf "%d\n", v }'
