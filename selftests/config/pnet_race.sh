@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# config/pnet_race.sh [ROUNDS] (divided by tap_volume): PNET table changes racing with the network
-# devices they name. While one loop creates, renames and deletes veth
+# config/pnet_race.sh [ROUNDS] (divided by tap_volume): PNET table changes
+# racing with the network devices they name. While one loop creates, renames and deletes veth
 # devices named in the table (and moves one into another netns), another
 # fills and flushes the table, and a third dumps it. Nothing may hang,
 # crash or warn (the VM panics on a WARN), every fill must be taken whole,

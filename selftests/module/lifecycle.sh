@@ -3,8 +3,9 @@
 #
 # module/lifecycle.sh [CYCLES]: loading and unloading our module
 # ($SMC_MODULE_FILE, named $SMC_MODULE_NAME; set by the test VM's init).
-#   - CYCLES (default 100; tap_volume divides it) rmmod/insmod rounds: AF_SMC must be gone after
-#     each rmmod (EAFNOSUPPORT) and work again after each insmod;
+#   - CYCLES (default 100; tap_volume divides it) rmmod/insmod rounds:
+#     AF_SMC must be gone after each rmmod (EAFNOSUPPORT) and work again
+#     after each insmod;
 #   - while an AF_SMC socket is open (unbound, listening, connected), rmmod
 #     must be refused and the module must stay; after the close it must go;
 #   - afterwards the "SMC" slab (when /proc/slabinfo lists it) has no

@@ -140,7 +140,7 @@ start() {
 		>"$TMPDIR/s.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/s.pid"
 	tap_wait_for 30 test -e "$TMPDIR/s.ready" || { tap_fail "no echo server"; return 1; }
-	$T/smc-echo -c $copt -f smc -a $A -p $port -n 4G -e "$TMPDIR/end" -m "$(tap_volume 64)M" -w 20 -t 900 \
+	$T/smc-echo -c $copt -f smc -a $A -p $port -n 4G -e "$TMPDIR/end" -m "$(tap_volume_size 64M)" -w 20 -t 900 \
 		>"$TMPDIR/c.log" 2>&1 </dev/null &
 	echo $! >"$TMPDIR/c.pid"
 	tap_wait_for 30 topo_lgr_links_ready 4 ||
@@ -303,10 +303,11 @@ stats_moved() {
 	[ $((${_s% *} - ${s0% *})) -ge "$1" ]
 }
 
-# many: 200 connections of one group (tap_volume divides them), each with an echo of 1000 bytes
-# verified, spread over both links; the first pair down: every connection
-# on the first link moves (failovers 1), all 200 are on the second, and
-# each one's next 1000 bytes come back verified.
+# many: 200 connections of one group (tap_volume divides them), each with
+# an echo of 1000 bytes verified, spread over both links; the first pair
+# down: every connection on the first link moves (failovers 1), all of
+# them are on the second, and each one's next 1000 bytes come back
+# verified.
 many() {
 	n=$many
 	rm -f "$TMPDIR/s.ready" "$TMPDIR/go"

@@ -3,8 +3,8 @@
 #
 # socket/echo_2vm.sh [BYTES]: smc-echo between two VMs over the test network
 # (eth0, 10.43.0.x): the client on VM 0 (here), the server on VM 1 (started
-# through smc-vm-exec), default 16M (tap_volume_size divides it), on TCP first (the reference), then on
-# AF_SMC. Besides the client's own checks, the server's checksum of what it
+# through smc-vm-exec), default 16M (tap_volume_size divides it), on TCP
+# first (the reference), then on AF_SMC. Besides the client's own checks, the server's checksum of what it
 # echoed must equal the client's checksum of what it sent.
 #
 # The AF_SMC echo is a TCP fallback, and is named so: with the module's
