@@ -167,14 +167,14 @@
 #                         line is LINE, added N links: the server exactly
 #                         N, the client N or more (see the function);
 #                         tap_fail otherwise
-#   topo_echo_stop END PIDFILE LOG WHAT
+#   topo_echo_stop END PIDFILE LOG WHAT [MIN]
 #                         (needs tap.sh) ends the stream of an smc-echo
-#                         client started with -e END -m 64M (touches END),
+#                         client started with -e END -m MIN (touches END),
 #                         reaps it (tap_reap, 600 s: not in a subshell,
 #                         which cannot wait for it) and sets topo_echo_bytes
 #                         to the bytes it verified (or sent one way, for a
 #                         server with -v to verify); tap_fail if it failed
-#                         or carried less than 64 MiB
+#                         or carried less than MIN bytes (default 64 MiB)
 #
 # Run something in a namespace with "ip netns exec smc-ns1 COMMAND". All
 # functions print what went wrong on stderr and return 1 on failure; they
@@ -858,8 +858,8 @@ topo_echo_stop() {
 	tap_reap 600 "$2" "$3" "$4" || return 1
 	topo_echo_bytes=$(sed -n -e 's/^verified \([0-9]*\) bytes in .*/\1/p' \
 		-e 's/^sent \([0-9]*\) bytes one way .*/\1/p' "$3")
-	[ "${topo_echo_bytes:-0}" -ge 67108864 ] ||
-		{ tap_fail "$4 carried '$topo_echo_bytes' bytes, less than 64 MiB"; return 1; }
+	[ "${topo_echo_bytes:-0}" -ge "${5:-67108864}" ] ||
+		{ tap_fail "$4 carried '$topo_echo_bytes' bytes, less than ${5:-67108864}"; return 1; }
 }
 
 topo_pause_ms() {
