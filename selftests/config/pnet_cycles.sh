@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # config/pnet_cycles.sh [CYCLES] (divided by tap_volume): our module
-# unloads with full PNET tables and frees them. Each cycle fills the table of the initial netns and of
-# another netns (with PER entries each), deletes a third netns with its
-# full table while the module stays, then removes af_smc (which must work),
-# loads it again and finds every table empty. Afterwards the kmalloc-cg-128
+# unloads with full PNET tables and frees them. Each cycle fills the table
+# of the initial netns and of another netns (with PER entries each),
+# deletes a third netns with its full table while the module stays, then
+# removes af_smc (which must work), loads it again and finds every table
+# empty. Afterwards the kmalloc-cg-128
 # slab (where entries live: they are charged to the caller's memory cgroup)
 # must be back within PER/2 objects of where it started: a leak of even one
 # table's entries shows. That the entries do live there is proved first

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # config/pnet_race.sh [ROUNDS] (divided by tap_volume): PNET table changes
-# racing with the network devices they name. While one loop creates, renames and deletes veth
-# devices named in the table (and moves one into another netns), another
-# fills and flushes the table, and a third dumps it. Nothing may hang,
-# crash or warn (the VM panics on a WARN), every fill must be taken whole,
-# and the table must be empty after a last flush. The churn must have
+# racing with the network devices they name. While one loop creates, renames
+# and deletes veth devices named in the table (and moves one into another
+# netns), another fills and flushes the table, and a third dumps it. Nothing
+# may hang, crash or warn (the VM panics on a WARN), every fill must be taken
+# whole, and the table must be empty after a last flush. The churn must have
 # happened: every device operation is counted, and each one of every round
 # must have worked (a loop whose commands all failed would race nothing).
 here=$(cd "$(dirname "$0")" && pwd)

@@ -858,8 +858,9 @@ topo_echo_stop() {
 	tap_reap 600 "$2" "$3" "$4" || return 1
 	topo_echo_bytes=$(sed -n -e 's/^verified \([0-9]*\) bytes in .*/\1/p' \
 		-e 's/^sent \([0-9]*\) bytes one way .*/\1/p' "$3")
-	[ "${topo_echo_bytes:-0}" -ge "${5:-67108864}" ] ||
-		{ tap_fail "$4 carried '$topo_echo_bytes' bytes, less than ${5:-67108864}"; return 1; }
+	_topo_min=${5:-67108864}
+	[ "${topo_echo_bytes:-0}" -ge "$_topo_min" ] ||
+		{ tap_fail "$4 carried '$topo_echo_bytes' bytes, less than $_topo_min"; return 1; }
 }
 
 topo_pause_ms() {

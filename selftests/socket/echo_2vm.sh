@@ -4,16 +4,18 @@
 # socket/echo_2vm.sh [BYTES]: smc-echo between two VMs over the test network
 # (eth0, 10.43.0.x): the client on VM 0 (here), the server on VM 1 (started
 # through smc-vm-exec), default 16M (tap_volume_size divides it), on TCP
-# first (the reference), then on AF_SMC. Besides the client's own checks, the server's checksum of what it
-# echoed must equal the client's checksum of what it sent.
+# first (the reference), then on AF_SMC. Besides the client's own checks,
+# the server's checksum of what it echoed must equal the client's checksum
+# of what it sent.
 #
 # The AF_SMC echo is a TCP fallback, and is named so: with the module's
 # defaults each VM has only its own loopback ISM device, which the other
 # cannot reach, and no RDMA device, so the server declines the client's
 # SMC-Dv2 Proposal (0x03030007, no SMC-Dv2 device). Both ends must say so by
 # sock_diag (mode TCP, the server with that reason, the client with
-# PEER_DECLINED and the server's reason as the peer diagnosis): an echo that became SMC here would be news to look at, not a
-# pass. SMC-R between two VMs, data checked, is smcr/data_2vm.
+# PEER_DECLINED and the server's reason as the peer diagnosis): an echo that
+# became SMC here would be news to look at, not a pass. SMC-R between two VMs,
+# data checked, is smcr/data_2vm.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/module.sh"
