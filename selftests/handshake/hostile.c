@@ -286,28 +286,36 @@ enum echo_end { ECHO_DONE, ECHO_STALL, ECHO_EOF, ECHO_ERR };
 /*
  * Sends out[0..len) on the non-blocking fd while reading what the peer
  * echoes into in, until len bytes are back (ECHO_DONE), deadline passes
- * (ECHO_STALL), the stream ends (ECHO_EOF) or a call fails (ECHO_ERR,
- * errno set). *sent and *got say how far it came: what a failure report
- * prints. Sending and reading at once, since the peer echoes only what
- * it has read and a ring holds less than one message.
+ * or, with idle_ms, no byte went either way for idle_ms (ECHO_STALL), the
+ * stream ends (ECHO_EOF) or a call fails (ECHO_ERR, errno set). *sent and
+ * *got say how far it came: what a failure report prints. Sending and
+ * reading at once, since the peer echoes only what it has read and a
+ * ring holds less than one message.
  */
 static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *in,
-			       size_t len, long deadline, size_t *sent, size_t *got)
+			       size_t len, long deadline, long idle_ms, size_t *sent,
+			       size_t *got)
 {
+	long moved = now_ms();
 	ssize_t n;
 
 	while (*got < len) {
 		short ev = POLLIN | (*sent < len ? POLLOUT : 0);
 		struct pollfd pfd = { .fd = fd, .events = ev };
-		long left = deadline - now_ms();
+		long t = now_ms(), left = deadline - t;
 
+		if (idle_ms && moved + idle_ms - t < left)
+			left = moved + idle_ms - t;
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
 			return ECHO_STALL;
 		if (*sent < len && (pfd.revents & POLLOUT)) {
 			n = send(fd, out + *sent, len - *sent, MSG_NOSIGNAL);
 			if (n < 0 && errno != EAGAIN)
 				return ECHO_ERR;
-			*sent += n > 0 ? n : 0;
+			if (n > 0) {
+				*sent += n;
+				moved = now_ms();
+			}
 		}
 		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
 			n = recv(fd, in + *got, len - *got, 0);
@@ -315,7 +323,10 @@ static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *
 				return ECHO_ERR;
 			if (!n)
 				return ECHO_EOF;
-			*got += n > 0 ? n : 0;
+			if (n > 0) {
+				*got += n;
+				moved = now_ms();
+			}
 		}
 	}
 	return ECHO_DONE;
@@ -388,7 +399,7 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	for (round = 0;; round++) {
 		sent = got = 0;
 		deadline = now_ms() + (long)(10000 * tscale);
-		switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
+		switch (echo_pump(fd, out, in, len, deadline, 0, &sent, &got)) {
 		case ECHO_DONE:
 			break;
 		case ECHO_STALL:
@@ -1033,8 +1044,9 @@ static int cdc_counts[C_NR], cdc_total, cdc_port0, cdc_permille = 20;
 static long cdc_close_max;
 
 /*
- * One SMC-D connection whose peer's CDCs may lie, echoing len bytes (out,
- * back into in) within wait_ms. What the peer says about its own data and
+ * One SMC connection whose peer's CDCs may lie, echoing len bytes (out,
+ * back into in) within wait_ms and, with idle_ms, never idle that long
+ * (both times the scale). What the peer says about its own data and
  * cursors is its business: the echo may differ, end early or stall (as a
  * TCP peer may send other bytes, FIN, or a zero window). What must hold
  * is the kernel's part: the connection is SMC-D (the CLC is left alone),
@@ -1043,7 +1055,8 @@ static long cdc_close_max;
  * grown beyond 64 KiB when the echo came back whole (sock_diag).
  */
 static enum cdc_outcome cdc_echo(int port, size_t len, unsigned char *out, unsigned char *in,
-				 long wait_ms, char *why, size_t size, int *err_out, bool *grown)
+				 long wait_ms, long idle_ms, char *why, size_t size, int *err_out,
+				 bool *grown)
 {
 	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
 	enum cdc_outcome o = C_FAIL;
@@ -1069,7 +1082,7 @@ static enum cdc_outcome cdc_echo(int port, size_t len, unsigned char *out, unsig
 	if (honest_connect(fd, why, size))
 		goto out;
 	deadline = now_ms() + (long)(wait_ms * tscale);
-	switch (echo_pump(fd, out, in, len, deadline, &sent, &got)) {
+	switch (echo_pump(fd, out, in, len, deadline, (long)(idle_ms * tscale), &sent, &got)) {
 	case ECHO_DONE:
 		o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
 		if (o == C_EXACT && grown && !sd_find_fd(fd, &sd) && sd.has_conn)
@@ -1118,7 +1131,7 @@ static enum cdc_outcome cdc_one(int port, char *why, size_t size, int *err_out)
 	static __thread unsigned char out[CDC_DATA], in[CDC_DATA];
 	uint64_t r = mix(seed ^ 0xcdc ^ (uint64_t)port << 32);
 
-	return cdc_echo(port, CDC_DATA / 2 + r % (CDC_DATA / 2), out, in, 3000, why, size,
+	return cdc_echo(port, CDC_DATA / 2 + r % (CDC_DATA / 2), out, in, 3000, 0, why, size,
 			err_out, NULL);
 }
 
@@ -1255,17 +1268,17 @@ static void grow_job(int port)
 	int err = 0;
 
 	/*
-	 * 16 MiB over SMC-R took 6.3 s in a CI run. The debug kernel moves
-	 * SMC-R's bytes some 15 times slower (rxe builds every packet under
-	 * KASAN; vm-harness.md, "The debug kernel"), more than the scale of
-	 * its time limits, so there each echo took the whole 40 s and none
-	 * came back: this bound takes the scale twice, as smcr/data_2vm's long
-	 * echo divides its size by it twice.
+	 * A stall is 10 s with no byte moved either way, not a slow echo:
+	 * 16 MiB over SMC-R took 6.3 s in a CI run, and the debug kernel
+	 * moves SMC-R's bytes some 15 times slower (rxe builds every packet
+	 * under KASAN; vm-harness.md, "The debug kernel"), more than the
+	 * scale of its time limits, so there a bound on the whole echo ran
+	 * out while bytes still flowed, and no ring grew. The whole echo's
+	 * bound (60 s) keeps a peer that trickles from holding the run.
 	 */
-	long wait_ms = want_mode == SMC_DIAG_MODE_SMCR ? (long)(10000 * tscale) : 10000;
-
 	if (out && in)
-		o = cdc_echo(port, grow_data, out, in, wait_ms, why, sizeof(why), &err, &grown);
+		o = cdc_echo(port, grow_data, out, in, 60000, 10000, why, sizeof(why), &err,
+			     &grown);
 	else
 		snprintf(why, sizeof(why), "out of memory");
 	free(out);
