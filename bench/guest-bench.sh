@@ -33,29 +33,10 @@ pp() {	# port msgsize [smc_run] -> average latency in usec
 }
 
 # 1-byte latency: sockperf cannot send less than its 14-byte header, so
-# qperf's tcp_lat (unmodified, under smc_run for SMC) with -m 1 does it; -v
-# echoes the message size, which must be 1. The listing taken while the run
-# goes on proves what the measured connections were: with smc_run, every
-# ACTIVE AF_SMC connection (qperf's control and data connections, both
-# ends) is printed as "COUNT MODE" into $work/qmodes; for TCP the list must
-# be empty. Prints the average latency in usec (nothing if the run failed).
-# TEST rc_rdma_write_lat: raw verbs, through the RDMA CM (see below).
+# qperf's tcp_lat (qlat, bench/qperf.sh) does it.
 work=$(mktemp -d)
-# qperf's option for TEST: raw verbs connect through the RDMA CM (rxe has
-# no LIDs), the socket tests need nothing.
-qperf_cm() { case "$1" in rc_*) echo -cm1 ;; esac; }
-qlat() {	# host port [smc_run] [TEST]
-	# shellcheck disable=SC2046 # qperf_cm prints no word or one
-	timeout "$limit" $3 qperf $(qperf_cm "${4:-}") -lp "$2" -uu -v -m 1 -t "$t" "$1" "${4:-tcp_lat}" \
-		>"$work/qperf" 2>&1 &
-	_q=$!
-	sleep $(( (t + 1) / 2 ))
-	smcss -a | awk '$1 == "ACTIVE" { print $NF }' | sort | uniq -c | tr -s ' \n' ' ' >"$work/qmodes"
-	wait $_q
-	grep -q 'msg_size *= *1 bytes' "$work/qperf" &&
-		sed -n 's/^ *latency *= *\([0-9.]*\) ns.*/\1/p' "$work/qperf" |
-		awk '{ printf "%.1f\n", $1 / 1000 }'
-}
+# shellcheck source=qperf.sh
+. "$here/qperf.sh"
 qperf -lp 19765 >/dev/null 2>&1 &
 qtcp_server=$!
 smc_run qperf -lp 19766 >/dev/null 2>&1 &
@@ -199,12 +180,6 @@ echo "CONNS_R $(sed -n 's/^connections \([0-9]*\).*/\1/p' "$work/cr_smc") smc $(
 # area's copies of the image's modules; the base image loads only rdma_rxe
 # and ib_uverbs). SMC-R is measured with qperf too, tcp_bw and tcp_lat
 # under smc_run, in the same breath. Lines "RESULT_V name verbs smcr unit".
-qbw() {	# host port test [smc_run] -> MB/s (qperf's -uu gives bytes/s)
-	# shellcheck disable=SC2046 # qperf_cm prints no word or one
-	timeout "$limit" $4 qperf $(qperf_cm "$3") -lp "$2" -uu -m 64K -t "$t" "$1" "$3" 2>&1 |
-		sed -n 's/^ *bw *= *\([0-9.]*\) bytes\/sec.*/\1/p' |
-		awk '{ printf "%.3f\n", $1 / 1000000 }'
-}
 # shellcheck source=../selftests/lib/tap.sh
 . "$here/../selftests/lib/tap.sh"
 # shellcheck source=../selftests/chk/lib.sh
