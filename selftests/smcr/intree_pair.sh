@@ -142,6 +142,13 @@ client_no_confirm_link() {
 # Per VM: the receive CQ armed with 3, posts with notify 3, no handler.
 rx_cq_silent() {
 	vm=$1
+	# The kprobe on rxe_cq_post reads rxe_cq.notify at its offset in
+	# Debian's stock binary; the debug kernel's rxe_cq is laid out
+	# otherwise (its locks carry lockdep's maps), and there the read gave
+	# 0 for every post (make check-debug, 2026-12-05).
+	case "$(uname -r)" in
+	*-smcdebug) tap_skip_case "rxe_cq.notify's offset is measured in Debian's stock 6.1 binary, not in the debug kernel" ;;
+	esac
 	if [ "$vm" = 0 ]; then rec=$(sh -c "$records"); else rec=$(smc-vm-exec 1 "$records"); fi
 	arms=$(echo "$rec" | sed -n 's/^arm flags=//p' | sort | uniq -c | tr '\n' ' ')
 	posts=$(echo "$rec" | sed -n 's/^cq_post notify=//p' | sort | uniq -c | tr '\n' ' ')

@@ -158,6 +158,13 @@ linux_client() {
 }
 
 linux_client_saw() {
+	# smc.ko waits a fixed time for our Decline, which we send when our
+	# own CONFIRM_LINK wait (4 s) runs out; a debug build scales that wait
+	# (SMC_WAIT_SCALE, kernel/smc_wait.h) and smc.ko's not, so there
+	# smc.ko stopped waiting first (make check-debug, 2026-12-05: its wait
+	# returned -EAGAIN).
+	[ "${SMC_TIMEOUT_SCALE:-1}" = 1 ] ||
+		tap_skip_case "our bounds are scaled by $SMC_TIMEOUT_SCALE and smc.ko's are not: our Decline comes after its wait"
 	rec=$(kprobe_records) || return 0
 	tap_diag "smc.ko (VM $LINUX): $(echo "$rec" | tr '\n' ';')"
 	echo "$rec" | grep -q '^clc_wait ret=0$' || tap_fail "smc.ko did not read our Accept"
