@@ -29,7 +29,6 @@
 #include "tap.h"
 
 #define BASE_PORT 7700		/* smc_badpeer's base_port, set by badpeer.sh */
-#define CLC_WAIT_MS 2000	/* af_smc's SMC_CLC_WAIT_TIME */
 
 struct bad_server {
 	const char *name;
@@ -55,15 +54,6 @@ static const struct bad_server servers[] = {
 	{ "reset", 5, ECONNRESET, EPIPE, 0 },
 };
 
-/*
- * af_smc's CLC wait: a debug build (make check-debug) scales it by the
- * factor the tests get as SMC_TIMEOUT_SCALE (kernel/smc_wait.h).
- */
-static long clc_wait_ms(void)
-{
-	return (long)(CLC_WAIT_MS * tap_timeout_scale());
-}
-
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -84,7 +74,7 @@ static void bad_addr(int port, struct sockaddr_in *sin)
 static void check_time(const struct bad_server *b, long ms)
 {
 	long slack = (long)(1500 * tap_timeout_scale());
-	long wait = clc_wait_ms();
+	long wait = sf_clc_wait_ms();
 
 	tap_diag("%s: result after %ld ms", b->name, ms);
 	if (b->waits)
@@ -290,7 +280,7 @@ static void listener_vs_bad_client(const void *arg)
 		EXPECT_EQ(sf_read_all(afd, buf, 2), 0);
 	}
 	/* The bad one is dropped within the CLC wait, never accepted. */
-	usleep((clc_wait_ms() + 700) * 1000);
+	usleep((sf_clc_wait_ms() + 700) * 1000);
 	EXPECT_EQ(children_in_handshake(), 0);
 	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
 	EXPECT_ERRNO(accept(lfd, NULL, NULL), EAGAIN);

@@ -101,7 +101,6 @@
 #define MAX_N		20000	/* and the CDC connections' ports after them */
 #define WORKERS		48		/* handshakes in flight */
 #define MAX_DATA	8192
-#define CLC_WAIT_MS	2000		/* af_smc's SMC_CLC_WAIT_TIME */
 #define PARAM		"/sys/module/smc_hostile/parameters/"
 
 enum outcome { O_SMC, O_FALLBACK, O_CONNECT_ERR, O_ECHO_ERR, O_LIED, O_FAIL, O_NR };
@@ -506,7 +505,7 @@ static void record(int port, enum outcome o, int err, const char *why, int smcr_
 	if (o == O_CONNECT_ERR && !touched(rep) &&
 	    ((err == ETIMEDOUT && strstr(rep, ": 1 clc messages;")) ||
 	     (err == ECONNRESET && strstr(rep, ": 2 clc messages;") &&
-	      connect_ms >= CLC_WAIT_MS))) {
+	      connect_ms >= sf_clc_wait_ms()))) {
 		slow_server++;
 		tap_diag("seed %llu port %d: left alone, but one end did not answer within "
 			 "the other's CLC wait (%s after %ld ms): %s", seed, port,

@@ -55,7 +55,6 @@
 #define FLOOD		300	/* silent clients, more than smc_hs_wq's workers */
 #define GOOD_MS		1000	/* a good client's connect, not scaled */
 #define BUILD_MS	1500	/* the flood must be in place before its CLC wait ends */
-#define CLC_WAIT_MS	2000	/* af_smc's SMC_CLC_WAIT_TIME, times tap_timeout_scale() */
 #define CONGESTED	64	/* af_smc's SMC_HS_CONGESTED */
 #define PEER_MAX	16	/* af_smc's SMC_HS_MAX_PEER */
 #define LISTENER_MAX	64	/* af_smc's SMC_HS_MAX_LISTENER */
@@ -292,7 +291,7 @@ static void flood_ends(int lfd, unsigned int port)
 		if (!hs)
 			break;
 		usleep(100 * 1000);
-	} while (now_ms() - t0 < (CLC_WAIT_MS + 1500) * tap_timeout_scale());
+	} while (now_ms() - t0 < sf_clc_wait_ms() + 1500 * tap_timeout_scale());
 	EXPECT_EQ(hs, 0);
 	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
 	EXPECT_ERRNO(accept(lfd, NULL, NULL), EAGAIN);

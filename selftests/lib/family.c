@@ -238,6 +238,11 @@ int sf_connect(const struct sf_family *f, const struct sockaddr_storage *addr)
 	return -1;
 }
 
+long sf_clc_wait_ms(void)
+{
+	return (long)(2000 * tap_timeout_scale());
+}
+
 const char *sf_poll_str(short events, char *buf, size_t size)
 {
 	static const struct { short bit; const char *name; } bits[] = {

@@ -84,6 +84,13 @@ int sf_listen(const struct sf_family *f, const char *host, unsigned int port,
 	      int backlog, struct sockaddr_storage *bound);
 /* A blocking connect to addr; returns the descriptor or -1 with errno. */
 int sf_connect(const struct sf_family *f, const struct sockaddr_storage *addr);
+/*
+ * af_smc's CLC wait in ms: how long one end of a handshake waits for the
+ * other's next CLC message before it gives up (SMC_CLC_WAIT_TIME, 2 s),
+ * times tap_timeout_scale(), as a debug build stretches it by the same
+ * factor (kernel/smc_wait.h).
+ */
+long sf_clc_wait_ms(void);
 
 /*
  * A case that runs once per family. sf_test_main() parses "-f LIST" (default:
