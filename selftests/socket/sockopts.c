@@ -68,12 +68,15 @@ DIFF_CASE(nodelay)
  * 200 ms. So the look is timed from before the first write to after the
  * answer, on VM 0's clock on both sides (diff_now_ms()), the time is
  * logged, and a late look is made again, at most CORK_LOOKS times,
- * unrecorded: the bytes read, the cork set again. (The debug run of
- * 2026-12-05 saw SMC-R's peer hold the 20 bytes, TCP's none, in one
- * case of two; whether that look was late is not known, it was not
- * timed then.)
+ * unrecorded: the bytes read, the cork set again. When every look was
+ * late the cork cannot be judged here, and the case says so (a skip that
+ * scripts/allowed-skips names). On the debug kernel beside two busy
+ * loops (2026-12-05, three runs) 48 of 52 looks came after 185 to 1466 ms
+ * and found 0, 8, 12, 16 or 20 bytes, TCP's peer as SMC-R's; the 4 in
+ * time (144 to 170 ms) found none. Alone, the debug kernel looks after
+ * 93 to 105 ms, the stock kernel after 50 to 72.
  */
-#define CORK_LOOKS	5
+#define CORK_LOOKS	10
 #define CORK_LOOK_MS	180	/* under the 200 ms, less a jiffy's slack */
 
 static void observe_cork(const struct sf_family *f, struct obs *o)
@@ -95,18 +98,20 @@ static void observe_cork(const struct sf_family *f, struct obs *o)
 		took = diff_now_ms() - start;
 		tap_diag("%s: look %d at the corked peer after %lld ms, %d bytes there", f->label,
 			 look + 1, (long long)took, v);
-		if (took < CORK_LOOK_MS || look == CORK_LOOKS - 1)
+		if (took < CORK_LOOK_MS)
 			break;
+		if (look == CORK_LOOKS - 1)
+			tap_skip("every look at the corked peer came after the cork's 200 ms "
+				 "(%d looks, the last after %lld ms): too slow here to judge the cork",
+				 CORK_LOOKS, (long long)took);
 		ASSERT_SYS(setsockopt(c.client, IPPROTO_TCP, TCP_CORK, &off, sizeof(off)));
 		ASSERT_EQ(sf_read_all(c.server, buf, sizeof(buf)), 0);
 		ASSERT_SYS(setsockopt(c.client, IPPROTO_TCP, TCP_CORK, &on, sizeof(on)));
 	}
-	obs_int(o, "looked within the cork's 200 ms", took < CORK_LOOK_MS);
 	obs_int(o, "peer's SIOCINQ while corked", v);
 	set_get(o, c.client, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 0);
 	obs_int(o, "peer's SIOCINQ after uncork", diff_wait_inq(c.server, 20));
 	diff_conn_close(&c);
-	obs_want(o, "looked within the cork's 200 ms", 1);
 	obs_want(o, "peer's SIOCINQ while corked", 0);
 	obs_want(o, "peer's SIOCINQ after uncork", 20);
 }
