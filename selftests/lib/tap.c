@@ -234,7 +234,7 @@ unsigned long tap_volume(unsigned long n)
 	return v || !n ? v : 1;	/* 0 stays 0 ("none") */
 }
 
-static int64_t now_ms(void)
+int64_t tap_now_ms(void)
 {
 	struct timespec ts;
 
@@ -253,7 +253,7 @@ static int wait_exited(pid_t pid, int64_t deadline)
 	siginfo_t si;
 
 	for (;;) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - tap_now_ms();
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
@@ -299,7 +299,7 @@ static int run_case(unsigned int number, const struct registered *c)
 						  TAP_DEFAULT_TIMEOUT);
 	char reason[1024] = "";
 	int pipefd[2], status = 0, timed_out = 0, result;
-	int64_t began = now_ms(), took;
+	int64_t began = tap_now_ms(), took;
 	ssize_t n;
 	pid_t pid;
 
@@ -325,7 +325,7 @@ static int run_case(unsigned int number, const struct registered *c)
 	setpgid(pid, pid);
 	close(pipefd[1]);
 
-	if (wait_exited(pid, now_ms() + (int64_t)seconds * 1000 + KILL_GRACE_MS)) {
+	if (wait_exited(pid, tap_now_ms() + (int64_t)seconds * 1000 + KILL_GRACE_MS)) {
 		timed_out = 1;
 		kill(-pid, SIGKILL);
 	}
@@ -340,7 +340,7 @@ static int run_case(unsigned int number, const struct registered *c)
 			*p = ' ';
 
 	/* As tap.sh does: a slow case shows in any log. */
-	took = now_ms() - began;
+	took = tap_now_ms() - began;
 	if (took >= 2000)
 		printf("# case took %lld.%02lld s\n", (long long)(took / 1000),
 		       (long long)(took % 1000 / 10));

@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 #define TAP_DEFAULT_TIMEOUT 60 /* seconds, when a case gives 0 */
 
@@ -82,6 +83,8 @@ int tap_failed(void);
  * slow kernel slows the test instead of failing it.
  */
 double tap_timeout_scale(void);
+/* CLOCK_MONOTONIC in ms: for a case's own deadlines and timings. */
+int64_t tap_now_ms(void);
 /* seconds times tap_timeout_scale(), rounded; 0 stays 0 ("no limit"). */
 unsigned int tap_scaled_seconds(unsigned int seconds);
 /*

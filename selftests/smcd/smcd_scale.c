@@ -68,14 +68,6 @@ static void set_nonblock(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /*
  * Connect a client to lfd and accept it: 0 with both ends in *c and *a,
  * or 1 when one end of the handshake gave up waiting for the other and
@@ -99,14 +91,13 @@ static int connect_pair(const struct sf_family *f, int lfd,
 {
 	struct pollfd p = { .fd = lfd, .events = POLLIN };
 	long wait = sf_clc_wait_ms();
-	struct timespec t0;
+	int64_t t0 = tap_now_ms();
 	int err;
 	char b;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	*c = sf_connect(f, addr);
 	err = errno;
-	*took = ms_since(&t0);
+	*took = (long)(tap_now_ms() - t0);
 	if (*c < 0) {
 		tap_diag("connection %d: connect() failed after %ld ms: %s", i,
 			 *took, tap_errno_name(err));
