@@ -77,13 +77,14 @@ static void set_nonblock(int fd)
  * then resets the connection (as Linux's smc.ko does). An end whose vCPU
  * does not run that long, on a host with more vCPUs than cores (make
  * check's lanes), makes the other give up: handshake/hostile meets it
- * about once in 10,000 handshakes, and a CI run met it here once (connect()
- * failed with ECONNRESET, its time not yet printed). Such a connect() took
- * at least the wait, and ends in one of three ways: ECONNRESET (the server
- * gave up on the Proposal), ETIMEDOUT (the client gave up on the Accept),
- * or success, when the server gave up on the Confirm afterwards: then the
- * connection is never accepted and the client's end is reset. Any other
- * failure, or one quicker than the wait, is the module's and ends the case.
+ * about once in 10,000 handshakes. A CI run most likely met it here once
+ * (connect() failed with ECONNRESET; its time was not printed then, so
+ * not shown). Such a connect() took at least the wait, and ends in one of
+ * three ways: ECONNRESET (the server gave up on the Proposal), ETIMEDOUT
+ * (the client gave up on the Accept), or success, when the server gave up
+ * on the Confirm afterwards: then the connection is never accepted and the
+ * client's end is reset. Any other failure, or one quicker than the wait,
+ * is the module's and ends the case.
  */
 static int connect_pair(const struct sf_family *f, int lfd,
 			const struct sockaddr_storage *addr, int i, int *c,
