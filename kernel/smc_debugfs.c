@@ -84,6 +84,7 @@ static int smc_dbg_smcr_conns_open(struct inode *inode, struct file *file)
  * "write client|server TOKEN RKEY ADDR LEN": smcr_lgr_dbg_write();
  * "delete client|server LINKNUM": smcr_lgr_dbg_delete();
  * "invite N": smcr_lgr_dbg_invite(), N from 1 to 64;
+ * "hold MS": smcr_lgr_dbg_hold(), MS up to 2000 (0: none);
  * "break client|server": smcr_conn_dbg_break(). The write() returns
  * their error (tests only).
  */
@@ -112,6 +113,12 @@ static ssize_t smc_dbg_smcr_conns_write(struct file *file,
 			return -EINVAL;
 		rc = smcr_lgr_dbg_delete(!strcmp(role, "server"), n);
 		return rc ?: len;
+	}
+	if (sscanf(cmd, "hold %u", &n) == 1) {
+		if (n > 2000)
+			return -EINVAL;
+		smcr_lgr_dbg_hold(n);
+		return len;
 	}
 	if (sscanf(cmd, "invite %u", &n) == 1) {
 		if (!n || n > 64)

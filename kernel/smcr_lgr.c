@@ -669,9 +669,21 @@ bool smcr_lgr_peer_keys_known(struct smcr_conn *sc)
 	int i;
 
 	mutex_lock(&smcr_lgr_lock);
-	smcr_lgr_for_each_link(lgr, l, i)
-		if (lgr->link_ready[i] && smcr_link_active(l) && !sc->peer_rkey[i])
+	smcr_lgr_for_each_link(lgr, l, i) {
+		enum smcr_link_state state = READ_ONCE(l->state);
+
+		if (lgr->link_ready[i] && state == SMCR_LINK_ACTIVE && !sc->peer_rkey[i])
 			known = false;
+		/*
+		 * A link being added (not ready, not failed): its flow names
+		 * the RMB we write into now (smcr_lgr_llc_take()), and nothing
+		 * would name a new one there. Moving meanwhile would leave the
+		 * link ready with no key of ours for it: no failover there.
+		 */
+		if (!lgr->link_ready[i] &&
+		    (state == SMCR_LINK_INIT || state == SMCR_LINK_ACTIVE))
+			known = false;
+	}
 	mutex_unlock(&smcr_lgr_lock);
 	return known;
 }
@@ -1085,14 +1097,21 @@ void smcr_lgr_conns_show(struct seq_file *m)
 			 */
 			const struct smcr_buf *rmb = READ_ONCE(sc->rmb);
 			const struct smcr_buf *snd = READ_ONCE(sc->sndbuf);
+			unsigned int peer_slots = 0;
+			int i;
 
-			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx rmb_size %u rmb_virt %d sndbuf_size %u sndbuf_virt %d slot %u failovers %u resent %llu\n",
+			/* The slots it could fail over to: the peer's RMB known there. */
+			for (i = 0; i < SMCR_LGR_LINKS; i++)
+				if (READ_ONCE(sc->peer_rkey[i]))
+					peer_slots |= 1U << i;
+			seq_printf(m, "lgr %u role %s token %u rmb_rkey 0x%08x rmb_addr 0x%llx rmb_size %u rmb_virt %d sndbuf_size %u sndbuf_virt %d slot %u failovers %u resent %llu peer_slots 0x%x\n",
 				   lgr->id, lgr->key.role == SMC_LGR_SERVER ?
 				   "server" : "client", sc->token, sc->rmb_rkey,
 				   sc->rmb_addr, rmb ? rmb->size : 0,
 				   rmb ? rmb->virt : 0, snd ? snd->size : 0,
 				   snd ? snd->virt : 0, READ_ONCE(sc->slot),
-				   READ_ONCE(sc->failovers), READ_ONCE(sc->resent));
+				   READ_ONCE(sc->failovers), READ_ONCE(sc->resent),
+				   peer_slots);
 		}
 		read_unlock_bh(&lgr->conns_lock);
 	}

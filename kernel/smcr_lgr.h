@@ -446,7 +446,8 @@ struct smcr_buf *smcr_lgr_ring_new(struct smcr_conn *sc, u32 size);
 void smcr_lgr_ring_drop(struct smcr_conn *sc, struct smcr_buf *b);
 /*
  * Whether sc knows the peer's RMB on each ready, active link of its
- * group: a ring it cannot fail over in is not moved to.
+ * group, and no link is being added: a ring it cannot fail over in is
+ * not moved to.
  */
 bool smcr_lgr_peer_keys_known(struct smcr_conn *sc);
 
@@ -460,6 +461,11 @@ int smcr_lgr_dbg_write(bool server, u32 token, u32 rkey, u64 addr, u32 len);
 int smcr_lgr_dbg_delete(bool server, u8 num);
 /* Test plumbing (debugfs smcr_conns): the oldest client group sends n invites. */
 int smcr_lgr_dbg_invite(unsigned int n);
+/*
+ * Test plumbing (debugfs smcr_conns "hold"): the next ADD_LINK flow of a
+ * server pauses ms after its rkeys, before its CONFIRM_LINK; 0 disarms.
+ */
+void smcr_lgr_dbg_hold(unsigned int ms);
 /*
  * Test plumbing (debugfs smcr_conns "break"): the next RDMA WRITE that a
  * connection in a group of role server (or client) posts breaks its link

@@ -69,6 +69,7 @@
  * than one link is withdrawn with DELETE_RKEY when its connection ends
  * (smcr_lgr_rkey_forget()).
  */
+#include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -722,27 +723,53 @@ static bool smcr_lgr_llc_same_peer(const struct smcr_link *l1,
 	       ether_addr_equal(l1->peer.mac, peer->mac);
 }
 
+/* b's keys on l1 and l. */
+static void smcr_lgr_llc_rt(struct smcr_buf *b, struct smcr_link *l1,
+			    struct smcr_link *l, struct smc_llc_add_cont_rt *rt)
+{
+	rt->rkey = smcr_buf_rkey(l1, b);
+	rt->rkey_new = smcr_buf_rkey(l, b);
+	rt->vaddr_new = smcr_buf_addr(l, b);
+}
+
 /*
  * Our connections' RMBs on l1 and l: at most SMCR_LGR_RKEYS_MAX into rt,
  * their number returned. A connection whose RMB is not made yet has none
  * (it announces its rkeys on both links itself: not yet, see the top).
+ *
+ * Then, while there is room, each ring we offered that the peer has not
+ * yet been seen to move into (rings that grow, smcr_conn.c): the peer
+ * may have moved already, its CDC saying so still on the way, and then
+ * writes into that ring. The peer takes the entry that names the ring it
+ * writes into (smcr_lgr_llc_take()); the other is an rkey it ignores.
+ * Both read under conn->lock, where the CQ handler makes the offered
+ * ring the RMB, so that one of the two is the ring the peer moved to.
+ * The offered rings fill rt from its end, so that no RMB is left out
+ * for them.
  */
 static unsigned int smcr_lgr_llc_rts(struct smcr_lgr *lgr, struct smcr_link *l1,
 				     struct smcr_link *l, struct smc_llc_add_cont_rt *rt)
 {
+	unsigned int n = 0, m = SMCR_LGR_RKEYS_MAX;
+	struct smcr_buf *rmb, *next;
 	struct smcr_conn *sc;
-	unsigned int n = 0;
 
 	read_lock_bh(&lgr->conns_lock);
 	list_for_each_entry(sc, &lgr->conns, lgr_entry) {
-		if (!sc->rmb || n == SMCR_LGR_RKEYS_MAX)
-			continue;
-		rt[n].rkey = smcr_buf_rkey(l1, sc->rmb);
-		rt[n].rkey_new = smcr_buf_rkey(l, sc->rmb);
-		rt[n].vaddr_new = smcr_buf_addr(l, sc->rmb);
-		n++;
+		spin_lock(&sc->smc->conn.lock);
+		rmb = sc->rmb;
+		next = sc->rmb_next;
+		spin_unlock(&sc->smc->conn.lock);
+		if (rmb && n == m && m < SMCR_LGR_RKEYS_MAX)
+			m++;	/* an offered ring gives way */
+		if (rmb && n < m)
+			smcr_lgr_llc_rt(rmb, l1, l, &rt[n++]);
+		if (next && n < m)
+			smcr_lgr_llc_rt(next, l1, l, &rt[--m]);
 	}
 	read_unlock_bh(&lgr->conns_lock);
+	memmove(&rt[n], &rt[m], (SMCR_LGR_RKEYS_MAX - m) * sizeof(*rt));
+	n += SMCR_LGR_RKEYS_MAX - m;
 	return n;
 }
 
@@ -1019,6 +1046,28 @@ static void smcr_lgr_llc_deletes(struct smcr_lgr *lgr)
 	}
 }
 
+/* Armed by smcr_lgr_dbg_hold(): the next server flow's pause, in ms. */
+static atomic_t smcr_lgr_llc_hold = ATOMIC_INIT(0);
+
+void smcr_lgr_dbg_hold(unsigned int ms)
+{
+	atomic_set(&smcr_lgr_llc_hold, ms);
+}
+
+/*
+ * The test's pause, if armed: between a server flow's rkeys and its
+ * CONFIRM_LINK, so that connections run on while a link is being added
+ * (the client waits SMCR_LLC_WAIT for the CONFIRM_LINK, longer than any
+ * pause smc_debugfs.c lets a test ask for).
+ */
+static void smcr_lgr_llc_dbg_held(void)
+{
+	unsigned int ms = atomic_xchg(&smcr_lgr_llc_hold, 0);
+
+	if (ms)
+		msleep(ms);
+}
+
 /*
  * The end of a flow whose steps so far gave rc: steps 4 and 5 (the
  * CONTINUATIONs, which an SMC-Rv2 group does without, its ADD_LINKs
@@ -1032,8 +1081,10 @@ static int smcr_lgr_llc_finish(struct smcr_lgr *lgr, struct smcr_link *l1,
 {
 	rc = rc ?: (l1->v2 ? 0 :
 		    smcr_lgr_llc_rkeys(lgr, l1, smcr_lgr_llc_slot(lgr, l1), l, slot,
-				       server, deadline)) ?:
-	     (server ? smcr_llc_confirm_link(l) : smcr_llc_await_confirm(l));
+				       server, deadline));
+	if (!rc && server)
+		smcr_lgr_llc_dbg_held();
+	rc = rc ?: (server ? smcr_llc_confirm_link(l) : smcr_llc_await_confirm(l));
 	if (!rc) {
 		smcr_lgr_llc_ready(lgr, l1, l, slot);
 		return 0;

@@ -85,6 +85,7 @@ cleanup() {
 		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
 	mend 2>/dev/null
+	echo "hold 0" >$C 2>/dev/null
 	rmmod sch_netem 2>/dev/null
 	/smc/bin/smc_pnet -f 2>/dev/null
 	topo_smcr_cleanup
@@ -152,10 +153,20 @@ start() {
 	cat $C
 	[ "$(grep -c 'slot 0 failovers 0 ' $C)" = 2 ] ||
 		{ tap_fail "the stream is not on the first links: $(cat $C)"; return 1; }
+	tap_wait_for 10 keys_known 2 ||
+		{ tap_fail "an end does not know the peer's RMB on both links: $(cat $C)"; return 1; }
 	first=$(topo_lgr_link_pair client 0) second=$(topo_lgr_link_pair client 1)
 	[ -n "$first" ] && [ -n "$second" ] && [ "$first" != "$second" ] ||
 		{ tap_fail "no two pairs: '$first' '$second'"; return 1; }
 	on_pair "$first"
+}
+
+# keys_known N: N connections (debugfs lines) know the peer's RMB on both
+# links (peer_slots: rkeys of the two slots), so each can move to the
+# other link; the groups have two ready links. A ring switch clears the
+# other slot's key for a moment, hence the callers' tap_wait_for.
+keys_known() {
+	[ "$(grep -c ' peer_slots 0x3$' $C)" = "$1" ]
 }
 
 # move HOW FROM TO: the link over pair FROM fails by HOW under the stream;
@@ -164,8 +175,11 @@ move() {
 	running || return 1
 	before=$(topo_pair_pkts "$2")
 	tap_assert "$1 on pair $2" fail "$1" "$2"
-	pause=$(topo_pause_ms 30 500 topo_pair_pkts "$3") ||
+	pause=$(topo_pause_ms 30 500 topo_pair_pkts "$3") || {
 		tap_fail "no data over pair $3 within 30 s of the failure"
+		cat $C
+		cat $L
+	}
 	tap_diag "$1: pair $2 carried $before packets before; data flowed over pair $3 again after $pause ms"
 	running
 }
@@ -263,12 +277,17 @@ urgent() {
 # twice HOW: an echo leaves its first pair (HOW: down, or del: the
 # client's rxe device of the pair removed), the pair comes back and each
 # group adds a link over it again, in the first link's slot; then the
-# other pair goes down and the echo moves to that new link.
+# other pair goes down and the echo moves to that new link. The server's
+# flow for that link pauses 1 s before its CONFIRM_LINK (debugfs "hold"),
+# the echo running on: a ring that grows meanwhile must not leave an end
+# without the peer's RMB on the new link (a CI run saw this end with the
+# echo reset: no link to move to).
 twice() {
 	start down || return 1
 	move $1 "$first" "$second" || return 1
 	moved 1 1
 	on_pair "$second"
+	echo "hold 1000" >$C || { tap_fail "debugfs hold"; return 1; }
 	tap_assert "pair $first back" mend
 	tap_wait_for 60 topo_lgr_links_ready 4 ||
 		{ tap_fail "no second link again: $(cat $L)"; return 1; }
@@ -277,6 +296,8 @@ twice() {
 		[ "$(topo_lgr_link_pair $role 0)" = "$first" ] ||
 			tap_fail "the $role group's new link is not in slot 0 on pair $first: $(cat $L)"
 	done
+	tap_wait_for 10 keys_known 2 ||
+		{ tap_fail "an end does not know the peer's RMB on the new link: $(cat $C)"; return 1; }
 	move down "$second" "$first" || return 1
 	moved 0 2
 	on_pair "$first"
@@ -342,6 +363,8 @@ many() {
 	# whose GID pair v cannot reach (the first contact then failed).
 	[ "$first" = v ] ||
 		{ tap_fail "the group's first link is on pair '$first', not on pair v under the connection's route"; return 1; }
+	tap_wait_for 10 keys_known $((2 * n)) ||
+		{ tap_fail "$(grep -vc ' peer_slots 0x3$' $C) ends do not know the peer's RMB on both links"; return 1; }
 	s0=$(link_stats)
 	t0=$(tap_now_ms)
 	tap_assert "down on pair $first" fail down "$first"
@@ -380,6 +403,7 @@ many() {
 
 clean() {
 	tap_assert "the pairs mended" mend
+	tap_assert "no flow held" sh -c "echo 'hold 0' >$C"
 	for f in "$TMPDIR"/*.pid; do
 		[ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null
 	done
