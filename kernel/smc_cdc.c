@@ -20,6 +20,7 @@
 
 #include "smc.h"
 #include "smc_conn.h"
+#include "smc_stats.h"
 
 static void smc_cdc_cursor_of(u64 bytes, u32 size, struct smc_cdc_cursor *c)
 {
@@ -76,7 +77,7 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 {
 	struct smc_conn *conn = &smc->conn;
 	struct sock *sk = &smc->sk;
-	bool urgent, push;
+	bool urgent, push, full = false;
 	unsigned int ev;
 	u32 got, freed;
 
@@ -113,13 +114,15 @@ void smc_cdc_rx_msg(struct smc_sock *smc, const struct smc_cdc_msg *m)
 	conn->tx_cons += freed;
 	/* The writer had to stop at our ring's end (rings that grow). */
 	if (got && conn->rx_prod - conn->rx_cons == conn->rmb_size)
-		conn->rx_was_full = true;
+		conn->rx_was_full = full = true;
 	/* A sendmsg waiting for room pushes itself once woken. */
 	push = freed && smc_tx_queued(conn) && !conn->tx_waiting;
 	urgent = smc_rx_urgent(smc, m);
 	ev = smc_close_rx(smc, m, got);
 	spin_unlock(&conn->lock);
 
+	if (full)
+		smc_stats_rx_full(smc);
 	if (urgent) {
 		/*
 		 * SIGURG to the file's owner, as TCP sends it. The callback

@@ -375,6 +375,8 @@ void smc_tx_kick(struct smc_sock *smc);
 bool smc_tx_cork_set(const struct smc_sock *smc);
 /* A cork ended (TCP_CORK 0, TCP_NODELAY 1): push what waits, now. */
 void smc_tx_uncork(struct smc_sock *smc);
+/* Whether the connection is up: its transport set, not yet destroyed. */
+bool smc_tx_up(struct smc_sock *smc);
 /* Teardown: no more pushes; frees a send buffer smc_tx.c allocated. */
 void smc_tx_destroy(struct smc_sock *smc);
 

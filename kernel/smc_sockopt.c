@@ -29,8 +29,30 @@
 #include "smc.h"
 #include "smc_clc_io.h"
 #include "smc_conn.h"
+#include "smc_stats.h"
 
 static void smc_sockopt_fallback(struct smc_sock *smc);
+
+/*
+ * TCP_CORK or TCP_NODELAY, which the clcsock took (so optval holds an
+ * int). As TCP, ending a cork or setting TCP_NODELAY sends what waits.
+ * On a connection that is up, ending a cork and setting TCP_NODELAY are
+ * counted, as Linux counts them (CORK_CNT, NDLY_CNT); before the
+ * connection, and once it is gone, they are not.
+ */
+static void smc_sockopt_tx(struct smc_sock *smc, int optname, sockptr_t optval)
+{
+	int val;
+
+	if (!smc_tx_cork_set(smc))
+		smc_tx_uncork(smc);
+	if (!smc_tx_up(smc) || copy_from_sockptr(&val, optval, sizeof(val)))
+		return;
+	if (optname == TCP_CORK && !val)
+		smc_stats_cork(smc);
+	else if (optname == TCP_NODELAY && val)
+		smc_stats_nodelay(smc);
+}
 
 int smc_setsockopt(struct socket *sock, int level, int optname,
 		   sockptr_t optval, unsigned int optlen)
@@ -53,12 +75,10 @@ int smc_setsockopt(struct socket *sock, int level, int optname,
 	rc = clcsock->ops->setsockopt(clcsock, level, optname, optval, optlen);
 	if (!rc && smc_sockopt_forces_fallback(level, optname))
 		smc_sockopt_fallback(smc_sk(sock->sk));
-	/* As TCP, ending a cork or setting TCP_NODELAY sends what waits. */
 	if (!rc && level == SOL_TCP &&
 	    (optname == TCP_CORK || optname == TCP_NODELAY) &&
-	    !smc_use_fallback(smc_sk(sock->sk)) &&
-	    !smc_tx_cork_set(smc_sk(sock->sk)))
-		smc_tx_uncork(smc_sk(sock->sk));
+	    !smc_use_fallback(smc_sk(sock->sk)))
+		smc_sockopt_tx(smc_sk(sock->sk), optname, optval);
 	return rc;
 }
 

@@ -197,6 +197,11 @@ void smc_stats_tx(struct smc_sock *smc, size_t len, long rc)
 		&smc_stats_of(smc)->tech[smc_stats_tech_of(smc)];
 
 	this_cpu_inc(t->tx_cnt);
+	/* A write bigger than our send buffer, or than the peer's ring. */
+	if (len > READ_ONCE(smc->conn.sndbuf_size))
+		this_cpu_inc(t->tx_buf.size_small);
+	if (len > READ_ONCE(smc->conn.peer_size))
+		this_cpu_inc(t->tx_buf.size_small_peer);
 	if (rc <= 0 || !len)
 		return;
 	this_cpu_inc(t->tx_pload[smc_stats_bucket(len)]);
@@ -209,6 +214,9 @@ void smc_stats_rx(struct smc_sock *smc, size_t len, long rc)
 		&smc_stats_of(smc)->tech[smc_stats_tech_of(smc)];
 
 	this_cpu_inc(t->rx_cnt);
+	/* A read that asked for more than our ring holds. */
+	if (len > READ_ONCE(smc->conn.rmb_size))
+		this_cpu_inc(t->rx_buf.size_small);
 	if (rc <= 0 || !len)
 		return;
 	this_cpu_inc(t->rx_pload[smc_stats_bucket(len)]);
@@ -232,6 +240,16 @@ void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size)
 void smc_stats_peer_buf_full(struct smc_sock *smc)
 {
 	SMC_STATS_INC(smc, tx_buf.full_peer);
+}
+
+void smc_stats_buf_full(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, tx_buf.full);
+}
+
+void smc_stats_rx_full(struct smc_sock *smc)
+{
+	SMC_STATS_INC(smc, rx_buf.full);
 }
 
 void smc_stats_cork(struct smc_sock *smc)

@@ -114,7 +114,10 @@ void smc_stats_hs_done(struct smc_sock *smc, bool server, int rc);
  * that adds is over by then: smc_release() cancels it, waiting.
  */
 void smc_stats_conn_unuse(struct smc_sock *smc);
-/* A sendmsg/recvmsg on an SMC-D connection: asked for len, got rc. */
+/*
+ * A sendmsg/recvmsg on an SMC connection: asked for len, got rc; a len
+ * past our send buffer, the peer's ring or our ring counts "too small".
+ */
 void smc_stats_tx(struct smc_sock *smc, size_t len, long rc);
 void smc_stats_rx(struct smc_sock *smc, size_t len, long rc);
 /* Our DMB (rx) or the peer's ring we write into (tx), per connection. */
@@ -124,8 +127,14 @@ void smc_stats_buf_alloc(struct smc_sock *smc, bool rx, u32 size);
  * the namespace's usage follows, and the new buffer is counted by size.
  */
 void smc_stats_rx_resized(struct smc_sock *smc, u32 use_rx);
-/* A sender found the peer's buffer full and has to wait. */
+/*
+ * Buffers full: a push found bytes waiting and no room in the peer's
+ * ring (or a write without a send buffer found none); a write found our
+ * send buffer full; a CDC filled our ring.
+ */
 void smc_stats_peer_buf_full(struct smc_sock *smc);
+void smc_stats_buf_full(struct smc_sock *smc);
+void smc_stats_rx_full(struct smc_sock *smc);
 /* An SMC-R connection moved to another link, writing resent bytes again. */
 void smc_stats_failover(struct smc_sock *smc, u64 resent);
 /* TCP_CORK, TCP_NODELAY set on, or MSG_OOB asked for, on SMC-D. */

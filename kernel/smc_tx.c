@@ -56,6 +56,7 @@
 #include "smc_conn.h"
 #include "smc_mem.h"
 #include "smc_netns.h"
+#include "smc_stats.h"
 
 /* TCP_CORK's documented ceiling: corked bytes wait at most 200 ms. */
 #define SMC_TX_CORK_LIMIT	(HZ / 5)
@@ -216,6 +217,7 @@ void smc_tx_push(struct smc_sock *smc)
 
 	mutex_lock(&conn->tx_mutex);
 	while (!conn->tx_dead && conn->sndbuf) {
+		bool peer_full;
 		u64 from, to;
 		u32 n;
 
@@ -226,12 +228,18 @@ void smc_tx_push(struct smc_sock *smc)
 		from = conn->tx_prod;
 		n = smc_tx_broken(conn) ? 0 :
 			min(smc_tx_queued(conn), smc_tx_ring_space(conn));
+		/* Bytes wait and the peer's ring has no room for them. */
+		peer_full = !smc_tx_broken(conn) && smc_tx_queued(conn) &&
+			    !smc_tx_ring_space(conn);
 		/* Stop after an urgent byte: its CDC must carry the mark. */
 		if (conn->urg_tx_end > from)
 			n = min_t(u64, n, conn->urg_tx_end - from);
 		spin_unlock_bh(&conn->lock);
-		if (!n)
+		if (!n) {
+			if (peer_full)
+				smc_stats_peer_buf_full(smc);
 			break;
+		}
 		/* Neither range may wrap: at most three pieces. */
 		for (to = from + n; from < to; ) {
 			u32 soff = (u32)(from % conn->sndbuf_size);
@@ -273,6 +281,15 @@ void smc_tx_uncork(struct smc_sock *smc)
 	spin_unlock_bh(&conn->lock);
 	if (queued)
 		smc_tx_push(smc);
+}
+
+bool smc_tx_up(struct smc_sock *smc)
+{
+	/*
+	 * Without a lock: a setsockopt racing the connection's start or
+	 * end is counted or not, and nothing else depends on the answer.
+	 */
+	return READ_ONCE(smc->conn.ops);
 }
 
 void smc_tx_destroy(struct smc_sock *smc)
@@ -437,13 +454,16 @@ again:
 		mutex_unlock(&conn->tx_mutex);
 		return rc ?: n;
 	}
-	if (conn->tx_nobuf)
+	if (conn->tx_nobuf) {
+		smc_stats_peer_buf_full(smc);
 		return 0;	/* until the peer's ring has room */
+	}
 	/* Order: what waits goes first, and nocopy only behind it. */
 	if (queued && ring_space && !corked && !smc_tx_autocork(smc, queued))
 		smc_tx_push(smc);
 	room = conn->sndbuf_size - queued;
 	if (!room) {
+		smc_stats_buf_full(smc);
 		/* A full buffer goes out corked or not, as TCP's full segments. */
 		if (corked && ring_space)
 			smc_tx_push(smc);

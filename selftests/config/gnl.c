@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -792,6 +793,81 @@ static void smcd_stats(const void *arg)
 	close(s);
 }
 
+/* The SMC-D buffer event st counts: SMC_NLA_STATS_RMB_* b of tx or rx. */
+static uint64_t smcd_bufev(const struct stats *st, int tx, int b)
+{
+	return st->buf[0][tx ? SMC_NLA_STATS_T_TX_RMB_STATS : SMC_NLA_STATS_T_RX_RMB_STATS][b];
+}
+
+/*
+ * The events on a connection: TCP_CORK ended and TCP_NODELAY set while it
+ * is up (not before it, nor the other way round); a writer that nobody
+ * reads fills the peer's ring (the reader's "full" once) and then its own
+ * send buffer ("full", the writer's "peer full"); writes and reads of
+ * 2 MiB, past every ring (at most 1 MiB, grown), are each "too small".
+ */
+static void smcd_stats_events(const void *arg)
+{
+	static char buf[2 << 20];
+	int c, s, u, one = 1, zero = 0;
+	uint64_t sent = 0, got = 0;
+	unsigned int writes = 0, reads = 0;
+	struct stats st;
+	ssize_t n;
+
+	(void)arg;
+	fresh_netns();
+	u = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, 0));
+	ASSERT_SYS(setsockopt(u, SOL_TCP, TCP_NODELAY, &one, sizeof(one)));
+	ASSERT_SYS(setsockopt(u, SOL_TCP, TCP_CORK, &zero, sizeof(zero)));
+	close(u);
+	smc_pair(&c, &s);
+	ASSERT_SYS(setsockopt(c, SOL_TCP, TCP_NODELAY, &one, sizeof(one)));
+	ASSERT_SYS(setsockopt(c, SOL_TCP, TCP_NODELAY, &zero, sizeof(zero)));
+	ASSERT_SYS(setsockopt(c, SOL_TCP, TCP_CORK, &one, sizeof(one)));
+	ASSERT_SYS(setsockopt(c, SOL_TCP, TCP_CORK, &zero, sizeof(zero)));
+	get_stats(&st);
+	EXPECT_EQ(st.t[0][SMC_NLA_STATS_T_NDLY_CNT], 1);
+	EXPECT_EQ(st.t[0][SMC_NLA_STATS_T_CORK_CNT], 1);
+
+	while ((n = send(c, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		sent += n;
+		writes++;
+	}
+	EXPECT_EQ(n, -1);
+	EXPECT_EQ(errno, EAGAIN);
+	writes++;
+	for (int i = 0; i < 100; i++) {
+		get_stats(&st);
+		if (smcd_bufev(&st, 0, SMC_NLA_STATS_RMB_FULL_CNT))
+			break;
+		usleep(50000);
+	}
+	tap_diag("%llu bytes in %u writes; the writer's buffer full %llu, the peer's %llu",
+		 (unsigned long long)sent, writes,
+		 (unsigned long long)smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_FULL_CNT),
+		 (unsigned long long)smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_FULL_PEER_CNT));
+	EXPECT_EQ(smcd_bufev(&st, 0, SMC_NLA_STATS_RMB_FULL_CNT), 1);
+	EXPECT(smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_FULL_CNT) >= 1);
+	EXPECT(smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_FULL_PEER_CNT) >= 1);
+	EXPECT_EQ(smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_SIZE_SM_CNT), writes);
+	EXPECT_EQ(smcd_bufev(&st, 1, SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT), writes);
+
+	while (got < sent) {
+		n = ASSERT_SYS(recv(s, buf, sizeof(buf), 0));
+		ASSERT(n > 0);
+		got += n;
+		reads++;
+	}
+	get_stats(&st);
+	EXPECT_EQ(smcd_bufev(&st, 0, SMC_NLA_STATS_RMB_SIZE_SM_CNT), reads);
+	EXPECT_EQ(smcd_bufev(&st, 0, SMC_NLA_STATS_RMB_SIZE_SM_PEER_CNT), 0);
+	/* Nothing counts as SMC-R. */
+	EXPECT_EQ(st.t[1][SMC_NLA_STATS_T_CORK_CNT] + st.t[1][SMC_NLA_STATS_T_NDLY_CNT], 0);
+	close(c);
+	close(s);
+}
+
 static unsigned int smcd_use_count(void)
 {
 	struct genl_result res;
@@ -1135,6 +1211,7 @@ static const struct tap_case cases[] = {
 
 static const struct tap_case smcd_cases[] = {
 	{ "SMC-D counters: connections, bytes, calls, sizes, buffers", smcd_stats, NULL, 120 },
+	{ "SMC-D event counters: cork, nodelay, buffers full, too small", smcd_stats_events, NULL, 120 },
 	{ "DEV_SMCD: the loopback device and its users", smcd_device, NULL, 60 },
 	{ "SMC-D by a shared UEID with the SEID disabled", smcd_ueid, NULL, 60 },
 	{ "sock_diag CONNINFO of both ends: sizes, tokens, cursors, flags", smcd_conninfo, NULL, 60 },
