@@ -54,14 +54,6 @@ static const struct bad_server servers[] = {
 	{ "reset", 5, ECONNRESET, EPIPE, 0 },
 };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void bad_addr(int port, struct sockaddr_in *sin)
 {
 	memset(sin, 0, sizeof(*sin));
@@ -138,13 +130,13 @@ static void blocking_connect(const void *arg)
 	require_client_waits();
 	bad_addr(BASE_PORT + b->mode, &sin);
 	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	errno = 0;
 	EXPECT_EQ(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), -1);
 	tap_diag("%s: connect failed with %s", b->name, tap_errno_name(errno));
 	EXPECT(errno == b->err || errno == b->alt_err ||
 	       (b->alt_err == EPIPE && errno == ECONNABORTED));
-	check_time(b, now_ms() - t0);
+	check_time(b, tap_now_ms() - t0);
 	/* The error was reported once; the socket is closed for good. */
 	EXPECT_ERRNO(send(fd, "x", 1, MSG_NOSIGNAL), EPIPE);
 	EXPECT_SYS(close(fd));
@@ -163,12 +155,12 @@ static void nonblocking_connect(const void *arg)
 	require_client_waits();
 	bad_addr(BASE_PORT + b->mode, &sin);
 	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
-	EXPECT(now_ms() - t0 < 500);	/* the handshake never blocks the caller */
+	EXPECT(tap_now_ms() - t0 < 500);	/* the handshake never blocks the caller */
 	pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
 	ASSERT_EQ(poll(&pfd, 1, (int)(10000 * tap_timeout_scale())), 1);
-	check_time(b, now_ms() - t0);
+	check_time(b, tap_now_ms() - t0);
 	tap_diag("poll: %s", sf_poll_str(pfd.revents, ev, sizeof(ev)));
 	EXPECT(pfd.revents & POLLERR);
 	len = sizeof(err);
@@ -191,10 +183,10 @@ static void close_mid_handshake(const void *arg)
 	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
 	usleep(300 * 1000);	/* TCP is up, the CLC wait has begun */
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	EXPECT_SYS(close(fd));
-	tap_diag("close took %ld ms", now_ms() - t0);
-	EXPECT(now_ms() - t0 < 500);
+	tap_diag("close took %ld ms", tap_now_ms() - t0);
+	EXPECT(tap_now_ms() - t0 < 500);
 }
 
 /* Data calls of a connecting socket wait for the outcome, or EAGAIN. */
@@ -218,9 +210,9 @@ static void data_calls_wait(const void *arg)
 		     ENOTCONN);
 	/* A blocking recv waits for the outcome, then reports it. */
 	ASSERT_SYS(fcntl(fd, F_SETFL, 0));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	EXPECT_ERRNO(recv(fd, &c, 1, 0), ETIMEDOUT);
-	tap_diag("blocking recv ended after %ld ms", now_ms() - t0);
+	tap_diag("blocking recv ended after %ld ms", tap_now_ms() - t0);
 	EXPECT_SYS(close(fd));
 }
 
@@ -265,11 +257,11 @@ static void listener_vs_bad_client(const void *arg)
 	if (!strcmp(mode, "silent"))
 		EXPECT_EQ(children_in_handshake(), 1);
 	/* A good client is served at once, whatever the bad one does. */
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	cfd = ASSERT_SYS(sf_connect(f, &addr));
 	afd = ASSERT_SYS(accept(lfd, (struct sockaddr *)&peer, &(socklen_t){ sizeof(peer) }));
-	tap_diag("good client accepted after %ld ms", now_ms() - t0);
-	EXPECT(now_ms() - t0 < 1000 * tap_timeout_scale());
+	tap_diag("good client accepted after %ld ms", tap_now_ms() - t0);
+	EXPECT(tap_now_ms() - t0 < 1000 * tap_timeout_scale());
 	len = sizeof(local);
 	ASSERT_SYS(getsockname(cfd, (struct sockaddr *)&local, &len));
 	EXPECT_EQ(sf_port(&peer), sf_port(&local));
@@ -302,9 +294,9 @@ static void close_listener_mid_handshake(const void *arg)
 	bad_client("silent", sf_port(&addr));
 	usleep(300 * 1000);
 	EXPECT_EQ(children_in_handshake(), 1);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	EXPECT_SYS(close(lfd));
-	EXPECT(now_ms() - t0 < 500);
+	EXPECT(tap_now_ms() - t0 < 500);
 	/* The child ends its wait and frees itself, well before the CLC wait. */
 	usleep(300 * 1000);
 	EXPECT_EQ(children_in_handshake(), 0);

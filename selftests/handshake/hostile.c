@@ -134,14 +134,6 @@ static int failures;
 static int untouched;	/* handshakes the network left alone */
 static int slow_server;	/* of those: an end slower than the CLC wait */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void param_write(const char *name, const char *val)
 {
 	char path[128];
@@ -209,7 +201,7 @@ static int wait_fd(int fd, short events, long deadline)
 	long left;
 
 	for (;;) {
-		left = deadline - now_ms();
+		left = deadline - tap_now_ms();
 		if (left <= 0)
 			return -1;
 		if (poll(&pfd, 1, (int)left) > 0)
@@ -295,13 +287,13 @@ static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *
 			       size_t len, long deadline, long idle_ms, size_t *sent,
 			       size_t *got)
 {
-	long moved = now_ms();
+	long moved = tap_now_ms();
 	ssize_t n;
 
 	while (*got < len) {
 		short ev = POLLIN | (*sent < len ? POLLOUT : 0);
 		struct pollfd pfd = { .fd = fd, .events = ev };
-		long t = now_ms(), left = deadline - t;
+		long t = tap_now_ms(), left = deadline - t;
 
 		if (idle_ms && moved + idle_ms - t < left)
 			left = moved + idle_ms - t;
@@ -313,7 +305,7 @@ static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *
 				return ECHO_ERR;
 			if (n > 0) {
 				*sent += n;
-				moved = now_ms();
+				moved = tap_now_ms();
 			}
 		}
 		if (pfd.revents & (POLLIN | POLLERR | POLLHUP)) {
@@ -324,7 +316,7 @@ static enum echo_end echo_pump(int fd, const unsigned char *out, unsigned char *
 				return ECHO_EOF;
 			if (n > 0) {
 				*got += n;
-				moved = now_ms();
+				moved = tap_now_ms();
 			}
 		}
 	}
@@ -343,7 +335,7 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 {
 	unsigned char out[MAX_DATA], in[MAX_DATA];
 	size_t len = fill(port, out), sent = 0, got = 0;
-	long t0 = now_ms(), deadline;
+	long t0 = tap_now_ms(), deadline;
 	enum outcome o = O_FAIL;
 	struct sd_sock sd;
 	socklen_t sl;
@@ -368,7 +360,7 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	} else {
 		if (wait_fd(fd, POLLOUT, deadline)) {
 			snprintf(why, size, "connect still pending after %ld ms",
-				 now_ms() - t0);
+				 tap_now_ms() - t0);
 			goto out;
 		}
 		sl = sizeof(err);
@@ -377,7 +369,7 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 			goto out;
 		}
 	}
-	*connect_ms = now_ms() - t0;
+	*connect_ms = tap_now_ms() - t0;
 	if (err) {
 		*err_out = err;
 		if (clean_errno(err))
@@ -397,13 +389,13 @@ static enum outcome handshake(int port, long idle_ms, char *why, size_t size, in
 	}
 	for (round = 0;; round++) {
 		sent = got = 0;
-		deadline = now_ms() + (long)(10000 * tscale);
+		deadline = tap_now_ms() + (long)(10000 * tscale);
 		switch (echo_pump(fd, out, in, len, deadline, 0, &sent, &got)) {
 		case ECHO_DONE:
 			break;
 		case ECHO_STALL:
 			snprintf(why, size, "echo %d stuck after %ld ms: %zu of %zu sent, "
-				 "%zu back", round + 1, now_ms() - t0, sent, len, got);
+				 "%zu back", round + 1, tap_now_ms() - t0, sent, len, got);
 			goto broken;
 		case ECHO_EOF:
 			snprintf(why, size, "end of stream after %zu of %zu bytes back "
@@ -443,9 +435,9 @@ echo_err:
 	else
 		snprintf(why, size, "echo failed with %s", tap_errno_name(errno));
 out:
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	close(fd);
-	t0 = now_ms() - t0;
+	t0 = tap_now_ms() - t0;
 	/* As for the CDC connections below: close() never waits for the peer. */
 	if (t0 > (long)(3000 * tscale)) {
 		snprintf(why, size, "close() took %ld ms", t0);
@@ -558,10 +550,10 @@ static int smcr_lgrs(void)
 /* Poll until there is no SMC-R link group, for at most secs; 0 when so. */
 static int smcr_lgrs_wait_zero(int secs)
 {
-	long deadline = now_ms() + secs * 1000L;
+	long deadline = tap_now_ms() + secs * 1000L;
 
 	while (smcr_lgrs() != 0) {
-		if (now_ms() > deadline)
+		if (tap_now_ms() > deadline)
 			return -1;
 		usleep(100 * 1000);
 	}
@@ -590,7 +582,7 @@ static void *round_one(void *arg)
  */
 static int honest_connect(int fd, char *why, size_t size)
 {
-	long t0 = now_ms(), deadline = t0 + (long)(15000 * tscale);
+	long t0 = tap_now_ms(), deadline = t0 + (long)(15000 * tscale);
 	struct sd_sock sd;
 	int err = 0, rc;
 
@@ -611,14 +603,14 @@ static int honest_connect(int fd, char *why, size_t size)
 			 "fallback 0x%08x, peer's 0x%08x, after %ld ms)",
 			 err < 0 ? "still pending after 15 s" : tap_errno_name(err),
 			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode, rc ? 0 : sd.state,
-			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
+			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, tap_now_ms() - t0);
 		return -1;
 	}
 	if (rc || sd.mode != want_mode) {
 		snprintf(why, size, "honest CLC, yet not %s (%s, mode %u, fallback 0x%08x, "
 			 "peer's 0x%08x, connect after %ld ms)", mode_name,
 			 rc ? "not in sock_diag" : "found", rc ? 0 : sd.mode,
-			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, now_ms() - t0);
+			 rc ? 0 : sd.reason, rc ? 0 : sd.peer_diagnosis, tap_now_ms() - t0);
 		return -1;
 	}
 	return 0;
@@ -627,11 +619,11 @@ static int honest_connect(int fd, char *why, size_t size)
 /* Until both ends' groups are usable, fn's thread ended, or 15 s passed. */
 static void wait_usable(const int *ended)
 {
-	long deadline = now_ms() + (long)(15000 * tscale);
+	long deadline = tap_now_ms() + (long)(15000 * tscale);
 	int usable;
 
 	while (!(ended && __atomic_load_n(ended, __ATOMIC_ACQUIRE)) &&
-	       (smcr_lgrs_usable(&usable) < 0 || usable < 2) && now_ms() < deadline)
+	       (smcr_lgrs_usable(&usable) < 0 || usable < 2) && tap_now_ms() < deadline)
 		usleep(20 * 1000);
 }
 
@@ -942,10 +934,10 @@ static void server_start(void)
  */
 static int server_stop(long wait_ms)
 {
-	long t0 = now_ms();
+	long t0 = tap_now_ms();
 	int left = 0;
 
-	while (__atomic_load_n(&srv_open, __ATOMIC_ACQUIRE) && now_ms() - t0 < wait_ms)
+	while (__atomic_load_n(&srv_open, __ATOMIC_ACQUIRE) && tap_now_ms() - t0 < wait_ms)
 		usleep(50 * 1000);
 	__atomic_store_n(&srv_stop, 1, __ATOMIC_RELEASE);
 	pthread_join(srv_thread, NULL);
@@ -974,7 +966,7 @@ static void run(const void *arg)
 	server_start();
 
 	tap_diag("seed %llu: %d handshakes, %d in flight", seed, total, workers);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	if (only_port) {
 		char why[256] = "";
 		int err = 0, broken = 0;
@@ -990,7 +982,7 @@ static void run(const void *arg)
 		for (i = 0; i < workers; i++)
 			pthread_join(threads[i], NULL);
 	}
-	t1 = now_ms();
+	t1 = tap_now_ms();
 	if (!only_port && next_k > total) {
 		tap_diag("%d more handshakes than the %d asked for, until each way out was taken",
 			 next_k - total, total);
@@ -1080,7 +1072,7 @@ static enum cdc_outcome cdc_echo(int port, size_t len, unsigned char *out, unsig
 	}
 	if (honest_connect(fd, why, size))
 		goto out;
-	deadline = now_ms() + (long)(wait_ms * tscale);
+	deadline = tap_now_ms() + (long)(wait_ms * tscale);
 	switch (echo_pump(fd, out, in, len, deadline, (long)(idle_ms * tscale), &sent, &got)) {
 	case ECHO_DONE:
 		o = memcmp(in, out, len) ? C_DIFFER : C_EXACT;
@@ -1104,9 +1096,9 @@ err:
 	else
 		snprintf(why, size, "echo failed with %s", tap_errno_name(errno));
 out:
-	t = now_ms();
+	t = tap_now_ms();
 	close(fd);
-	t = now_ms() - t;
+	t = tap_now_ms() - t;
 	pthread_mutex_lock(&lock);
 	if (t > cdc_close_max)
 		cdc_close_max = t;
@@ -1208,7 +1200,7 @@ static void run_cdc(const void *arg)
 	tap_diag("seed %llu: %d %s connections, %d in flight, %d.%d%% of the CDCs af_smc "
 		 "receives mutated", seed, cdc_total, mode_name, workers_cdc, cdc_permille / 10,
 		 cdc_permille % 10);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	if (want_mode == SMC_DIAG_MODE_SMCR) {
 		/* Honest CLC: each must be SMC-R, so none may race a first contact. */
 		run_rounds(cdc_port0, cdc_total, workers_cdc, cdc_job, true, &rounds);
@@ -1219,7 +1211,7 @@ static void run_cdc(const void *arg)
 		for (i = 0; i < workers_cdc; i++)
 			pthread_join(threads[i], NULL);
 	}
-	t1 = now_ms();
+	t1 = tap_now_ms();
 	/* The server's ends may stall as the clients' did: closed at the end. */
 	left = server_stop((long)(3000 * tscale));
 	param_write("cdc_permille", "0");
@@ -1316,7 +1308,7 @@ static void run_grow(const void *arg)
 		 "CDCs with an offer and %d.%d%% of the rest mutated", seed, grow_total, mode_name,
 		 grow_data >> 20, grow_workers, offer_permille / 10, offer_permille % 10,
 		 grow_cdc_permille / 10, grow_cdc_permille % 10);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	if (want_mode == SMC_DIAG_MODE_SMCR) {
 		run_rounds(grow_port0, grow_total, 1, grow_job, false, &rounds);
 	} else {
@@ -1325,7 +1317,7 @@ static void run_grow(const void *arg)
 		for (i = 0; i < grow_workers; i++)
 			pthread_join(threads[i], NULL);
 	}
-	t1 = now_ms();
+	t1 = tap_now_ms();
 	left = server_stop((long)(3000 * tscale));
 	param_write("offer_permille", "0");
 	param_write("cdc_permille", "0");
@@ -1397,9 +1389,9 @@ static void run_llc(const void *arg)
 	tap_diag("seed %llu: %d SMC-R connections in rounds of %d, %d.%d%% of the LLC messages "
 		 "af_smc decodes mutated", seed, llc_total, workers_llc, llc_permille / 10,
 		 llc_permille % 10);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	run_rounds(llc_port0, llc_total, workers_llc, llc_one, false, &r);
-	t1 = now_ms();
+	t1 = tap_now_ms();
 	server_stop((long)(10000 * tscale));
 	param_write("llc_permille", "0");
 	param_write("clc", "1");

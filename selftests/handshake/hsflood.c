@@ -68,14 +68,6 @@
 #define DECL_PEERDECL	0x05000000u
 #define MAX_SOCKS	2048
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * BUILD_MS, scaled: a debug build of af_smc scales its CLC wait by the
  * same factor (kernel/smc_wait.h), and the flood must still be in place
@@ -152,9 +144,9 @@ static int wait_conns(unsigned int port, int n, long t0)
 		if (all >= n)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < build_ms());
+	} while (tap_now_ms() - t0 < build_ms());
 	tap_diag("port %u after %ld ms: %d connections, %d in their handshake",
-		 port, now_ms() - t0, all, hs);
+		 port, tap_now_ms() - t0, all, hs);
 	if (all < n) {
 		tap_fail("only %d of %d bad clients connected in %ld ms: too slow to be a flood",
 			 all, n, build_ms());
@@ -246,9 +238,9 @@ static void good_client(int lfd, const struct sockaddr_storage *addr, const char
 		ASSERT(len > 0);
 		ASSERT_SYS(bind(cfd, (struct sockaddr *)&local, len));
 	}
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	ASSERT_SYS(connect(cfd, (const struct sockaddr *)addr, sf_addr_len(addr)));
-	ms = now_ms() - t0;
+	ms = tap_now_ms() - t0;
 	len = sizeof(local);
 	ASSERT_SYS(getsockname(cfd, (struct sockaddr *)&local, &len));
 	/* The flooded listener may have TCP connections queued before ours. */
@@ -283,7 +275,7 @@ static void good_client(int lfd, const struct sockaddr_storage *addr, const char
 /* The flood ends within its CLC wait, and nothing of it was accepted. */
 static void flood_ends(int lfd, unsigned int port)
 {
-	long t0 = now_ms();
+	long t0 = tap_now_ms();
 	int hs, all;
 
 	do {
@@ -291,7 +283,7 @@ static void flood_ends(int lfd, unsigned int port)
 		if (!hs)
 			break;
 		usleep(100 * 1000);
-	} while (now_ms() - t0 < sf_clc_wait_ms() + 1500 * tap_timeout_scale());
+	} while (tap_now_ms() - t0 < sf_clc_wait_ms() + 1500 * tap_timeout_scale());
 	EXPECT_EQ(hs, 0);
 	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
 	EXPECT_ERRNO(accept(lfd, NULL, NULL), EAGAIN);
@@ -308,7 +300,7 @@ static void silent_flood(const void *arg)
 	sf_require(f);
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * FLOOD, &flooded));
 	ofd = ASSERT_SYS(sf_listen(f, NULL, 0, 16, &other));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	flood(sf_port(&flooded));
 	wait_flood(sf_port(&flooded), t0);
 	good_client(ofd, &other, NULL, "other listener", &smcd);
@@ -344,7 +336,7 @@ static void limited_flood(const void *arg)
 	ofd = EXPECT_SYS(sf_listen(f, NULL, 0, 16, &other));
 	ASSERT_SYS(write_sysctl("/proc/sys/net/smc/limit_smc_hs", "0"));
 	ASSERT(lfd >= 0 && ofd >= 0);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	flood(sf_port(&flooded));
 	hs = wait_flood(sf_port(&flooded), t0);
 	/*
@@ -374,7 +366,7 @@ static void silent_servers(const void *arg)
 
 	(void)arg;
 	sf_require(f);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	for (i = 0; i < FLOOD; i++) {
 		fds[i] = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
 		ASSERT_ERRNO(connect(fds[i], (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
@@ -384,9 +376,9 @@ static void silent_servers(const void *arg)
 		if (hs >= FLOOD)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < build_ms());
+	} while (tap_now_ms() - t0 < build_ms());
 	tap_diag("our clients of the silent server after %ld ms: %d, %d in their handshake",
-		 now_ms() - t0, all, hs);
+		 tap_now_ms() - t0, all, hs);
 	if (hs < FLOOD) {
 		tap_fail("only %d of %d clients waiting for the silent server in %ld ms",
 			 hs, FLOOD, build_ms());
@@ -395,11 +387,11 @@ static void silent_servers(const void *arg)
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 16, &addr));
 	good_client(lfd, &addr, NULL, "good client, own listener", &smcd);
 	close(lfd);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	for (i = 0; i < FLOOD; i++)
 		close(fds[i]);
-	tap_diag("closing %d clients mid-handshake took %ld ms", FLOOD, now_ms() - t0);
-	EXPECT(now_ms() - t0 < 1000 * tap_timeout_scale());
+	tap_diag("closing %d clients mid-handshake took %ld ms", FLOOD, tap_now_ms() - t0);
+	EXPECT(tap_now_ms() - t0 < 1000 * tap_timeout_scale());
 }
 
 /* Our own client proposes to smc_badpeer's "keep" server, which keeps it. */
@@ -416,8 +408,8 @@ static void make_template(void)
 	fd = ASSERT_SYS(socket(AF_SMC, SOCK_STREAM | SOCK_NONBLOCK, SMCPROTO_SMC));
 	ASSERT_ERRNO(connect(fd, (struct sockaddr *)&sin, sizeof(sin)), EINPROGRESS);
 	/* "propose" is refused (ENOENT) until the server has the Proposal. */
-	t0 = now_ms();
-	while (now_ms() - t0 < 1500 * tap_timeout_scale() && (err = bad_client("propose", 9)) == ENOENT)
+	t0 = tap_now_ms();
+	while (tap_now_ms() - t0 < 1500 * tap_timeout_scale() && (err = bad_client("propose", 9)) == ENOENT)
 		usleep(20 * 1000);
 	close(fd);
 	if (err) {
@@ -440,18 +432,18 @@ static void stalled_peer(const void *arg)
 	counted = srv_fallbacks(DECL_HSLIMIT);
 	make_template();
 	lfd = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * STALLERS, &addr));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	for (i = 0; i < STALLERS; i++)
 		ASSERT_EQ(bad_client("propose", sf_port(&addr)), 0);
 	hs = wait_conns(sf_port(&addr), STALLERS, t0);
 	/* The declined ones leave their handshake at once; wait for that. */
-	while (hs > PEER_MAX && now_ms() - t0 < build_ms()) {
+	while (hs > PEER_MAX && tap_now_ms() - t0 < build_ms()) {
 		int all;
 
 		usleep(20 * 1000);
 		count_children(sf_port(&addr), &hs, &all);
 	}
-	tap_diag("after %ld ms in their handshake: %d", now_ms() - t0, hs);
+	tap_diag("after %ld ms in their handshake: %d", tap_now_ms() - t0, hs);
 	/* PEER_MAX wait for a Confirm; the rest were declined, and are TCP. */
 	EXPECT_EQ(hs, PEER_MAX);
 	ASSERT_SYS(fcntl(lfd, F_SETFL, O_NONBLOCK));
@@ -497,7 +489,7 @@ static void listener_and_host_bounds(const void *arg)
 	sf_require(f);
 	make_template();
 	/* The handshakes of the case before end with its listener. */
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	do {
 		static struct sd_sock socks[MAX_SOCKS];
 		int k, busy = 0, got = sd_dump(socks, MAX_SOCKS);
@@ -507,10 +499,10 @@ static void listener_and_host_bounds(const void *arg)
 		if (!busy)
 			break;
 		usleep(50 * 1000);
-	} while (now_ms() - t0 < 3000);
+	} while (tap_now_ms() - t0 < 3000);
 	for (i = 0; i < 3; i++)
 		lfd[i] = ASSERT_SYS(sf_listen(f, NULL, 0, 4 * n, &addr[i]));
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	for (i = 0; i < 2; i++)
 		for (a = 0; a < ADDRS; a++) {
 			snprintf(src, sizeof(src), "127.0.0.%d", 11 + 10 * i + a);
@@ -526,8 +518,8 @@ static void listener_and_host_bounds(const void *arg)
 		if (hs[0] <= LISTENER_MAX && hs[1] <= LISTENER_MAX)
 			break;
 		usleep(20 * 1000);
-	} while (now_ms() - t0 < build_ms());
-	tap_diag("after %ld ms in their handshake: %d and %d", now_ms() - t0, hs[0], hs[1]);
+	} while (tap_now_ms() - t0 < build_ms());
+	tap_diag("after %ld ms in their handshake: %d and %d", tap_now_ms() - t0, hs[0], hs[1]);
 	EXPECT_EQ(hs[0], LISTENER_MAX);
 	EXPECT_EQ(hs[1], LISTENER_MAX);
 	EXPECT_EQ(hs[0] + hs[1], HOST_MAX);

@@ -50,14 +50,6 @@
 #define DECL_PEERDECL	0x05000000u
 #define DECL_POLICY	0x03800000u	/* af_smc's own (kernel/wire/smc_decline.h) */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- the table over netlink ---- */
 
 struct rule {
@@ -389,10 +381,10 @@ static void server_port_rule(const void *arg)
 	lfd = listener("smc", "127.0.0.1", &port);
 	tcp_port.lo = tcp_port.hi = (uint16_t)port;
 	add(&tcp_port);
-	t0 = now_ms();
+	t0 = tap_now_ms();
 	ASSERT_EQ(bad_client("silent", port), 0);
 	EXPECT(ready_within(lfd, SILENT_MS));
-	tap_diag("a silent client's child was ready after %ld ms", now_ms() - t0);
+	tap_diag("a silent client's child was ready after %ld ms", tap_now_ms() - t0);
 	afd = ASSERT_SYS(accept4(lfd, NULL, NULL, SOCK_NONBLOCK));
 	ASSERT_EQ(sd_find_fd(afd, &s), 0);
 	EXPECT_EQ(s.mode, SMC_DIAG_MODE_FALLBACK_TCP);

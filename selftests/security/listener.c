@@ -55,18 +55,10 @@
 enum route { ROUTE_ACCEPT, ROUTE_CLOSE, ROUTE_NR };
 static const char *const route_name[ROUTE_NR] = { "accept", "close" };
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* accept4() without blocking, retried until the child is ready (5 s). */
 static int accept_soon(int lfd)
 {
-	long long end = now_ms() + 5000;
+	long long end = tap_now_ms() + 5000;
 	struct pollfd p = { .fd = lfd, .events = POLLIN };
 
 	for (;;) {
@@ -74,7 +66,7 @@ static int accept_soon(int lfd)
 
 		if (afd >= 0 || errno != EAGAIN)
 			return afd;
-		if (now_ms() > end) {
+		if (tap_now_ms() > end) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -111,10 +103,10 @@ static long read_counter(const char *name)
 /* Wait until smc_window holds a work past "before" (3 s at most). */
 static void wait_held(long before)
 {
-	long long end = now_ms() + 3000;
+	long long end = tap_now_ms() + 3000;
 
 	while (read_counter("held") <= before) {
-		if (now_ms() > end) {
+		if (tap_now_ms() > end) {
 			tap_fail("no handshake work was held after the listener's unlock "
 				 "(held %ld, freed %ld): smc_window did not find "
 				 "smc_listen_child_work()", read_counter("held"),
@@ -135,10 +127,10 @@ static void wait_held(long before)
  */
 static void wait_idle(void)
 {
-	long long end = now_ms() + 10000;
+	long long end = tap_now_ms() + 10000;
 
 	while (read_counter("busy")) {
-		if (now_ms() > end) {
+		if (tap_now_ms() > end) {
 			tap_fail("smc_window still holds a work after 10 s");
 			tap_abort();
 		}
@@ -182,13 +174,13 @@ static int stress_cycles;
 static void stress(const void *arg)
 {
 	const struct sf_family *f = sf_find(arg);
-	long long start = now_ms();
+	long long start = tap_now_ms();
 	int i;
 
 	sf_require(f);
 	for (i = 0; i < stress_cycles; i++)
 		cycle(f, i % ROUTE_NR, 0, i % 1000 == 0);
-	tap_diag("%d cycles in %lld ms", stress_cycles, now_ms() - start);
+	tap_diag("%d cycles in %lld ms", stress_cycles, tap_now_ms() - start);
 }
 
 static const char *module_dir(char *buf, size_t size)
@@ -263,7 +255,7 @@ static void unloads(const void *arg)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
 	struct sd_sock socks[4];
-	long long end = now_ms() + 10000;
+	long long end = tap_now_ms() + 10000;
 	int n;
 
 	(void)arg;
@@ -273,7 +265,7 @@ static void unloads(const void *arg)
 	if (!access("/sys/module/" WINDOW_MODULE, F_OK))
 		EXPECT_SYS(unload_module(WINDOW_MODULE));
 	/* Closed SMC connections end in a work shortly after their close. */
-	while ((n = sd_dump(socks, 4)) > 0 && now_ms() < end)
+	while ((n = sd_dump(socks, 4)) > 0 && tap_now_ms() < end)
 		usleep(100 * 1000);
 	EXPECT_EQ(n, 0);
 	ASSERT_SYS(unload_module("af_smc"));

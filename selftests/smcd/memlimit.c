@@ -88,14 +88,6 @@ static const char *smcr_addr;
 #define NS_FIT		5
 #define NS_PAIRS	8
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static int write_file(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -366,9 +358,9 @@ static void cg_teardown(const struct cg_state *st)
 	long long charged, end;
 
 	/* The charges go with the buffers: pooled ones after lgr_linger. */
-	end = now_ms() + 10000;
+	end = tap_now_ms() + 10000;
 	while ((charged = read_num(CG_DIR "/memory.current")) > (2 << 20) &&
-	       now_ms() < end)
+	       tap_now_ms() < end)
 		usleep(100 * 1000);
 	tap_diag("memory.current %lld KiB once everything is closed", charged >> 10);
 	EXPECT(charged <= (2 << 20));
@@ -606,10 +598,10 @@ static void netns_worker(void)
 
 	/* A closed SMC-D pair gives its bytes back. */
 	close_pair(&pairs[0]);
-	end = now_ms() + 5000;
+	end = tap_now_ms() + 5000;
 	for (;;) {
 		open_pair(l, &a, &again);
-		if (is_smcd(&again) || now_ms() > end)
+		if (is_smcd(&again) || tap_now_ms() > end)
 			break;
 		close_pair(&again);
 		usleep(100 * 1000);

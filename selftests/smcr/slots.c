@@ -55,14 +55,6 @@ struct slots {
 	const char *later_send, *later_recv;	/* NULL: no second connection */
 };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 /*
  * Both groups' lines show send_slots send and recv_slots recv, and QPs
  * with room for them. The count of lines checked, or -1.
@@ -147,8 +139,8 @@ static void run_case(const void *arg)
 	ASSERT_SYS(sysfile_read(LINGER, old_linger, sizeof(old_linger)));
 	ASSERT_SYS(sysfile_write(LINGER, "0"));
 	/* No group left from before: this case's links are new. */
-	deadline = now_ms() + (long)(30000 * tap_timeout_scale());
-	while (sysfile_count_lines(SMCR_LGR, "lgr ") != 0 && now_ms() < deadline)
+	deadline = tap_now_ms() + (long)(30000 * tap_timeout_scale());
+	while (sysfile_count_lines(SMCR_LGR, "lgr ") != 0 && tap_now_ms() < deadline)
 		usleep(100 * 1000);
 	ASSERT_EQ(sysfile_count_lines(SMCR_LGR, "lgr "), 0);
 

@@ -35,14 +35,6 @@
 
 #include "tap.h"
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int fail(const char *what)
 {
 	fprintf(stderr, "smc-oob: %s: %s\n", what, strerror(errno));
@@ -53,7 +45,7 @@ static int fail(const char *what)
 static int wait_file(const char *path, long deadline)
 {
 	while (access(path, F_OK)) {
-		if (now_ms() >= deadline)
+		if (tap_now_ms() >= deadline)
 			return -1;
 		usleep(20000);
 	}
@@ -68,7 +60,7 @@ static int serve(int fd, long deadline)
 
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
-		long left = deadline - now_ms();
+		long left = deadline - tap_now_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&p, 1, left) == 0) {
@@ -119,7 +111,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	a.sin_port = htons(atoi(argv[3]));
-	deadline = now_ms() + 1000L * tap_scaled_seconds(atoi(argv[argc - 1]));
+	deadline = tap_now_ms() + 1000L * tap_scaled_seconds(atoi(argv[argc - 1]));
 	fd = socket(AF_SMC, SOCK_STREAM, SMCPROTO_SMC);
 	if (fd < 0)
 		return fail("socket");
