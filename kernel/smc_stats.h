@@ -137,7 +137,7 @@ void smc_stats_buf_full(struct smc_sock *smc);
 void smc_stats_rx_full(struct smc_sock *smc);
 /* An SMC-R connection moved to another link, writing resent bytes again. */
 void smc_stats_failover(struct smc_sock *smc, u64 resent);
-/* TCP_CORK, TCP_NODELAY set on, or MSG_OOB asked for, on SMC-D. */
+/* TCP_CORK ended, TCP_NODELAY set on, or MSG_OOB asked for. */
 void smc_stats_cork(struct smc_sock *smc);
 void smc_stats_nodelay(struct smc_sock *smc);
 void smc_stats_urgent(struct smc_sock *smc);

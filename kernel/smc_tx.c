@@ -217,20 +217,20 @@ void smc_tx_push(struct smc_sock *smc)
 
 	mutex_lock(&conn->tx_mutex);
 	while (!conn->tx_dead && conn->sndbuf) {
+		u32 n, queued, space;
 		bool peer_full;
 		u64 from, to;
-		u32 n;
 
 		rc = smc_tx_move_ring(smc);
 		if (rc)
 			goto out;
 		spin_lock_bh(&conn->lock);
 		from = conn->tx_prod;
-		n = smc_tx_broken(conn) ? 0 :
-			min(smc_tx_queued(conn), smc_tx_ring_space(conn));
+		queued = smc_tx_queued(conn);
+		space = smc_tx_ring_space(conn);
+		n = smc_tx_broken(conn) ? 0 : min(queued, space);
 		/* Bytes wait and the peer's ring has no room for them. */
-		peer_full = !smc_tx_broken(conn) && smc_tx_queued(conn) &&
-			    !smc_tx_ring_space(conn);
+		peer_full = !smc_tx_broken(conn) && queued && !space;
 		/* Stop after an urgent byte: its CDC must carry the mark. */
 		if (conn->urg_tx_end > from)
 			n = min_t(u64, n, conn->urg_tx_end - from);
